@@ -1,0 +1,43 @@
+# Every target installs what it needs into .venv first, so a fresh clone works.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+
+.PHONY: help install build validate test lint typecheck check golden clean
+
+help:  ## list targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
+
+install: $(VENV)/.installed  ## create .venv with kgen and the dev tools
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+build: install  ## render jobs/ x environments into the committed output tree
+	$(BIN)/kgen build
+
+validate: install  ## check every job and environment, write nothing
+	$(BIN)/kgen validate
+
+test: install  ## run the test suite
+	$(BIN)/pytest
+
+lint: install  ## ruff and mypy --strict
+	$(BIN)/ruff check kgen tests
+	$(BIN)/ruff format --check kgen tests
+	$(BIN)/mypy
+
+typecheck: install
+	$(BIN)/mypy
+
+check: lint test  ## everything CI runs
+
+golden: install  ## regenerate golden manifests and the committed output; review the diff
+	$(BIN)/pytest tests/test_golden.py --update-golden
+	$(BIN)/kgen build
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -1,0 +1,101 @@
+"""The `kgen` command line: parse options, call a command, turn its outcome into an exit code.
+
+Exit codes: 0 ok; 1 invalid input or drift; 2 usage; 3 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kgen import __version__, commands
+from kgen.errors import KgenError
+from kgen.reporters import REPORTERS
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+_project = click.option(
+    "--project",
+    "-C",
+    "root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Folder that holds kgen.yaml.",
+)
+_format = click.option(
+    "--format",
+    "report_format",
+    type=click.Choice(sorted(REPORTERS)),
+    default="text",
+    show_default=True,
+    help="How problems are printed.",
+)
+_envs = click.option("--env", "-e", "envs", multiple=True, help="Only this environment (repeatable).")
+
+
+def _options(root: Path, envs: tuple[str, ...], report_format: str) -> commands.Options:
+    out = click.get_text_stream("stdout")
+    err = click.get_text_stream("stderr")
+    return commands.Options(root=root, out=out, err=err, envs=envs, report_format=report_format)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="kgen")
+def cli() -> None:
+    """Render Kubeflow training jobs from short specs and overlays into GitOps manifests."""
+
+
+@cli.command()
+@_project
+@_envs
+@_format
+@click.option("--check", is_flag=True, help="Compare with the committed output instead of writing; exit 1 on drift.")
+@click.option("--diff", "show_diff", is_flag=True, help="With --check, print a unified diff.")
+def build(root: Path, envs: tuple[str, ...], report_format: str, check: bool, show_diff: bool) -> int:
+    """Render every job for every environment into the output folder."""
+    return commands.build(_options(root, envs, report_format), check=check, show_diff=show_diff)
+
+
+@cli.command()
+@_project
+@_envs
+@_format
+def validate(root: Path, envs: tuple[str, ...], report_format: str) -> int:
+    """Check every job and overlay in every environment; write nothing."""
+    return commands.validate(_options(root, envs, report_format))
+
+
+@cli.command()
+@click.argument("job")
+@click.option("--env", "-e", "env", required=True, help="The environment to render for.")
+@_project
+@_format
+def render(job: str, env: str, root: Path, report_format: str) -> int:
+    """Print JOB's manifests for one environment to stdout."""
+    return commands.render(_options(root, (env,), report_format), job)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: the one place where exceptions become exit codes."""
+    try:
+        code = cli.main(args=argv, prog_name="kgen", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        sys.stderr.write("kgen: aborted\n")
+        return 130
+    except KgenError as exc:
+        stream = click.get_text_stream("stderr")
+        REPORTERS["text"](stream=stream).report(exc.problems)
+        return 1
+    except Exception as exc:
+        sys.stderr.write(f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n")
+        return EXIT_INTERNAL
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,200 @@
+"""Find and load everything a run needs: kgen.yaml, its overlays and the job specs.
+
+Each file is read once, whatever number of environments use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kgen.errors import DataPath, KgenError, Problem
+from kgen.loader import Document, load_file
+from kgen.models import JOB_MODELS
+from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
+from kgen.validate import validate_model
+
+JOB_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class Overlay:
+    name: str
+    doc: Document
+    spec: OverlaySpec
+
+
+@dataclass(frozen=True)
+class JobSource:
+    """A job spec file: its loaded document, with `name` defaulted to the file stem."""
+
+    doc: Document
+    name: str
+    framework: str
+
+    @property
+    def file(self) -> str:
+        return self.doc.file
+
+
+@dataclass
+class Project:
+    root: Path
+    doc: Document
+    spec: ProjectSpec
+    overlays: dict[str, Overlay]
+    jobs: list[JobSource]
+
+
+def located(problem: Problem, doc: Document) -> Problem:
+    """Give a problem found in `doc` (by data path) its file:line:col."""
+    if problem.file is not None and problem.line is not None:
+        return problem
+    origin = doc.origin(problem.path)
+    if problem.at_key:
+        return problem.at(origin.file, origin.key_line, origin.key_column)
+    return problem.at(origin.file, origin.line, origin.column)
+
+
+def load_project(root: Path) -> tuple[Project | None, list[Problem]]:
+    """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
+    path = root / PROJECT_FILE
+    if not path.is_file():
+        raise KgenError(
+            Problem(
+                f"no {PROJECT_FILE} in {root}",
+                "no-project",
+                file=PROJECT_FILE,
+                hint="run kgen in the folder that holds kgen.yaml, or pass --project DIR",
+            )
+        )
+    doc, problems = _load_mapping(path, PROJECT_FILE, what="the project file")
+    if doc is None:
+        return None, problems
+    spec, errors = validate_model(ProjectSpec, doc.data)
+    problems += [located(p, doc) for p in errors]
+    if spec is None:
+        return None, problems
+    overlays = _load_overlays(root, spec, doc, problems)
+    jobs = _load_jobs(root, spec, problems)
+    return Project(root, doc, spec, overlays, jobs), problems
+
+
+def _load_mapping(path: Path, display: str, *, what: str) -> tuple[Document | None, list[Problem]]:
+    doc, problems = load_file(path, display)
+    if doc is None:
+        return None, problems
+    if not isinstance(doc.data, dict):
+        shown = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
+        return None, [
+            Problem(
+                f"{what} must be a YAML mapping of keys to values, but it is {shown}",
+                "not-a-mapping",
+                file=display,
+                line=1,
+                column=1,
+            )
+        ]
+    return doc, []
+
+
+def environment_overlay_path(doc: Document, env: str, index: int) -> DataPath:
+    """Where the `index`th overlay of `env` sits, in the long or the shorthand form."""
+    long_form: DataPath = ("environments", env, "overlays", index)
+    return long_form if long_form in doc.positions else ("environments", env, index)
+
+
+def _load_overlays(root: Path, spec: ProjectSpec, doc: Document, problems: list[Problem]) -> dict[str, Overlay]:
+    overlays: dict[str, Overlay] = {}
+    broken: set[str] = set()
+    for env_name, env in spec.environments.items():
+        seen: set[str] = set()
+        for index, name in enumerate(env.overlays):
+            where = environment_overlay_path(doc, env_name, index)
+            if name in seen:
+                message = f"overlay '{name}' is listed twice in environment '{env_name}'"
+                problems.append(located(Problem(message, "duplicate-overlay", path=where), doc))
+            seen.add(name)
+            if name in overlays or name in broken:
+                continue
+            path = root / spec.overlays / f"{name}.yaml"
+            if not path.is_file():
+                problems.append(located(_no_overlay(root, spec, name, where), doc))
+                continue
+            overlay = _load_overlay(path, f"{spec.overlays}/{name}.yaml", name, problems)
+            if overlay is None:
+                broken.add(name)
+            else:
+                overlays[name] = overlay
+    return overlays
+
+
+def _no_overlay(root: Path, spec: ProjectSpec, name: str, where: DataPath) -> Problem:
+    folder = root / spec.overlays
+    known = sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+    return Problem(
+        f"overlay '{name}' does not exist ({spec.overlays}/{name}.yaml)",
+        "missing-overlay",
+        path=where,
+        hint=("known overlays: " + ", ".join(known)) if known else f"create {spec.overlays}/{name}.yaml",
+    )
+
+
+def _load_overlay(path: Path, display: str, name: str, problems: list[Problem]) -> Overlay | None:
+    doc, errors = _load_mapping(path, display, what="an overlay")
+    problems += errors
+    if doc is None:
+        return None
+    overlay_spec, errors = validate_model(OverlaySpec, doc.data)
+    problems += [located(p, doc) for p in errors]
+    if overlay_spec is None:
+        return None
+    for key in ("name", "framework"):
+        if overlay_spec.patch and key in overlay_spec.patch:
+            problems.append(
+                located(Problem(f"an overlay cannot change a job's {key}", "overlay-sets-identity", path=("patch", key), at_key=True), doc)
+            )
+    return Overlay(name, doc, overlay_spec)
+
+
+def _load_jobs(root: Path, spec: ProjectSpec, problems: list[Problem]) -> list[JobSource]:
+    folder = root / spec.jobs
+    if not folder.is_dir():
+        problems.append(Problem(f"the jobs folder '{spec.jobs}' does not exist", "no-jobs", file=PROJECT_FILE, hint="create it and add a job spec, e.g. jobs/train.yaml"))
+        return []
+    paths = sorted(p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file())
+    jobs = []
+    by_name: dict[str, JobSource] = {}
+    for path in paths:
+        job = _load_job(path, f"{spec.jobs}/{path.name}", problems)
+        if job is None:
+            continue
+        if job.name in by_name:
+            first = by_name[job.name]
+            problems.append(located(Problem(f"job name '{job.name}' is also used by {first.file}", "duplicate-job", path=("name",), hint="job names must be unique in a project"), job.doc))
+            continue
+        by_name[job.name] = job
+        jobs.append(job)
+    return jobs
+
+
+def _load_job(path: Path, display: str, problems: list[Problem]) -> JobSource | None:
+    doc, errors = _load_mapping(path, display, what="a job spec")
+    problems += errors
+    if doc is None:
+        return None
+    data: dict[str, Any] = doc.data
+    if "name" not in data:
+        # A job is named after its file unless it says otherwise.
+        data["name"] = path.stem
+    framework = data.get("framework")
+    if framework not in JOB_MODELS:
+        if "framework" not in data:
+            problem = Problem("missing required key 'framework'", "missing-key", path=(), at_key=True, hint="framework: pytorch or framework: tensorflow")
+        else:
+            problem = Problem(f"unknown framework {framework!r}", "invalid-value", path=("framework",), hint="use pytorch or tensorflow")
+        problems.append(located(problem, doc))
+        return None
+    name = data["name"]
+    return JobSource(doc, name if isinstance(name, str) else str(name), framework)

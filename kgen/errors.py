@@ -1,0 +1,74 @@
+"""One problem record for everything kgen reports, and the fatal error that carries it.
+
+Problems in user input are values: stages return them, the pipeline collects, locates,
+de-duplicates and sorts them, and a reporter prints them. Only conditions that stop a run
+(an unreadable project file, an internal bug) are raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong, where (1-based line and column), and how to fix it."""
+
+    message: str
+    code: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = None
+    severity: Severity = "error"
+    # Where in the spec data the problem sits; the pipeline turns it into a line.
+    path: DataPath = ()
+    # Point at the key rather than its value (unknown or missing keys).
+    at_key: bool = False
+    # Extra context, e.g. the environment or the output object the problem was found in.
+    context: str | None = None
+
+    @property
+    def location(self) -> str:
+        parts = [self.file or "<unknown>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (
+            self.file or "",
+            self.line or 0,
+            self.column or 0,
+            self.code,
+            self.message,
+        )
+
+    def at(self, file: str, line: int, column: int) -> Problem:
+        return replace(self, file=file, line=line, column=column)
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message} ({self.code})"
+
+
+class KgenError(Exception):
+    """A fatal condition: the run cannot go on. Carries the problems that explain it."""
+
+    def __init__(self, *problems: Problem) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = list(problems)
+
+
+def format_path(path: DataPath) -> str:
+    """`('roles', 'worker', 'replicas')` -> `roles.worker.replicas`; indexes as `[0]`."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out

@@ -1,0 +1,139 @@
+"""Annotated field types shared by the job, overlay and project models.
+
+Each check raises ValueError with a sentence a user can act on; pydantic's own pattern
+messages ("String should match pattern ...") are not that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from kgen.quantity import quantity_text
+
+_DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+_DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+_IMAGE = re.compile(r"^[a-z0-9][^\s@:]*(:[\w][\w.-]{0,127})?(@[a-z0-9]+:[a-f0-9]{32,})?$")
+INT32_MAX = 2**31 - 1
+
+
+def checked(check: Callable[[str], str | None]) -> AfterValidator:
+    def run(value: str) -> str:
+        problem = check(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    return AfterValidator(run)
+
+
+def _dns1035(value: str) -> str | None:
+    if len(value) > 63 or not _DNS1035.match(value):
+        return (
+            f"'{value}' is not a valid name: use at most 63 lowercase letters, digits"
+            " and '-', starting with a letter and ending with a letter or digit"
+        )
+    return None
+
+
+def _dns1123_label(value: str) -> str | None:
+    if len(value) > 63 or not _DNS1123_LABEL.match(value):
+        return (
+            f"'{value}' is not a valid name: use at most 63 lowercase letters, digits"
+            " and '-', starting and ending with a letter or digit"
+        )
+    return None
+
+
+def _dns1123_subdomain(value: str) -> str | None:
+    if len(value) > 253 or not _DNS1123_SUBDOMAIN.match(value):
+        return (
+            f"'{value}' is not a valid object name: use lowercase letters, digits,"
+            " '-' and '.', starting and ending with a letter or digit"
+        )
+    return None
+
+
+def _qualified_key(value: str) -> str | None:
+    prefix, _, name = value.rpartition("/")
+    if (prefix and _dns1123_subdomain(prefix)) or len(name) > 63 or not _QUALIFIED_NAME.match(name):
+        return (
+            f"'{value}' is not a valid key: an optional DNS prefix and '/', then at most"
+            " 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"
+        )
+    return None
+
+
+def _label_value(value: str) -> str | None:
+    if value and (len(value) > 63 or not _QUALIFIED_NAME.match(value)):
+        return (
+            f"'{value}' is not a valid label value: at most 63 letters, digits, '-',"
+            " '_' or '.', starting and ending alphanumeric"
+        )
+    return None
+
+
+def _env_name(value: str) -> str | None:
+    if not _ENV_NAME.match(value):
+        return f"'{value}' is not a valid environment variable name"
+    return None
+
+
+def _image(value: str) -> str | None:
+    if not _IMAGE.match(value):
+        return f"'{value}' is not a valid image reference (registry/name:tag or @sha256:digest)"
+    return None
+
+
+def _absolute_path(value: str) -> str | None:
+    if not value.startswith("/") or "\0" in value:
+        return f"'{value}' must be an absolute path inside the container"
+    return None
+
+
+def _sub_path(value: str) -> str | None:
+    if value.startswith("/") or ".." in value.split("/") or "\0" in value:
+        return f"'{value}' must be a relative path inside the volume, without '..'"
+    return None
+
+
+def _gpu_resource(value: str) -> str | None:
+    prefix, _, name = value.partition("/")
+    if not prefix or _dns1123_subdomain(prefix) or not _QUALIFIED_NAME.match(name):
+        return f"'{value}' is not an extended resource name such as nvidia.com/gpu"
+    return None
+
+
+def _nproc(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise ValueError("nprocPerNode must be at least 1")
+        return str(value)
+    if isinstance(value, str) and (value in ("auto", "cpu", "gpu") or value.isdigit()):
+        if value.isdigit() and int(value) < 1:
+            raise ValueError("nprocPerNode must be at least 1")
+        return value
+    raise ValueError("nprocPerNode must be auto, cpu, gpu or a whole number of processes")
+
+
+DnsName = Annotated[str, checked(_dns1035)]
+DnsLabel = Annotated[str, checked(_dns1123_label)]
+ObjectName = Annotated[str, checked(_dns1123_subdomain)]
+LabelKey = Annotated[str, checked(_qualified_key)]
+LabelValue = Annotated[str, checked(_label_value)]
+EnvName = Annotated[str, checked(_env_name)]
+Image = Annotated[str, checked(_image)]
+AbsolutePath = Annotated[str, checked(_absolute_path)]
+SubPath = Annotated[str, checked(_sub_path)]
+GpuResource = Annotated[str, checked(_gpu_resource)]
+Quantity = Annotated[str, BeforeValidator(quantity_text)]
+NprocPerNode = Annotated[str, BeforeValidator(_nproc)]
+Count = Annotated[int, Field(ge=1, le=10_000)]
+Int32 = Annotated[int, Field(ge=0, le=INT32_MAX)]
+PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]

@@ -1,0 +1,60 @@
+"""Kubernetes resource quantities: validation and comparison.
+
+The grammar is apimachinery's `resource.Quantity` (k8s.io/apimachinery/pkg/api/resource):
+a signed decimal with an optional binary (Ki..Ei), decimal (n, u, m, k, M..E) or exponent
+suffix.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+_QUANTITY = re.compile(
+    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
+_SCALE = {
+    "Ki": Decimal(2) ** 10, "Mi": Decimal(2) ** 20, "Gi": Decimal(2) ** 30,
+    "Ti": Decimal(2) ** 40, "Pi": Decimal(2) ** 50, "Ei": Decimal(2) ** 60,
+    "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
+    "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
+    "P": Decimal("1e15"), "E": Decimal("1e18"),
+}  # fmt: skip
+
+
+def parse_quantity(text: str) -> Decimal | None:
+    """The quantity's value in base units, or None when `text` is not a quantity."""
+    match = _QUANTITY.match(text)
+    if match is None:
+        return None
+    suffix = match["suffix"] or ""
+    try:
+        number = Decimal(match["num"])
+        if suffix[:1] in ("e", "E"):
+            return number * (Decimal(10) ** int(suffix[1:]))
+    except (InvalidOperation, ValueError, OverflowError):
+        return None
+    return number * _SCALE[suffix]
+
+
+def quantity_text(value: object) -> str:
+    """Accept what users write (`cpu: 2`, `cpu: 0.5`, `memory: 4Gi`) as a quantity string."""
+    if isinstance(value, bool):
+        raise ValueError("expected a quantity such as 500m, 2 or 4Gi, got a boolean")
+    if isinstance(value, int):
+        text = str(value)
+    elif isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = value.strip()
+    else:
+        raise ValueError("expected a quantity such as 500m, 2 or 4Gi")
+    amount = parse_quantity(text)
+    if amount is None:
+        raise ValueError(f"'{text}' is not a Kubernetes quantity (such as 500m, 2 or 4Gi)")
+    if amount < 0:
+        raise ValueError(f"'{text}' is negative; resources must be zero or more")
+    if amount > Decimal("9.2e18"):
+        raise ValueError(f"'{text}' is too large for a Kubernetes quantity")
+    return text

@@ -1,0 +1,41 @@
+"""Records shared by the renderers: the environment rendered for, and one manifest."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kgen.targets import ApiTarget
+
+MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
+
+
+@dataclass(frozen=True)
+class Environment:
+    name: str
+    target: ApiTarget
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """One Kubernetes object as kgen will write it, and the spec file it came from."""
+
+    kind: str
+    name: str
+    body: dict[str, Any]
+    source: str = ""
+
+    @property
+    def filename(self) -> str:
+        return f"{self.name}.{self.kind.lower()}.yaml"
+
+
+def object_meta(name: str, env: Environment, *, labels: dict[str, str], annotations: dict[str, str]) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name}
+    if env.namespace:
+        meta["namespace"] = env.namespace
+    meta["labels"] = dict(sorted({**labels, **MANAGED_BY}.items()))
+    if annotations:
+        meta["annotations"] = dict(sorted(annotations.items()))
+    return meta

@@ -1,0 +1,52 @@
+"""TFJob for every API target (kubeflow-api.md §2, §3.3, §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgen.errors import Problem
+from kgen.models import TFJobSpec, role_items
+from kgen.render.base import Environment, Manifest, object_meta
+from kgen.render.pod import pod_template
+from kgen.render.runpolicy import place_run_policy
+
+CONTAINER = "tensorflow"
+PORT_NAME = "tfjob-port"
+PORT = 2222
+DEFAULT_RESTART = "Never"
+ROLE_KEYS = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
+
+
+def render_tfjob(spec: TFJobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
+    target = env.target
+    body_spec: dict[str, Any] = {}
+    problems = place_run_policy(
+        body_spec,
+        spec.run_policy,
+        clean_pod_policy=clean_pod_policy(spec, default=target.tf_default_clean_pod_policy),
+        target=target,
+    )
+    template = pod_template(spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT)
+    body_spec["tfReplicaSpecs"] = {
+        ROLE_KEYS[role]: {
+            "replicas": settings.replicas,
+            "restartPolicy": settings.restart_policy or DEFAULT_RESTART,
+            "template": template,
+        }
+        for role, settings in role_items(spec)
+    }
+    body = {
+        "apiVersion": target.api_version,
+        "kind": "TFJob",
+        "metadata": object_meta(spec.name, env, labels=spec.labels, annotations=spec.annotations),
+        "spec": body_spec,
+    }
+    return [Manifest("TFJob", spec.name, body)], problems
+
+
+def clean_pod_policy(spec: TFJobSpec, *, default: str) -> str:
+    """PS pods never exit by themselves: with `None` they run forever after success
+    (kubeflow-api.md §7), so a job with parameter servers defaults to `Running`."""
+    if spec.run_policy.clean_pod_policy:
+        return spec.run_policy.clean_pod_policy
+    return "Running" if spec.roles.ps is not None else default

@@ -1,0 +1,143 @@
+"""Validate loaded data against a pydantic model; turn its errors into located problems.
+
+pydantic reports a `loc` tuple in the input's own keys (aliases); that is exactly the
+data path the loader and the overlay merge keep positions for.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from kgen.errors import DataPath, Problem
+
+M = TypeVar("M", bound=BaseModel)
+
+_TYPE_NAMES = {
+    "string_type": "a string",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "dict_type": "a mapping",
+    "list_type": "a list",
+    "model_type": "a mapping",
+    "model_attributes_type": "a mapping",
+    "float_type": "a number",
+}
+
+
+def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
+    """Validate `data`; on failure return problems whose `path` locates each error."""
+    try:
+        return model.model_validate(data), []
+    except ValidationError as exc:
+        return None, [_problem(model, error, data) for error in exc.errors()]
+
+
+def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
+    loc: DataPath = tuple(part for part in error["loc"] if part != "[key]")
+    kind: str = error["type"]
+    if kind == "extra_forbidden":
+        key = str(loc[-1])
+        allowed = allowed_keys(model, loc[:-1])
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else _allowed_hint(allowed)
+        return Problem(f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True)
+    if kind == "missing":
+        return Problem(
+            f"missing required key '{loc[-1]}'",
+            "missing-key",
+            path=loc[:-1],
+            at_key=True,
+            hint=None,
+        )
+    value = error.get("input")
+    if kind in _TYPE_NAMES:
+        return _type_problem(loc, _TYPE_NAMES[kind], value)
+    message: str = error["msg"]
+    message = message.removeprefix("Value error, ")
+    if kind == "literal_error":
+        message = f"'{value}' is not allowed here: {message[0].lower()}{message[1:]}"
+    elif message.startswith("Input should be"):
+        message = f"{_shown(value)}: {message[0].lower()}{message[1:]}"
+    return Problem(message, "invalid-value", path=loc)
+
+
+def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
+    hint = None
+    if expected == "a string" and isinstance(value, bool | int | float):
+        hint = "quote the value to keep it a string, e.g. \"yes\" or \"8080\""
+    elif isinstance(value, str) and expected in ("a whole number", "true or false"):
+        hint = "remove the quotes"
+    return Problem(f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string '{value}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__  # pragma: no cover
+
+
+def _shown(value: Any) -> str:
+    return _kind(value)
+
+
+def _allowed_hint(allowed: list[str]) -> str | None:
+    if not allowed:
+        return None
+    return "allowed keys: " + ", ".join(sorted(allowed))
+
+
+def allowed_keys(model: type[BaseModel], path: DataPath) -> list[str]:
+    """The keys a mapping at `path` inside `model` may hold, by their YAML names."""
+    current: Any = model
+    for part in path:
+        current = _step(current, part)
+        if current is None:
+            return []
+    current = _unwrap(current)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return [field.alias or name for name, field in current.model_fields.items()]
+    return []
+
+
+def _step(annotation: Any, part: str | int) -> Any:
+    annotation = _unwrap(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            if (field.alias or name) == part:
+                return field.annotation
+        return None
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is list and isinstance(part, int):
+        return args[0]
+    if origin is dict and args:
+        return args[1]
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional, Annotated and the like down to the model or container type."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            members = [a for a in typing.get_args(annotation) if a is not type(None)]
+            annotation = members[0]
+        else:
+            return annotation
