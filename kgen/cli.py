@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from kgen import __version__, commands
-from kgen.errors import KgenError
+from kgen.errors import KgenError, UsageError
 from kgen.reporters import REPORTERS
 
 EXIT_USAGE = 2
@@ -38,8 +38,8 @@ _envs = click.option("--env", "-e", "envs", multiple=True, help="Only this envir
 
 
 def _options(root: Path, envs: tuple[str, ...], report_format: str) -> commands.Options:
-    out = click.get_text_stream("stdout")
-    err = click.get_text_stream("stderr")
+    out = sys.stdout
+    err = sys.stderr
     return commands.Options(root=root, out=out, err=err, envs=envs, report_format=report_format)
 
 
@@ -91,9 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         sys.stderr.write("kgen: aborted\n")
         return 130
+    except UsageError as exc:
+        sys.stderr.write(f"kgen: error: {exc}\n")
+        return EXIT_USAGE
     except KgenError as exc:
-        stream = click.get_text_stream("stderr")
-        REPORTERS["text"](stream=stream).report(exc.problems)
+        REPORTERS["text"](stream=sys.stderr).report(exc.problems)
         return 1
     except Exception as exc:
         sys.stderr.write(f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n")

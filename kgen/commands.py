@@ -9,7 +9,7 @@ from typing import TextIO
 
 from kgen.discover import Project, load_project
 from kgen.emitter import dump_documents
-from kgen.errors import Problem
+from kgen.errors import Problem, UsageError
 from kgen.output import build_tree
 from kgen.pipeline import RunResult, run
 from kgen.reporters import REPORTERS
@@ -29,23 +29,22 @@ class Options:
 
 
 def _report(options: Options, problems: list[Problem]) -> None:
-    REPORTERS[options.report_format](stream=options.err).report(problems)
+    ordered = sorted(problems, key=lambda p: p.sort_key)
+    REPORTERS[options.report_format](stream=options.err).report(ordered)
 
 
 def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> tuple[Project | None, RunResult | None, list[Problem]]:
     project, problems = load_project(options.root)
     if project is None:
         return None, None, problems
-    unknown = [env for env in options.envs if env not in project.spec.environments]
-    if unknown:
-        known = ", ".join(project.spec.environments)
-        problems.append(Problem(f"unknown environment '{unknown[0]}'", "unknown-environment", file="kgen.yaml", hint=f"environments: {known}"))
-        return project, None, problems
-    missing = [job for job in jobs if job not in {j.name for j in project.jobs}]
-    if missing:
-        names = ", ".join(j.name for j in project.jobs)
-        problems.append(Problem(f"unknown job '{missing[0]}'", "unknown-job", file=project.spec.jobs, hint=f"jobs: {names}"))
-        return project, None, problems
+    for env in options.envs:
+        if env not in project.spec.environments:
+            known = ", ".join(project.spec.environments)
+            raise UsageError(f"unknown environment '{env}' (environments: {known})")
+    names = [j.name for j in project.jobs]
+    for job in jobs:
+        if job not in names and not problems:
+            raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
     result = run(project, envs=options.envs or None, jobs=jobs or None)
     return project, result, problems + result.problems
 

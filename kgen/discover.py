@@ -77,7 +77,7 @@ def load_project(root: Path) -> tuple[Project | None, list[Problem]]:
     if spec is None:
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems)
-    jobs = _load_jobs(root, spec, problems)
+    jobs = _load_jobs(root, spec, doc, problems)
     return Project(root, doc, spec, overlays, jobs), problems
 
 
@@ -158,10 +158,12 @@ def _load_overlay(path: Path, display: str, name: str, problems: list[Problem]) 
     return Overlay(name, doc, overlay_spec)
 
 
-def _load_jobs(root: Path, spec: ProjectSpec, problems: list[Problem]) -> list[JobSource]:
+def _load_jobs(root: Path, spec: ProjectSpec, project_doc: Document, problems: list[Problem]) -> list[JobSource]:
     folder = root / spec.jobs
     if not folder.is_dir():
-        problems.append(Problem(f"the jobs folder '{spec.jobs}' does not exist", "no-jobs", file=PROJECT_FILE, hint="create it and add a job spec, e.g. jobs/train.yaml"))
+        message = f"the jobs folder '{spec.jobs}' does not exist"
+        hint = f"create it and add a job spec, e.g. {spec.jobs}/train.yaml"
+        problems.append(located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc))
         return []
     paths = sorted(p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file())
     jobs = []

@@ -72,3 +72,7 @@ def format_path(path: DataPath) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
+
+
+class UsageError(Exception):
+    """The command line names something that does not exist (exit code 2)."""

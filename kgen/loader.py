@@ -120,7 +120,7 @@ def load_text(text: str, display: str) -> Document:
     try:
         node = YAML(typ="safe", pure=False).compose(text)
     except MarkedYAMLError as exc:
-        raise _LoadError(_from_yaml_error(exc, display)) from None
+        raise _LoadError(_from_yaml_error(exc, display, text)) from None
     except YAMLError as exc:
         raise _LoadError(Problem(f"YAML error: {exc}", "yaml-syntax", file=display))
     except RecursionError:
@@ -131,17 +131,18 @@ def load_text(text: str, display: str) -> Document:
     return doc
 
 
-def _from_yaml_error(exc: MarkedYAMLError, display: str) -> Problem:
+def _from_yaml_error(exc: MarkedYAMLError, display: str, text: str) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     hint = None
     if "another document" in problem:
         problem = "more than one YAML document in this file"
         hint = "keep one job, overlay or project per file; remove the '---' separator"
-    elif "cannot start any token" in problem and "\t" in str(exc):
+    elif mark is not None and _char_at(text, mark.line, mark.column) == "\t":
         hint = "YAML does not allow tabs for indentation; use spaces"
-    elif exc.context:
-        hint = exc.context.strip()
+    elif exc.context and exc.context_mark is not None:
+        start = exc.context_mark
+        hint = f"{exc.context.strip()} that starts at line {start.line + 1}, column {start.column + 1}"
     return Problem(
         problem,
         "yaml-syntax",
@@ -150,6 +151,11 @@ def _from_yaml_error(exc: MarkedYAMLError, display: str) -> Problem:
         column=mark.column + 1 if mark else 1,
         hint=hint,
     )
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n", line + 1)
+    return lines[line][column : column + 1] if line < len(lines) else ""
 
 
 def _too_deep(display: str, line: int, column: int) -> Problem:

@@ -72,8 +72,8 @@ def run(project: Project, *, envs: Iterable[str] | None = None, jobs: Iterable[s
 
 
 def render_one(job: JobSource, env: Environment, overlays: list[Overlay]) -> tuple[RenderedJob | None, list[Problem]]:
-    applied = [o for o in overlays if o.spec.patch is not None and selector_matches(o.spec.match, job.doc.data)]
-    layers = [Layer(o.spec.patch or {}, o.doc.positions, ("patch",)) for o in applied]
+    applied = [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
+    layers = [Layer(o.spec.patch, o.doc.positions, ("patch",)) for o in applied if o.spec.patch]
     merged = merge_layers(job.doc.data, layers)
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     manifests: list[Manifest] = []

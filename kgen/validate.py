@@ -34,10 +34,10 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        return None, [_problem(model, error, data) for error in exc.errors()]
+        return None, [_problem(model, error) for error in exc.errors()]
 
 
-def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
+def _problem(model: type[BaseModel], error: Any) -> Problem:
     loc: DataPath = tuple(part for part in error["loc"] if part != "[key]")
     kind: str = error["type"]
     if kind == "extra_forbidden":
@@ -59,11 +59,28 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
         return _type_problem(loc, _TYPE_NAMES[kind], value)
     message: str = error["msg"]
     message = message.removeprefix("Value error, ")
-    if kind == "literal_error":
+    bound = _bound_message(kind, error.get("ctx") or {}, value)
+    if bound:
+        message = bound
+    elif kind == "literal_error":
         message = f"'{value}' is not allowed here: {message[0].lower()}{message[1:]}"
     elif message.startswith("Input should be"):
-        message = f"{_shown(value)}: {message[0].lower()}{message[1:]}"
+        message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
     return Problem(message, "invalid-value", path=loc)
+
+
+def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
+    if kind == "greater_than_equal":
+        return f"{value} is too small: it must be at least {ctx['ge']}"
+    if kind == "greater_than":
+        return f"{value} is too small: it must be more than {ctx['gt']}"
+    if kind == "less_than_equal":
+        return f"{value} is too large: it must be at most {ctx['le']}"
+    if kind == "less_than":
+        return f"{value} is too large: it must be less than {ctx['lt']}"
+    if kind == "too_short":
+        return "must not be empty" if ctx["min_length"] == 1 else f"needs at least {ctx['min_length']} entries"
+    return None
 
 
 def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
@@ -89,10 +106,6 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return type(value).__name__  # pragma: no cover
-
-
-def _shown(value: Any) -> str:
-    return _kind(value)
 
 
 def _allowed_hint(allowed: list[str]) -> str | None:

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kgen.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "reference"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite expected outputs instead of comparing (review the diff!)",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def __str__(self) -> str:
+        return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+
+
+RunKgen = Callable[..., Result]
+
+
+@pytest.fixture
+def run_kgen(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> RunKgen:
+    """Run the kgen CLI in-process through main(), so exit codes are the real ones."""
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    def run(*args: str, cwd: Path | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return run
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Create files (dedented) under root; returns root."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+MINIMAL_PROJECT = {
+    "kgen.yaml": """
+        environments:
+          dev: [v1]
+    """,
+    "overlays/v1.yaml": "target: v1\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Callable[..., Path]:
+    """A throwaway project: the minimal kgen.yaml and v1 overlay plus the given files."""
+
+    def make(files: dict[str, str], *, base: dict[str, str] | None = None) -> Path:
+        return write_tree(tmp_path, {**(MINIMAL_PROJECT if base is None else base), **files})
+
+    return make
