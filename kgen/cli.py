@@ -34,13 +34,17 @@ _format = click.option(
     show_default=True,
     help="How problems are printed.",
 )
-_envs = click.option("--env", "-e", "envs", multiple=True, help="Only this environment (repeatable).")
+_envs = click.option(
+    "--env", "-e", "envs", multiple=True, help="Only this environment (repeatable)."
+)
 
 
 def _options(root: Path, envs: tuple[str, ...], report_format: str) -> commands.Options:
     out = sys.stdout
     err = sys.stderr
-    return commands.Options(root=root, out=out, err=err, envs=envs, report_format=report_format)
+    return commands.Options(
+        root=root, out=out, err=err, envs=envs, report_format=report_format
+    )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -53,11 +57,21 @@ def cli() -> None:
 @_project
 @_envs
 @_format
-@click.option("--check", is_flag=True, help="Compare with the committed output instead of writing; exit 1 on drift.")
-@click.option("--diff", "show_diff", is_flag=True, help="With --check, print a unified diff.")
-def build(root: Path, envs: tuple[str, ...], report_format: str, check: bool, show_diff: bool) -> int:
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Compare with the committed output instead of writing; exit 1 on drift.",
+)
+@click.option(
+    "--diff", "show_diff", is_flag=True, help="With --check, print a unified diff."
+)
+def build(
+    root: Path, envs: tuple[str, ...], report_format: str, check: bool, show_diff: bool
+) -> int:
     """Render every job for every environment into the output folder."""
-    return commands.build(_options(root, envs, report_format), check=check, show_diff=show_diff)
+    return commands.build(
+        _options(root, envs, report_format), check=check, show_diff=show_diff
+    )
 
 
 @cli.command()
@@ -71,7 +85,9 @@ def validate(root: Path, envs: tuple[str, ...], report_format: str) -> int:
 
 @cli.command()
 @click.argument("job")
-@click.option("--env", "-e", "env", required=True, help="The environment to render for.")
+@click.option(
+    "--env", "-e", "env", required=True, help="The environment to render for."
+)
 @_project
 @_format
 def render(job: str, env: str, root: Path, report_format: str) -> int:
@@ -98,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         REPORTERS["text"](stream=sys.stderr).report(exc.problems)
         return 1
     except Exception as exc:
-        sys.stderr.write(f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n")
+        sys.stderr.write(
+            f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n"
+        )
         return EXIT_INTERNAL
     return code if isinstance(code, int) else 0

@@ -33,7 +33,9 @@ def _report(options: Options, problems: list[Problem]) -> None:
     REPORTERS[options.report_format](stream=options.err).report(ordered)
 
 
-def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> tuple[Project | None, RunResult | None, list[Problem]]:
+def _load_and_run(
+    options: Options, *, jobs: tuple[str, ...] = ()
+) -> tuple[Project | None, RunResult | None, list[Problem]]:
     project, problems = load_project(options.root)
     if project is None:
         return None, None, problems
@@ -52,7 +54,11 @@ def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> tuple[Proj
 def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
     """Render every job for every environment; write the tree, or with `check` compare."""
     project, result, problems = _load_and_run(options)
-    if project is None or result is None or any(p.severity == "error" for p in problems):
+    if (
+        project is None
+        or result is None
+        or any(p.severity == "error" for p in problems)
+    ):
         _report(options, problems)
         return EXIT_PROBLEMS
     output = project.spec.output
@@ -77,26 +83,38 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
     return EXIT_OK
 
 
-def _check(options: Options, project: Project, files: dict[str, str], *, show_diff: bool) -> int:
+def _check(
+    options: Options, project: Project, files: dict[str, str], *, show_diff: bool
+) -> int:
     diff = compare(options.root, files, output=project.spec.output)
     if diff.clean:
-        options.err.write(f"kgen: {project.spec.output}/ is up to date ({len(files)} files)\n")
+        options.err.write(
+            f"kgen: {project.spec.output}/ is up to date ({len(files)} files)\n"
+        )
         return EXIT_OK
-    for label, paths in (("modified", diff.modified), ("missing", diff.missing), ("stale", diff.stale)):
+    for label, paths in (
+        ("modified", diff.modified),
+        ("missing", diff.missing),
+        ("stale", diff.stale),
+    ):
         for path in paths:
             options.err.write(f"{label}: {path}\n")
     if show_diff:
         options.out.write(unified_diff(options.root, files, diff))
-    options.err.write("kgen: the committed output is out of date; run `kgen build` and commit the result\n")
+    options.err.write(
+        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+    )
     return EXIT_PROBLEMS
 
 
 def validate(options: Options) -> int:
     """Load, validate and render everything in memory; write nothing."""
-    project, result, problems = _load_and_run(options)
+    _project, result, problems = _load_and_run(options)
     _report(options, problems)
     if result is not None and not problems:
-        options.err.write(f"kgen: {len(result.rendered)} jobs in {len(result.environments)} environments are valid\n")
+        options.err.write(
+            f"kgen: {len(result.rendered)} jobs in {len(result.environments)} environments are valid\n"
+        )
     return EXIT_PROBLEMS if any(p.severity == "error" for p in problems) else EXIT_OK
 
 

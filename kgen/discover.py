@@ -81,7 +81,9 @@ def load_project(root: Path) -> tuple[Project | None, list[Problem]]:
     return Project(root, doc, spec, overlays, jobs), problems
 
 
-def _load_mapping(path: Path, display: str, *, what: str) -> tuple[Document | None, list[Problem]]:
+def _load_mapping(
+    path: Path, display: str, *, what: str
+) -> tuple[Document | None, list[Problem]]:
     doc, problems = load_file(path, display)
     if doc is None:
         return None, problems
@@ -105,7 +107,9 @@ def environment_overlay_path(doc: Document, env: str, index: int) -> DataPath:
     return long_form if long_form in doc.positions else ("environments", env, index)
 
 
-def _load_overlays(root: Path, spec: ProjectSpec, doc: Document, problems: list[Problem]) -> dict[str, Overlay]:
+def _load_overlays(
+    root: Path, spec: ProjectSpec, doc: Document, problems: list[Problem]
+) -> dict[str, Overlay]:
     overlays: dict[str, Overlay] = {}
     broken: set[str] = set()
     for env_name, env in spec.environments.items():
@@ -113,8 +117,12 @@ def _load_overlays(root: Path, spec: ProjectSpec, doc: Document, problems: list[
         for index, name in enumerate(env.overlays):
             where = environment_overlay_path(doc, env_name, index)
             if name in seen:
-                message = f"overlay '{name}' is listed twice in environment '{env_name}'"
-                problems.append(located(Problem(message, "duplicate-overlay", path=where), doc))
+                message = (
+                    f"overlay '{name}' is listed twice in environment '{env_name}'"
+                )
+                problems.append(
+                    located(Problem(message, "duplicate-overlay", path=where), doc)
+                )
             seen.add(name)
             if name in overlays or name in broken:
                 continue
@@ -122,7 +130,9 @@ def _load_overlays(root: Path, spec: ProjectSpec, doc: Document, problems: list[
             if not path.is_file():
                 problems.append(located(_no_overlay(root, spec, name, where), doc))
                 continue
-            overlay = _load_overlay(path, f"{spec.overlays}/{name}.yaml", name, problems)
+            overlay = _load_overlay(
+                path, f"{spec.overlays}/{name}.yaml", name, problems
+            )
             if overlay is None:
                 broken.add(name)
             else:
@@ -137,11 +147,15 @@ def _no_overlay(root: Path, spec: ProjectSpec, name: str, where: DataPath) -> Pr
         f"overlay '{name}' does not exist ({spec.overlays}/{name}.yaml)",
         "missing-overlay",
         path=where,
-        hint=("known overlays: " + ", ".join(known)) if known else f"create {spec.overlays}/{name}.yaml",
+        hint=("known overlays: " + ", ".join(known))
+        if known
+        else f"create {spec.overlays}/{name}.yaml",
     )
 
 
-def _load_overlay(path: Path, display: str, name: str, problems: list[Problem]) -> Overlay | None:
+def _load_overlay(
+    path: Path, display: str, name: str, problems: list[Problem]
+) -> Overlay | None:
     doc, errors = _load_mapping(path, display, what="an overlay")
     problems += errors
     if doc is None:
@@ -153,19 +167,33 @@ def _load_overlay(path: Path, display: str, name: str, problems: list[Problem]) 
     for key in ("name", "framework"):
         if overlay_spec.patch and key in overlay_spec.patch:
             problems.append(
-                located(Problem(f"an overlay cannot change a job's {key}", "overlay-sets-identity", path=("patch", key), at_key=True), doc)
+                located(
+                    Problem(
+                        f"an overlay cannot change a job's {key}",
+                        "overlay-sets-identity",
+                        path=("patch", key),
+                        at_key=True,
+                    ),
+                    doc,
+                )
             )
     return Overlay(name, doc, overlay_spec)
 
 
-def _load_jobs(root: Path, spec: ProjectSpec, project_doc: Document, problems: list[Problem]) -> list[JobSource]:
+def _load_jobs(
+    root: Path, spec: ProjectSpec, project_doc: Document, problems: list[Problem]
+) -> list[JobSource]:
     folder = root / spec.jobs
     if not folder.is_dir():
         message = f"the jobs folder '{spec.jobs}' does not exist"
         hint = f"create it and add a job spec, e.g. {spec.jobs}/train.yaml"
-        problems.append(located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc))
+        problems.append(
+            located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc)
+        )
         return []
-    paths = sorted(p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file())
+    paths = sorted(
+        p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file()
+    )
     jobs = []
     by_name: dict[str, JobSource] = {}
     for path in paths:
@@ -174,7 +202,17 @@ def _load_jobs(root: Path, spec: ProjectSpec, project_doc: Document, problems: l
             continue
         if job.name in by_name:
             first = by_name[job.name]
-            problems.append(located(Problem(f"job name '{job.name}' is also used by {first.file}", "duplicate-job", path=("name",), hint="job names must be unique in a project"), job.doc))
+            problems.append(
+                located(
+                    Problem(
+                        f"job name '{job.name}' is also used by {first.file}",
+                        "duplicate-job",
+                        path=("name",),
+                        hint="job names must be unique in a project",
+                    ),
+                    job.doc,
+                )
+            )
             continue
         by_name[job.name] = job
         jobs.append(job)
@@ -193,9 +231,20 @@ def _load_job(path: Path, display: str, problems: list[Problem]) -> JobSource | 
     framework = data.get("framework")
     if framework not in JOB_MODELS:
         if "framework" not in data:
-            problem = Problem("missing required key 'framework'", "missing-key", path=(), at_key=True, hint="framework: pytorch or framework: tensorflow")
+            problem = Problem(
+                "missing required key 'framework'",
+                "missing-key",
+                path=(),
+                at_key=True,
+                hint="framework: pytorch or framework: tensorflow",
+            )
         else:
-            problem = Problem(f"unknown framework {framework!r}", "invalid-value", path=("framework",), hint="use pytorch or tensorflow")
+            problem = Problem(
+                f"unknown framework {framework!r}",
+                "invalid-value",
+                path=("framework",),
+                hint="use pytorch or tensorflow",
+            )
         problems.append(located(problem, doc))
         return None
     name = data["name"]

@@ -33,7 +33,7 @@ class _Dumper(yaml.CSafeDumper):
         return True
 
 
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+def _represent_str(dumper: _Dumper, value: str) -> yaml.ScalarNode:
     if "\n" in value:
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     if _AMBIGUOUS.match(value):

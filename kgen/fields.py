@@ -16,10 +16,14 @@ from kgen.quantity import quantity_text
 
 _DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 _DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DNS1123_SUBDOMAIN = re.compile(
+    r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+)
 _QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
-_IMAGE = re.compile(r"^[a-z0-9][^\s@:]*(:[\w][\w.-]{0,127})?(@[a-z0-9]+:[a-f0-9]{32,})?$")
+_IMAGE = re.compile(
+    r"^[a-z0-9][^\s@:]*(:[\w][\w.-]{0,127})?(@[a-z0-9]+:[a-f0-9]{32,})?$"
+)
 INT32_MAX = 2**31 - 1
 
 
@@ -62,7 +66,11 @@ def _dns1123_subdomain(value: str) -> str | None:
 
 def _qualified_key(value: str) -> str | None:
     prefix, _, name = value.rpartition("/")
-    if (prefix and _dns1123_subdomain(prefix)) or len(name) > 63 or not _QUALIFIED_NAME.match(name):
+    if (
+        (prefix and _dns1123_subdomain(prefix))
+        or len(name) > 63
+        or not _QUALIFIED_NAME.match(name)
+    ):
         return (
             f"'{value}' is not a valid key: an optional DNS prefix and '/', then at most"
             " 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric"
@@ -119,7 +127,9 @@ def _nproc(value: Any) -> Any:
         if value.isdigit() and int(value) < 1:
             raise ValueError("nprocPerNode must be at least 1")
         return value
-    raise ValueError("nprocPerNode must be auto, cpu, gpu or a whole number of processes")
+    raise ValueError(
+        "nprocPerNode must be auto, cpu, gpu or a whole number of processes"
+    )
 
 
 DnsName = Annotated[str, checked(_dns1035)]

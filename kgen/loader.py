@@ -122,7 +122,10 @@ def load_text(text: str, display: str) -> Document:
     except MarkedYAMLError as exc:
         raise _LoadError(_from_yaml_error(exc, display, text)) from None
     except YAMLError as exc:
-        raise _LoadError(Problem(f"YAML error: {exc}", "yaml-syntax", file=display))
+        problem = Problem(
+            f"YAML error: {exc}", "yaml-syntax", file=display, line=1, column=1
+        )
+        raise _LoadError(problem) from None
     except RecursionError:
         raise _LoadError(_too_deep(display, 1, 1)) from None
     doc = Document(display, None)
@@ -174,7 +177,9 @@ def _origin(doc: Document, key: Node | None, value: Node) -> Origin:
     return Origin(doc.file, vm.line + 1, vm.column + 1, km.line + 1, km.column + 1)
 
 
-def _construct(node: Node, path: DataPath, doc: Document, budget: _Budget, *, depth: int) -> Any:
+def _construct(
+    node: Node, path: DataPath, doc: Document, budget: _Budget, *, depth: int
+) -> Any:
     budget.nodes += 1
     if budget.nodes > MAX_NODES:
         mark = node.start_mark
@@ -189,7 +194,9 @@ def _construct(node: Node, path: DataPath, doc: Document, budget: _Budget, *, de
             )
         )
     if depth > MAX_DEPTH:
-        raise _LoadError(_too_deep(doc.file, node.start_mark.line + 1, node.start_mark.column + 1))
+        raise _LoadError(
+            _too_deep(doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
+        )
     if isinstance(node, ScalarNode):
         return _scalar(node, doc)
     if isinstance(node, SequenceNode):
@@ -206,15 +213,23 @@ def _construct(node: Node, path: DataPath, doc: Document, budget: _Budget, *, de
     raise _LoadError(_bad_node(node, doc, "unsupported YAML node"))  # pragma: no cover
 
 
-def _mapping(node: MappingNode, path: DataPath, doc: Document, budget: _Budget, *, depth: int) -> dict[str, Any]:
+def _mapping(
+    node: MappingNode, path: DataPath, doc: Document, budget: _Budget, *, depth: int
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key_node, value_node in node.value:
         if not isinstance(key_node, ScalarNode):
-            raise _LoadError(_bad_node(key_node, doc, "mapping keys must be plain strings"))
+            raise _LoadError(
+                _bad_node(key_node, doc, "mapping keys must be plain strings")
+            )
         if key_node.tag == _TAG + "merge":
             raise _LoadError(
-                _bad_node(key_node, doc, "YAML merge keys (<<) are not supported",
-                          hint="put shared settings in an overlay instead")
+                _bad_node(
+                    key_node,
+                    doc,
+                    "YAML merge keys (<<) are not supported",
+                    hint="put shared settings in an overlay instead",
+                )
             )
         key = str(key_node.value)
         key_path = (*path, key)
@@ -249,9 +264,23 @@ def _bad_tag(node: Node, doc: Document) -> Problem:
     )
 
 
-def _bad_node(node: Node, doc: Document, message: str, *, hint: str | None = None, code: str = "yaml-syntax") -> Problem:
+def _bad_node(
+    node: Node,
+    doc: Document,
+    message: str,
+    *,
+    hint: str | None = None,
+    code: str = "yaml-syntax",
+) -> Problem:
     mark = node.start_mark
-    return Problem(message, code, file=doc.file, line=mark.line + 1, column=mark.column + 1, hint=hint)
+    return Problem(
+        message,
+        code,
+        file=doc.file,
+        line=mark.line + 1,
+        column=mark.column + 1,
+        hint=hint,
+    )
 
 
 def _scalar(node: ScalarNode, doc: Document) -> Any:

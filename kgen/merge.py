@@ -24,7 +24,11 @@ from kgen.errors import DataPath
 from kgen.loader import Origin, Positions
 from kgen.project import JobSelector
 
-NAMED_LISTS: Mapping[str, str] = {"env": "name", "volumes": "name", "tolerations": "key"}
+NAMED_LISTS: Mapping[str, str] = {
+    "env": "name",
+    "volumes": "name",
+    "tolerations": "key",
+}
 PATCH_DIRECTIVE = "$patch"
 _MISSING: Any = object()
 
@@ -46,7 +50,9 @@ class Layer:
     root: DataPath  # where `data` sits inside its document, e.g. ('patch',)
 
 
-def merge_layers(base: Any, layers: list[Layer], *, provenance: Provenance | None = None) -> Any:
+def merge_layers(
+    base: Any, layers: list[Layer], *, provenance: Provenance | None = None
+) -> Any:
     """Apply `layers` over `base` in order; update `provenance` when one is given."""
     merged = base
     for layer in layers:
@@ -62,14 +68,16 @@ class _Merger:
     def merge(self, base: Any, patch: Any, dst: DataPath, src: DataPath) -> Any:
         if isinstance(patch, dict) and isinstance(base, dict):
             return self._merge_map(base, patch, dst, src)
-        if isinstance(patch, list) and dst and dst[-1] in NAMED_LISTS:
-            if base is _MISSING or isinstance(base, list):
-                items = [] if base is _MISSING else base
-                return self._merge_named(items, patch, dst, src, NAMED_LISTS[str(dst[-1])])
+        key = NAMED_LISTS.get(str(dst[-1])) if dst and isinstance(patch, list) else None
+        if key is not None and (base is _MISSING or isinstance(base, list)):
+            items = [] if base is _MISSING else base
+            return self._merge_named(items, patch, dst, src, key)
         self._replace(dst, src)
         return patch
 
-    def _merge_map(self, base: dict[str, Any], patch: dict[str, Any], dst: DataPath, src: DataPath) -> dict[str, Any]:
+    def _merge_map(
+        self, base: dict[str, Any], patch: dict[str, Any], dst: DataPath, src: DataPath
+    ) -> dict[str, Any]:
         out = dict(base)
         for key, value in patch.items():
             child_dst, child_src = (*dst, key), (*src, key)
@@ -85,15 +93,35 @@ class _Merger:
                 out[key] = self.merge(_empty_like(value), value, child_dst, child_src)
         return out
 
-    def _merge_named(self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath, key: str) -> list[Any]:
+    def _merge_named(
+        self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath, key: str
+    ) -> list[Any]:
         # Plan first (which base item, which patch item, or both, ends up where), then
         # build data and provenance, so deletions cannot leave positions shifted.
-        plan: list[tuple[int | None, int | None]] = [(i, None) for i in range(len(base))]
+        plan: list[tuple[int | None, int | None]] = [
+            (i, None) for i in range(len(base))
+        ]
         for j, item in enumerate(patch):
             name = item.get(key) if isinstance(item, dict) else None
-            at = next((n for n, (i, _) in enumerate(plan) if name is not None and i is not None and _key_of(base[i], key) == name), None)
+            at = next(
+                (
+                    n
+                    for n, (i, _) in enumerate(plan)
+                    if name is not None
+                    and i is not None
+                    and _key_of(base[i], key) == name
+                ),
+                None,
+            )
             if name is not None and at is None:
-                at = next((n for n, (_, k) in enumerate(plan) if k is not None and _key_of(patch[k], key) == name), None)
+                at = next(
+                    (
+                        n
+                        for n, (_, k) in enumerate(plan)
+                        if k is not None and _key_of(patch[k], key) == name
+                    ),
+                    None,
+                )
             if isinstance(item, dict) and item.get(PATCH_DIRECTIVE) == "delete":
                 if at is not None:
                     plan.pop(at)
@@ -104,17 +132,19 @@ class _Merger:
                 plan.append((None, j))
         old = self._take_subtree(dst)
         out: list[Any] = []
-        for index, (i, j) in enumerate(plan):
+        for index, (base_at, patch_at) in enumerate(plan):
             here = (*dst, index)
-            if i is not None:
-                self._restore(old, (*dst, i), here)
-            item = base[i] if i is not None else _MISSING
-            if j is None:
+            if base_at is not None:
+                self._restore(old, (*dst, base_at), here)
+            item = base[base_at] if base_at is not None else _MISSING
+            if patch_at is None:
                 out.append(item)
                 continue
-            if i is None:
-                self._set(here, (*src, j))
-            out.append(self.merge(_empty_like(patch[j]) if item is _MISSING else item, patch[j], here, (*src, j)))
+            patch_item, from_patch = patch[patch_at], (*src, patch_at)
+            if base_at is None:
+                self._set(here, from_patch)
+                item = _empty_like(patch_item)
+            out.append(self.merge(item, patch_item, here, from_patch))
         if self.provenance is not None and dst in old:
             self.provenance.origins[dst] = old[dst]
         return out
@@ -151,7 +181,9 @@ class _Merger:
             del origins[path]
         return taken
 
-    def _restore(self, old: dict[DataPath, Origin], frm: DataPath, to: DataPath) -> None:
+    def _restore(
+        self, old: dict[DataPath, Origin], frm: DataPath, to: DataPath
+    ) -> None:
         if self.provenance is None:
             return
         size = len(frm)
@@ -179,9 +211,14 @@ def selector_matches(selector: JobSelector | None, job: Mapping[str, Any]) -> bo
     if selector is None:
         return True
     name = str(job.get("name"))
-    if selector.names is not None and not any(fnmatchcase(name, p) for p in selector.names):
+    if selector.names is not None and not any(
+        fnmatchcase(name, p) for p in selector.names
+    ):
         return False
-    if selector.frameworks is not None and job.get("framework") not in selector.frameworks:
+    if (
+        selector.frameworks is not None
+        and job.get("framework") not in selector.frameworks
+    ):
         return False
     labels = job.get("labels")
     job_labels = labels if isinstance(labels, dict) else {}

@@ -154,4 +154,8 @@ JOB_MODELS: dict[str, type[PyTorchJobSpec] | type[TFJobSpec]] = {
 def role_items(spec: JobSpec) -> list[tuple[str, Role]]:
     """The roles that are set, in the order the model declares them."""
     roles = spec.roles
-    return [(name, role) for name in type(roles).model_fields if (role := getattr(roles, name))]
+    return [
+        (name, role)
+        for name in type(roles).model_fields
+        if (role := getattr(roles, name))
+    ]

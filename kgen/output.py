@@ -13,7 +13,9 @@ from kgen.pipeline import RenderedJob, RunResult
 KUSTOMIZATION = "kustomization.yaml"
 
 
-def build_tree(result: RunResult, *, output: str) -> tuple[dict[str, str], list[Problem]]:
+def build_tree(
+    result: RunResult, *, output: str
+) -> tuple[dict[str, str], list[Problem]]:
     files: dict[str, str] = {}
     owners: dict[str, str] = {}
     problems: list[Problem] = []
@@ -37,7 +39,9 @@ def build_tree(result: RunResult, *, output: str) -> tuple[dict[str, str], list[
             files[path] = dump_documents([manifest.body], header=header)
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
-        resources = sorted(p.removeprefix(prefix) for p in files if p.startswith(prefix))
+        resources = sorted(
+            p.removeprefix(prefix) for p in files if p.startswith(prefix)
+        )
         files[prefix + KUSTOMIZATION] = _kustomization(env.name, resources)
     return dict(sorted(files.items())), problems
 

@@ -51,10 +51,17 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
     return Environment(name, TARGETS[target], settings.namespace), overlays
 
 
-def run(project: Project, *, envs: Iterable[str] | None = None, jobs: Iterable[str] | None = None) -> RunResult:
+def run(
+    project: Project,
+    *,
+    envs: Iterable[str] | None = None,
+    jobs: Iterable[str] | None = None,
+) -> RunResult:
     result = RunResult()
     wanted_jobs = set(jobs) if jobs is not None else None
-    found: dict[tuple[str | None, int | None, int | None, str, str], tuple[Problem, list[str]]] = {}
+    found: dict[
+        tuple[str | None, int | None, int | None, str, str], tuple[Problem, list[str]]
+    ] = {}
     for env_name in envs if envs is not None else project.spec.environments:
         env, overlays = environment_for(project, env_name)
         result.environments.append(env)
@@ -65,15 +72,27 @@ def run(project: Project, *, envs: Iterable[str] | None = None, jobs: Iterable[s
             if rendered is not None:
                 result.rendered.append(rendered)
             for problem in problems:
-                key = (problem.file, problem.line, problem.column, problem.code, problem.message)
+                key = (
+                    problem.file,
+                    problem.line,
+                    problem.column,
+                    problem.code,
+                    problem.message,
+                )
                 found.setdefault(key, (problem, []))[1].append(env_name)
     result.problems = _with_context(found.values(), len(result.environments))
     return result
 
 
-def render_one(job: JobSource, env: Environment, overlays: list[Overlay]) -> tuple[RenderedJob | None, list[Problem]]:
+def render_one(
+    job: JobSource, env: Environment, overlays: list[Overlay]
+) -> tuple[RenderedJob | None, list[Problem]]:
     applied = [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
-    layers = [Layer(o.spec.patch, o.doc.positions, ("patch",)) for o in applied if o.spec.patch]
+    layers = [
+        Layer(o.spec.patch, o.doc.positions, ("patch",))
+        for o in applied
+        if o.spec.patch
+    ]
     merged = merge_layers(job.doc.data, layers)
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     manifests: list[Manifest] = []
@@ -82,11 +101,19 @@ def render_one(job: JobSource, env: Environment, overlays: list[Overlay]) -> tup
         manifests, render_problems = render_job(spec, env)
         problems += render_problems
     if problems:
-        return None if _fatal(problems) else _rendered(env, job, applied, manifests, spec), _locate(job, layers, problems)
+        return None if _fatal(problems) else _rendered(
+            env, job, applied, manifests, spec
+        ), _locate(job, layers, problems)
     return _rendered(env, job, applied, manifests, spec), []
 
 
-def _rendered(env: Environment, job: JobSource, applied: list[Overlay], manifests: list[Manifest], spec: JobSpec | None) -> RenderedJob:
+def _rendered(
+    env: Environment,
+    job: JobSource,
+    applied: list[Overlay],
+    manifests: list[Manifest],
+    spec: JobSpec | None,
+) -> RenderedJob:
     sourced = [replace(m, source=job.file) for m in manifests]
     return RenderedJob(env, job, tuple(o.name for o in applied), sourced)
 
@@ -95,7 +122,9 @@ def _fatal(problems: list[Problem]) -> bool:
     return any(p.severity == "error" for p in problems)
 
 
-def _locate(job: JobSource, layers: list[Layer], problems: list[Problem]) -> list[Problem]:
+def _locate(
+    job: JobSource, layers: list[Layer], problems: list[Problem]
+) -> list[Problem]:
     # Provenance is only worth its cost when there is something to point at: merge again,
     # this time recording which file and line set each value.
     provenance = Provenance(dict(job.doc.positions))
@@ -103,12 +132,18 @@ def _locate(job: JobSource, layers: list[Layer], problems: list[Problem]) -> lis
     located = []
     for problem in problems:
         origin = nearest_origin(provenance.origins, problem.path, job.file)
-        line, column = (origin.key_line, origin.key_column) if problem.at_key else (origin.line, origin.column)
+        line, column = (
+            (origin.key_line, origin.key_column)
+            if problem.at_key
+            else (origin.line, origin.column)
+        )
         located.append(problem.at(origin.file, line, column))
     return located
 
 
-def _with_context(found: Iterable[tuple[Problem, list[str]]], env_count: int) -> list[Problem]:
+def _with_context(
+    found: Iterable[tuple[Problem, list[str]]], env_count: int
+) -> list[Problem]:
     problems = []
     for problem, envs in found:
         if len(envs) < env_count:

@@ -55,7 +55,7 @@ def _environment_shorthand(value: Any) -> Any:
 
 
 class EnvironmentSpec(SpecModel):
-    overlays: list[OverlayName] = []
+    overlays: list[OverlayName] = Field(default_factory=list)
     namespace: DnsLabel | None = None
 
 

@@ -31,7 +31,7 @@ def parse_quantity(text: str) -> Decimal | None:
     suffix = match["suffix"] or ""
     try:
         number = Decimal(match["num"])
-        if suffix[:1] in ("e", "E"):
+        if len(suffix) > 1 and suffix[0] in "eE":
             return number * (Decimal(10) ** int(suffix[1:]))
     except (InvalidOperation, ValueError, OverflowError):
         return None
@@ -52,7 +52,9 @@ def quantity_text(value: object) -> str:
         raise ValueError("expected a quantity such as 500m, 2 or 4Gi")
     amount = parse_quantity(text)
     if amount is None:
-        raise ValueError(f"'{text}' is not a Kubernetes quantity (such as 500m, 2 or 4Gi)")
+        raise ValueError(
+            f"'{text}' is not a Kubernetes quantity (such as 500m, 2 or 4Gi)"
+        )
     if amount < 0:
         raise ValueError(f"'{text}' is negative; resources must be zero or more")
     if amount > Decimal("9.2e18"):

@@ -30,9 +30,13 @@ class TextReporter:
 
     def report(self, problems: Sequence[Problem]) -> None:
         for problem in problems:
-            level = self._paint(problem.severity, "1;31" if problem.severity == "error" else "1;33")
+            level = self._paint(
+                problem.severity, "1;31" if problem.severity == "error" else "1;33"
+            )
             location = self._paint(problem.location, "1")
-            self.stream.write(f"{location}: {level}: {problem.message} ({problem.code})\n")
+            self.stream.write(
+                f"{location}: {level}: {problem.message} ({problem.code})\n"
+            )
             if problem.hint:
                 self.stream.write(f"    hint: {problem.hint}\n")
             if problem.context:
@@ -49,14 +53,18 @@ class ParsableReporter:
 
     def report(self, problems: Sequence[Problem]) -> None:
         for problem in problems:
-            self.stream.write(f"{problem.location}: [{problem.severity}] {problem.message} ({problem.code})\n")
+            self.stream.write(
+                f"{problem.location}: [{problem.severity}] {problem.message} ({problem.code})\n"
+            )
 
 
 def summary(problems: Sequence[Problem]) -> str:
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
     files = len({p.file for p in problems})
-    parts = [_count(errors, "error")] + ([_count(warnings, "warning")] if warnings else [])
+    parts = [_count(errors, "error")] + (
+        [_count(warnings, "warning")] if warnings else []
+    )
     return f"kgen: {' and '.join(parts)} in {_count(files, 'file')}"
 
 

@@ -19,7 +19,11 @@ def _unique_env(spec: JobSpec) -> Iterator[Problem]:
     seen: set[str] = set()
     for index, var in enumerate(spec.env):
         if var.name in seen:
-            yield Problem(f"environment variable '{var.name}' is set twice", "duplicate-env", path=("env", index, "name"))
+            yield Problem(
+                f"environment variable '{var.name}' is set twice",
+                "duplicate-env",
+                path=("env", index, "name"),
+            )
         seen.add(var.name)
 
 
@@ -28,7 +32,11 @@ def _unique_volumes(spec: JobSpec) -> Iterator[Problem]:
     paths: set[str] = set()
     for index, volume in enumerate(spec.volumes):
         if volume.name in names:
-            yield Problem(f"volume '{volume.name}' is declared twice", "duplicate-volume", path=("volumes", index, "name"))
+            yield Problem(
+                f"volume '{volume.name}' is declared twice",
+                "duplicate-volume",
+                path=("volumes", index, "name"),
+            )
         if volume.mount_path in paths:
             yield Problem(
                 f"two volumes are mounted at '{volume.mount_path}'",
@@ -68,7 +76,12 @@ def _pytorch_roles(spec: JobSpec) -> Iterator[Problem]:
             hint="add the extra pods to roles.worker.replicas instead",
         )
     if master is None and worker is None:
-        yield Problem("a PyTorchJob needs a master role", "pytorch-no-roles", path=("roles",), at_key=True)
+        yield Problem(
+            "a PyTorchJob needs a master role",
+            "pytorch-no-roles",
+            path=("roles",),
+            at_key=True,
+        )
     elif master is None:
         # Without a Master the operator sets no MASTER_ADDR/RANK: every pod is rank 0 and
         # the job hangs (kubeflow-api.md §6.2; trainer#1988).

@@ -45,7 +45,9 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
         allowed = allowed_keys(model, loc[:-1])
         close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'?" if close else _allowed_hint(allowed)
-        return Problem(f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True)
+        return Problem(
+            f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
+        )
     if kind == "missing":
         return Problem(
             f"missing required key '{loc[-1]}'",
@@ -79,17 +81,23 @@ def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
     if kind == "less_than":
         return f"{value} is too large: it must be less than {ctx['lt']}"
     if kind == "too_short":
-        return "must not be empty" if ctx["min_length"] == 1 else f"needs at least {ctx['min_length']} entries"
+        return (
+            "must not be empty"
+            if ctx["min_length"] == 1
+            else f"needs at least {ctx['min_length']} entries"
+        )
     return None
 
 
 def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
     hint = None
     if expected == "a string" and isinstance(value, bool | int | float):
-        hint = "quote the value to keep it a string, e.g. \"yes\" or \"8080\""
+        hint = 'quote the value to keep it a string, e.g. "yes" or "8080"'
     elif isinstance(value, str) and expected in ("a whole number", "true or false"):
         hint = "remove the quotes"
-    return Problem(f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint)
+    return Problem(
+        f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint
+    )
 
 
 def _kind(value: Any) -> str:

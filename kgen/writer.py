@@ -16,7 +16,9 @@ from pathlib import Path
 from kgen.errors import Problem
 
 INDEX = ".kgen-index"
-_INDEX_HEADER = "# Files kgen generated here; kgen removes them when no job produces them.\n"
+_INDEX_HEADER = (
+    "# Files kgen generated here; kgen removes them when no job produces them.\n"
+)
 
 
 @dataclass
@@ -69,18 +71,30 @@ def compare(root: Path, files: dict[str, str], *, output: str) -> TreeDiff:
 
 
 def unified_diff(root: Path, files: dict[str, str], diff: TreeDiff) -> str:
-    chunks = []
+    chunks: list[str] = []
     for path in sorted([*diff.modified, *diff.missing, *diff.stale]):
         old = _read(root / path) or ""
         new = files.get(path, "")
-        chunks.extend(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{path}", f"b/{path}"))
+        chunks.extend(
+            difflib.unified_diff(
+                old.splitlines(True), new.splitlines(True), f"a/{path}", f"b/{path}"
+            )
+        )
     return "".join(chunks)
 
 
-def write_tree(root: Path, files: dict[str, str], *, output: str) -> tuple[WriteSummary, list[Problem]]:
+def write_tree(
+    root: Path, files: dict[str, str], *, output: str
+) -> tuple[WriteSummary, list[Problem]]:
     """Write `files` (index included); remove owned files no longer produced."""
     owned = read_index(root, output)
-    foreign = [p for p, text in files.items() if p not in owned and p != index_path(output) and _read(root / p) not in (None, text)]
+    foreign = [
+        p
+        for p, text in files.items()
+        if p not in owned
+        and p != index_path(output)
+        and _read(root / p) not in (None, text)
+    ]
     if foreign:
         return WriteSummary(), [_foreign(path) for path in foreign]
     summary = WriteSummary()
@@ -110,7 +124,12 @@ def _foreign(path: str) -> Problem:
 def _read(path: Path) -> str | None:
     try:
         return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, UnicodeDecodeError):
+    except (
+        FileNotFoundError,
+        NotADirectoryError,
+        IsADirectoryError,
+        UnicodeDecodeError,
+    ):
         return None
 
 
@@ -127,7 +146,9 @@ def _files_under(root: Path, output: str) -> set[str]:
 
 def _atomic_write(target: Path, text: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)

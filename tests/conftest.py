@@ -40,7 +40,9 @@ RunKgen = Callable[..., Result]
 
 
 @pytest.fixture
-def run_kgen(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> RunKgen:
+def run_kgen(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> RunKgen:
     """Run the kgen CLI in-process through main(), so exit codes are the real ones."""
     monkeypatch.setenv("NO_COLOR", "1")
 
@@ -78,6 +80,8 @@ def project(tmp_path: Path) -> Callable[..., Path]:
     """A throwaway project: the minimal kgen.yaml and v1 overlay plus the given files."""
 
     def make(files: dict[str, str], *, base: dict[str, str] | None = None) -> Path:
-        return write_tree(tmp_path, {**(MINIMAL_PROJECT if base is None else base), **files})
+        return write_tree(
+            tmp_path, {**(MINIMAL_PROJECT if base is None else base), **files}
+        )
 
     return make

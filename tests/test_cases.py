@@ -29,12 +29,19 @@ def _materialise(case: Path, dest: Path) -> Path:
     # A case with its own kgen.yaml, or marked `standalone`, does not start from base/.
     if not (case / "kgen.yaml").exists() and not (case / "standalone").exists():
         shutil.copytree(BASE, dest, dirs_exist_ok=True)
-    shutil.copytree(case, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns("expected*", "args", "standalone"))
+    shutil.copytree(
+        case,
+        dest,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns("expected*", "args", "standalone"),
+    )
     return dest
 
 
 @pytest.mark.parametrize("name", _names("negative"))
-def test_negative_case(name: str, tmp_path: Path, run_kgen: RunKgen, update_golden: bool) -> None:
+def test_negative_case(
+    name: str, tmp_path: Path, run_kgen: RunKgen, update_golden: bool
+) -> None:
     case = CASES / "negative" / name
     root = _materialise(case, tmp_path / "project")
     args_file = case / "args"
@@ -44,14 +51,18 @@ def test_negative_case(name: str, tmp_path: Path, run_kgen: RunKgen, update_gold
     expected_file = case / "expected.txt"
     if update_golden:
         expected_file.write_text(actual)
-    assert expected_file.exists(), f"no expected.txt for {name}; run make golden and review"
+    assert expected_file.exists(), (
+        f"no expected.txt for {name}; run make golden and review"
+    )
     assert actual == expected_file.read_text()
     assert result.code in (1, 2), "a negative case must fail as invalid input or usage"
     assert "Traceback" not in actual
 
 
 @pytest.mark.parametrize("name", _names("positive"))
-def test_positive_case(name: str, tmp_path: Path, run_kgen: RunKgen, update_golden: bool) -> None:
+def test_positive_case(
+    name: str, tmp_path: Path, run_kgen: RunKgen, update_golden: bool
+) -> None:
     case = CASES / "positive" / name
     root = _materialise(case, tmp_path / "project")
     result = run_kgen("build", cwd=root)

@@ -30,7 +30,9 @@ def test_positions_are_one_based_for_keys_and_values():
 
 
 def test_yaml_1_2_scalars():
-    doc, _ = load("a: yes\nb: 0x1F\nc: 1_000\nd: .inf\ne: 2024-01-01\nf: null\ng: 017\nh: true\n")
+    doc, _ = load(
+        "a: yes\nb: 0x1F\nc: 1_000\nd: .inf\ne: 2024-01-01\nf: null\ng: 017\nh: true\n"
+    )
     assert doc.data == {
         "a": "yes",
         "b": 31,
@@ -78,13 +80,22 @@ def test_unclosed_quote():
 
 
 def test_more_than_one_document_is_refused():
-    line, col, code, message = only_problem("a: 1\n---\nb: 2\n")
-    assert (line, code, message) == (2, "yaml-syntax", "more than one YAML document in this file")
+    line, _col, code, message = only_problem("a: 1\n---\nb: 2\n")
+    assert (line, code, message) == (
+        2,
+        "yaml-syntax",
+        "more than one YAML document in this file",
+    )
 
 
 @pytest.mark.parametrize(
     "text",
-    ["a: !!python/object:os.system x\n", "a: !custom x\n", "a: !!binary aGk=\n", "a: !!set {x}\n"],
+    [
+        "a: !!python/object:os.system x\n",
+        "a: !custom x\n",
+        "a: !!binary aGk=\n",
+        "a: !!set {x}\n",
+    ],
 )
 def test_tags_beyond_the_core_schema_are_refused(text: str):
     line, col, code, _message = only_problem(text)
@@ -92,7 +103,11 @@ def test_tags_beyond_the_core_schema_are_refused(text: str):
 
 
 def test_merge_keys_are_refused():
-    assert only_problem("base: &b {x: 1}\nother:\n  <<: *b\n")[:3] == (3, 3, "yaml-syntax")
+    assert only_problem("base: &b {x: 1}\nother:\n  <<: *b\n")[:3] == (
+        3,
+        3,
+        "yaml-syntax",
+    )
 
 
 def test_alias_bomb_is_stopped():

@@ -21,7 +21,9 @@ def merge(base_text: str, *patches: str):
         layers.append(Layer(overlay.data["patch"], overlay.positions, ("patch",)))
     provenance = Provenance(dict(base.positions))
     merged = merge_layers(base.data, layers, provenance=provenance)
-    assert merge_layers(base.data, layers) == merged, "tracking must not change the result"
+    assert merge_layers(base.data, layers) == merged, (
+        "tracking must not change the result"
+    )
     return merged, provenance
 
 
@@ -46,7 +48,9 @@ def test_maps_merge_deeply_and_scalars_replace():
     assert merged == {"resources": {"requests": {"cpu": "1", "memory": "2Gi"}}}
     assert where(prov, "resources", "requests", "memory") == "o0.yaml:4:15"
     assert where(prov, "resources", "requests", "cpu") == "job.yaml:2:19"
-    assert [o.file for o in prov.overridden[("resources", "requests", "memory")]] == ["job.yaml"]
+    assert [o.file for o in prov.overridden[("resources", "requests", "memory")]] == [
+        "job.yaml"
+    ]
 
 
 def test_null_deletes_a_key_and_its_provenance():
@@ -125,7 +129,9 @@ def test_other_lists_are_replaced_whole():
 
 
 def test_later_overlays_win():
-    merged, prov = merge("image: a:1\n", "patch: {image: 'b:2'}\n", "patch: {image: 'c:3'}\n")
+    merged, prov = merge(
+        "image: a:1\n", "patch: {image: 'b:2'}\n", "patch: {image: 'c:3'}\n"
+    )
     assert merged == {"image": "c:3"}
     assert where(prov, "image") == "o1.yaml:1:16"
     assert [o.file for o in prov.overridden[("image",)]] == ["job.yaml", "o0.yaml"]
@@ -144,6 +150,8 @@ def test_selectors():
     assert selector_matches(None, job)
     assert selector_matches(JobSelector(names=["mnist-*"]), job)
     assert not selector_matches(JobSelector(names=["resnet"]), job)
-    assert selector_matches(JobSelector(frameworks=["pytorch"], labels={"team": "vision"}), job)
+    assert selector_matches(
+        JobSelector(frameworks=["pytorch"], labels={"team": "vision"}), job
+    )
     assert not selector_matches(JobSelector(frameworks=["tensorflow"]), job)
     assert not selector_matches(JobSelector(labels={"team": "nlp"}), job)

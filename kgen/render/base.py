@@ -31,7 +31,9 @@ class Manifest:
         return f"{self.name}.{self.kind.lower()}.yaml"
 
 
-def object_meta(name: str, env: Environment, *, labels: dict[str, str], annotations: dict[str, str]) -> dict[str, Any]:
+def object_meta(
+    name: str, env: Environment, *, labels: dict[str, str], annotations: dict[str, str]
+) -> dict[str, Any]:
     meta: dict[str, Any] = {"name": name}
     if env.namespace:
         meta["namespace"] = env.namespace

@@ -7,7 +7,9 @@ from typing import Any
 from kgen.models import JobSpec, Resources
 
 
-def pod_template(spec: JobSpec, *, container_name: str, port_name: str, port: int) -> dict[str, Any]:
+def pod_template(
+    spec: JobSpec, *, container_name: str, port_name: str, port: int
+) -> dict[str, Any]:
     """A PodTemplateSpec with the operator's named container and port.
 
     The operator finds the container and port by name (kubeflow-api.md §2.4), and the CRD
@@ -32,10 +34,13 @@ def pod_template(spec: JobSpec, *, container_name: str, port_name: str, port: in
     if spec.node_selector:
         pod["nodeSelector"] = dict(sorted(spec.node_selector.items()))
     if spec.tolerations:
-        pod["tolerations"] = [t.model_dump(by_alias=True, exclude_none=True) for t in spec.tolerations]
+        pod["tolerations"] = [
+            t.model_dump(by_alias=True, exclude_none=True) for t in spec.tolerations
+        ]
     if spec.volumes:
         pod["volumes"] = [
-            {"name": v.name, "persistentVolumeClaim": {"claimName": v.claim}} for v in spec.volumes
+            {"name": v.name, "persistentVolumeClaim": {"claimName": v.claim}}
+            for v in spec.volumes
         ]
     return {"spec": pod}
 

@@ -16,7 +16,9 @@ PORT = 23456
 DEFAULT_RESTART = "OnFailure"
 
 
-def render_pytorchjob(spec: PyTorchJobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
+def render_pytorchjob(
+    spec: PyTorchJobSpec, env: Environment
+) -> tuple[list[Manifest], list[Problem]]:
     target = env.target
     problems: list[Problem] = []
     body_spec: dict[str, Any] = {}
@@ -41,7 +43,9 @@ def render_pytorchjob(spec: PyTorchJobSpec, env: Environment) -> tuple[list[Mani
                 hint="worker-only PyTorchJobs need training-operator 1.4 or later (target v1)",
             )
         )
-    template = pod_template(spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT)
+    template = pod_template(
+        spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT
+    )
     body_spec["pytorchReplicaSpecs"] = {
         role.capitalize(): {
             "replicas": settings.replicas,
@@ -53,7 +57,9 @@ def render_pytorchjob(spec: PyTorchJobSpec, env: Environment) -> tuple[list[Mani
     body = {
         "apiVersion": target.api_version,
         "kind": "PyTorchJob",
-        "metadata": object_meta(spec.name, env, labels=spec.labels, annotations=spec.annotations),
+        "metadata": object_meta(
+            spec.name, env, labels=spec.labels, annotations=spec.annotations
+        ),
         "spec": body_spec,
     }
     return [Manifest("PyTorchJob", spec.name, body)], problems

@@ -10,7 +10,11 @@ from kgen.targets import ApiTarget
 
 
 def place_run_policy(
-    spec_out: dict[str, Any], run_policy: RunPolicy, *, clean_pod_policy: str, target: ApiTarget
+    spec_out: dict[str, Any],
+    run_policy: RunPolicy,
+    *,
+    clean_pod_policy: str,
+    target: ApiTarget,
 ) -> list[Problem]:
     """Write the run fields where `target` keeps them; report those it cannot express."""
     fields: dict[str, Any] = {"cleanPodPolicy": clean_pod_policy}
@@ -18,7 +22,11 @@ def place_run_policy(
         fields["backoffLimit"] = run_policy.backoff_limit
     if run_policy.active_deadline_seconds is not None:
         fields["activeDeadlineSeconds"] = run_policy.active_deadline_seconds
-    problems = [cannot_express(("runPolicy", key), target) for key in fields if key not in target.run_fields]
+    problems = [
+        cannot_express(("runPolicy", key), target)
+        for key in fields
+        if key not in target.run_fields
+    ]
     kept = {key: value for key, value in fields.items() if key in target.run_fields}
     if target.run_fields_at == "runPolicy":
         # The CRD defaults suspend to false; emitting it keeps Argo CD in sync (§3.2).

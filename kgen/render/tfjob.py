@@ -17,16 +17,22 @@ DEFAULT_RESTART = "Never"
 ROLE_KEYS = {"chief": "Chief", "worker": "Worker", "ps": "PS", "evaluator": "Evaluator"}
 
 
-def render_tfjob(spec: TFJobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
+def render_tfjob(
+    spec: TFJobSpec, env: Environment
+) -> tuple[list[Manifest], list[Problem]]:
     target = env.target
     body_spec: dict[str, Any] = {}
     problems = place_run_policy(
         body_spec,
         spec.run_policy,
-        clean_pod_policy=clean_pod_policy(spec, default=target.tf_default_clean_pod_policy),
+        clean_pod_policy=clean_pod_policy(
+            spec, default=target.tf_default_clean_pod_policy
+        ),
         target=target,
     )
-    template = pod_template(spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT)
+    template = pod_template(
+        spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT
+    )
     body_spec["tfReplicaSpecs"] = {
         ROLE_KEYS[role]: {
             "replicas": settings.replicas,
@@ -38,7 +44,9 @@ def render_tfjob(spec: TFJobSpec, env: Environment) -> tuple[list[Manifest], lis
     body = {
         "apiVersion": target.api_version,
         "kind": "TFJob",
-        "metadata": object_meta(spec.name, env, labels=spec.labels, annotations=spec.annotations),
+        "metadata": object_meta(
+            spec.name, env, labels=spec.labels, annotations=spec.annotations
+        ),
         "spec": body_spec,
     }
     return [Manifest("TFJob", spec.name, body)], problems

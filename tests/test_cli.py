@@ -1,0 +1,213 @@
+"""The kgen command end to end: exit codes, drift, ownership of the output folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kgen import __version__
+from tests.conftest import REPO, RunKgen
+
+EXAMPLE = ["kgen.yaml", "jobs", "overlays"]
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A copy of the repo's own example project, without its output."""
+    for name in EXAMPLE:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        else:
+            shutil.copy(source, tmp_path / name)
+    return tmp_path
+
+
+def test_version(run_kgen: RunKgen):
+    result = run_kgen("--version")
+    assert (result.code, result.out) == (0, f"kgen, version {__version__}\n")
+
+
+def test_usage_errors_exit_2(run_kgen: RunKgen):
+    assert run_kgen("frobnicate").code == 2
+    assert run_kgen("build", "--no-such-flag").code == 2
+    assert run_kgen("render", "mnist-ddp").code == 2  # --env is required
+
+
+def test_build_then_check_is_clean_and_build_is_idempotent(
+    example: Path, run_kgen: RunKgen
+):
+    first = run_kgen("build", cwd=example)
+    assert first.code == 0, first
+    assert (
+        first.err
+        == "kgen: 28 jobs in 7 environments: 36 files written, 0 removed, 0 unchanged\n"
+    )
+    before = _snapshot(example / "manifests")
+    again = run_kgen("build", cwd=example)
+    assert (
+        again.err
+        == "kgen: 28 jobs in 7 environments: 0 files written, 0 removed, 36 unchanged\n"
+    )
+    assert _snapshot(example / "manifests") == before
+    check = run_kgen("build", "--check", cwd=example)
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (36 files)\n")
+
+
+def test_check_reports_modified_missing_and_stale_files(
+    example: Path, run_kgen: RunKgen
+):
+    run_kgen("build", cwd=example)
+    out = example / "manifests"
+    (out / "dev-cpu" / "tf-ps.tfjob.yaml").write_text("edited by hand\n")
+    (out / "prod-gpu" / "mnist-ddp.pytorchjob.yaml").unlink()
+    (out / "dev-cpu" / "old-job.pytorchjob.yaml").write_text("left behind\n")
+    result = run_kgen("build", "--check", cwd=example)
+    assert result.code == 1
+    assert result.err == (
+        "modified: manifests/dev-cpu/tf-ps.tfjob.yaml\n"
+        "missing: manifests/prod-gpu/mnist-ddp.pytorchjob.yaml\n"
+        "stale: manifests/dev-cpu/old-job.pytorchjob.yaml\n"
+        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+    )
+    with_diff = run_kgen("build", "--check", "--diff", cwd=example)
+    assert (
+        "--- a/manifests/dev-cpu/tf-ps.tfjob.yaml\n+++ b/manifests/dev-cpu/tf-ps.tfjob.yaml\n"
+        in with_diff.out
+    )
+    assert "-edited by hand\n" in with_diff.out
+
+
+def test_spec_change_is_drift_until_rebuilt(example: Path, run_kgen: RunKgen):
+    run_kgen("build", cwd=example)
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("replicas: 4", "replicas: 6"))
+    check = run_kgen("build", "--check", cwd=example)
+    assert check.code == 1
+    assert check.err.count("modified: ") == 7
+    assert run_kgen("build", cwd=example).code == 0
+    assert run_kgen("build", "--check", cwd=example).code == 0
+
+
+def test_removed_job_files_are_pruned(example: Path, run_kgen: RunKgen):
+    run_kgen("build", cwd=example)
+    (example / "jobs" / "tf-ps.yaml").unlink()
+    result = run_kgen("build", cwd=example)
+    assert result.code == 0
+    assert "7 removed" in result.err
+    assert not list((example / "manifests").rglob("tf-ps.*"))
+    assert (
+        "tf-ps"
+        not in (example / "manifests" / "dev-cpu" / "kustomization.yaml").read_text()
+    )
+
+
+def test_a_file_kgen_did_not_write_is_never_overwritten(
+    example: Path, run_kgen: RunKgen
+):
+    foreign = example / "manifests" / "dev-cpu" / "tf-ps.tfjob.yaml"
+    foreign.parent.mkdir(parents=True)
+    foreign.write_text("# hand-written\n")
+    result = run_kgen("build", cwd=example)
+    assert result.code == 1
+    assert result.err.startswith(
+        "manifests/dev-cpu/tf-ps.tfjob.yaml: error: refusing to overwrite"
+        " manifests/dev-cpu/tf-ps.tfjob.yaml: kgen did not write it (foreign-file)\n"
+    )
+    assert foreign.read_text() == "# hand-written\n"
+    assert not (example / "manifests" / "prod-gpu").exists(), (
+        "nothing is written when refusing"
+    )
+
+
+def test_invalid_input_writes_nothing(example: Path, run_kgen: RunKgen):
+    (example / "jobs" / "broken.yaml").write_text("framework: pytorch\nimage: [\n")
+    result = run_kgen("build", cwd=example)
+    assert result.code == 1
+    assert result.err.startswith("jobs/broken.yaml:3:1: error:")
+    assert not (example / "manifests").exists()
+
+
+def test_env_option_limits_validation(example: Path, run_kgen: RunKgen):
+    result = run_kgen("validate", "--env", "dev-cpu", "-e", "prod-gpu", cwd=example)
+    assert (result.code, result.err) == (
+        0,
+        "kgen: 8 jobs in 2 environments are valid\n",
+    )
+
+
+def test_render_prints_one_job(example: Path, run_kgen: RunKgen):
+    result = run_kgen("render", "tf-ps", "--env", "kf06-cpu", cwd=example)
+    assert result.code == 0, result
+    expected = (REPO / "manifests" / "kf06-cpu" / "tf-ps.tfjob.yaml").read_text()
+    assert result.out == expected[expected.index("---") :]
+    unknown = run_kgen("render", "nope", "--env", "dev-cpu", cwd=example)
+    assert unknown.code == 2
+    assert (
+        unknown.err
+        == "kgen: error: unknown job 'nope' (jobs: mnist-ddp, resnet-3node, tf-mwms, tf-ps)\n"
+    )
+
+
+def test_internal_errors_exit_3_with_one_line(
+    example: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    def boom(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("synthetic failure")
+
+    monkeypatch.setattr("kgen.commands.run", boom)
+    result = run_kgen("validate", cwd=example)
+    assert result.code == 3
+    assert (
+        result.err
+        == "kgen: internal error: RuntimeError: synthetic failure (please report this as a bug)\n"
+    )
+
+
+def test_parsable_format(example: Path, run_kgen: RunKgen):
+    (example / "jobs" / "tf-ps.yaml").write_text(
+        "framework: tensorflow\nimage: x:1\nroles: {workers: {replicas: 1}}\n"
+    )
+    result = run_kgen("validate", "--format", "parsable", cwd=example)
+    assert (
+        result.err
+        == "jobs/tf-ps.yaml:3:9: [error] unknown key 'workers' (unknown-key)\n"
+    )
+
+
+def test_installed_command_and_module_run(tmp_path: Path):
+    env = {**os.environ, "NO_COLOR": "1"}
+    for command in (
+        [str(Path(sys.executable).parent / "kgen")],
+        [sys.executable, "-m", "kgen"],
+    ):
+        done = subprocess.run(
+            [*command, "validate", "-C", str(REPO)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr == "kgen: 28 jobs in 7 environments are valid\n"
+
+
+def test_repo_output_is_current(run_kgen: RunKgen):
+    # The repo is its own GitOps example: its committed manifests are the golden files.
+    result = run_kgen("build", "--check", "--diff", cwd=REPO)
+    assert result.code == 0, (
+        f"{result}\nrun `make golden` (or `kgen build`) and review the diff"
+    )
+
+
+def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }

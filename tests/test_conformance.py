@@ -1,0 +1,204 @@
+"""Every rendered job against the real upstream CRDs (../shared/reference/crds), used as an
+oracle only in tests; and the v1beta2/v1beta1 field sets of kubeflow-api.md §2.3.
+
+Unknown fields count as errors: a structural CRD makes the API server prune them silently,
+so a misplaced field would vanish from the cluster without a word.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from tests.conftest import REPO, SHARED
+
+CRDS = SHARED / "crds"
+pytestmark = pytest.mark.skipif(
+    not CRDS.is_dir(), reason="../shared/reference/crds is not present"
+)
+
+OUTPUT_ROOTS = [
+    REPO / "manifests",
+    *sorted((REPO / "tests" / "cases" / "positive").glob("*/expected")),
+]
+REPLICA_KEY = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+ROLES = {
+    "PyTorchJob": {"Master", "Worker"},
+    "TFJob": {"Chief", "Worker", "PS", "Evaluator"},
+}
+CONTAINER = {
+    "PyTorchJob": ("pytorch", "pytorchjob-port", 23456),
+    "TFJob": ("tensorflow", "tfjob-port", 2222),
+}
+# kubeflow-api.md §2.2 and §2.3: the spec fields of each older shape.
+LEGACY_RUN_FIELDS = {
+    "activeDeadlineSeconds",
+    "backoffLimit",
+    "cleanPodPolicy",
+    "ttlSecondsAfterFinished",
+}
+SPEC_FIELDS = {
+    ("kubeflow.org/v1", "legacy"): LEGACY_RUN_FIELDS
+    | {"successPolicy", "enableDynamicWorker"},
+    ("kubeflow.org/v1beta2", ""): LEGACY_RUN_FIELDS,
+    ("kubeflow.org/v1beta1", ""): {"cleanPodPolicy", "ttlSecondsAfterFinished"},
+}
+
+
+def _jobs() -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    for root in OUTPUT_ROOTS:
+        for path in sorted(root.rglob("*.yaml")):
+            if path.name == "kustomization.yaml":
+                continue
+            name = path.relative_to(REPO).as_posix()
+            docs = yaml.safe_load_all(path.read_text())
+            found.extend(
+                (name, doc) for doc in docs if doc and doc.get("kind") in REPLICA_KEY
+            )
+    return found
+
+
+JOBS = _jobs()
+
+
+def _strict(schema: Any) -> Any:
+    """Forbid unknown fields wherever the CRD lists the known ones."""
+    if isinstance(schema, dict):
+        out = {k: _strict(v) for k, v in schema.items()}
+        if (
+            "properties" in out
+            and "additionalProperties" not in out
+            and not out.get("x-kubernetes-preserve-unknown-fields")
+        ):
+            out["additionalProperties"] = False
+        return out
+    if isinstance(schema, list):
+        return [_strict(item) for item in schema]
+    return schema
+
+
+@functools.cache
+def _crd_schema(kind: str, version: str) -> dict[str, Any]:
+    files = {
+        ("PyTorchJob", "v1"): "pytorchjob-v1.yaml",
+        ("TFJob", "v1"): "tfjob-v1.yaml",
+        ("PyTorchJob", "v1beta2"): "pytorchjob-v1beta2.yaml",
+        ("TFJob", "v1beta2"): "tfjob-v1beta2.yaml",
+        ("PyTorchJob", "legacy"): "pytorchjob-v1beta2.yaml",
+        ("TFJob", "legacy"): "tfjob-v1-v1beta2-multiversion.yaml",
+    }
+    crd = yaml.safe_load((CRDS / files[(kind, version)]).read_text())
+    if version == "v1":
+        (served,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
+        return _strict(served["schema"]["openAPIV3Schema"])
+    # apiextensions v1beta1 CRDs: one schema for every version, replica bounds only.
+    return crd["spec"]["validation"]["openAPIV3Schema"]
+
+
+def _errors(schema: dict[str, Any], doc: dict[str, Any]) -> list[str]:
+    validator = jsonschema.Draft7Validator(schema)
+    return [
+        f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator.iter_errors(doc)
+    ]
+
+
+def _shape(doc: dict[str, Any]) -> str:
+    if doc["apiVersion"] == "kubeflow.org/v1":
+        return "v1" if "runPolicy" in doc["spec"] else "legacy"
+    return doc["apiVersion"].rsplit("/", 1)[1]
+
+
+def test_there_are_jobs_of_every_shape():
+    shapes = {(doc["kind"], _shape(doc)) for _, doc in JOBS}
+    for kind in REPLICA_KEY:
+        for shape in ("v1", "legacy", "v1beta2", "v1beta1"):
+            assert (kind, shape) in shapes
+
+
+@pytest.mark.parametrize(
+    ("name", "doc"), JOBS, ids=[f"{n}#{d['kind']}" for n, d in JOBS]
+)
+def test_job_conforms(name: str, doc: dict[str, Any]):
+    kind, shape = doc["kind"], _shape(doc)
+    if shape in ("v1", "legacy", "v1beta2"):
+        assert _errors(_crd_schema(kind, shape), doc) == []
+    if shape != "v1":
+        known = SPEC_FIELDS[(doc["apiVersion"], "legacy" if shape == "legacy" else "")]
+        extra = set(doc["spec"]) - known - {REPLICA_KEY[kind]}
+        assert not extra, f"{name}: {shape} has no {sorted(extra)}"
+    _check_operator_contract(kind, doc)
+
+
+def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
+    """What the operator and its webhook require, beyond the schema (§2.4, §3.3, §4.1)."""
+    replicas = doc["spec"][REPLICA_KEY[kind]]
+    assert set(replicas) <= ROLES[kind], "replica keys are exact CamelCase"
+    if kind == "PyTorchJob" and "Master" in replicas:
+        assert replicas["Master"]["replicas"] == 1
+    if kind == "TFJob" and "Chief" in replicas:
+        assert replicas["Chief"]["replicas"] == 1
+    container_name, port_name, port = CONTAINER[kind]
+    for spec in replicas.values():
+        assert isinstance(spec["replicas"], int) and spec["replicas"] >= 1
+        assert spec["restartPolicy"] in ("Always", "OnFailure", "Never", "ExitCode")
+        (container,) = [
+            c
+            for c in spec["template"]["spec"]["containers"]
+            if c["name"] == container_name
+        ]
+        assert container["image"]
+        assert {
+            "name": port_name,
+            "containerPort": port,
+            "protocol": "TCP",
+        } in container["ports"]
+    policy = doc["spec"].get("runPolicy", doc["spec"])
+    assert policy["cleanPodPolicy"] in ("None", "Running", "All")
+    if kind == "TFJob" and "PS" in replicas:
+        assert policy["cleanPodPolicy"] != "None", "PS pods would run forever"
+    if "runPolicy" in doc["spec"]:
+        assert doc["spec"]["runPolicy"]["suspend"] is False
+        assert "ttlSecondsAfterFinished" not in doc["spec"]["runPolicy"]
+
+
+def test_oracle_rejects_unknown_and_misplaced_fields():
+    # The oracle must be able to fail: a misplaced run field and a typo in the pod spec.
+    (_, doc) = next(
+        (n, d) for n, d in JOBS if d["kind"] == "PyTorchJob" and _shape(d) == "v1"
+    )
+    bad = copy.deepcopy(doc)
+    bad["spec"]["cleanPodPolicy"] = "All"
+    bad["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"][
+        "nodeSelecter"
+    ] = {}
+    errors = _errors(_crd_schema("PyTorchJob", "v1"), bad)
+    assert len(errors) == 2, errors
+
+
+def test_legacy_layout_would_be_pruned_by_a_current_operator():
+    # Why the v1-legacy target exists as its own shape (kubeflow-api.md §2.2).
+    (_, doc) = next((n, d) for n, d in JOBS if _shape(d) == "legacy")
+    assert any(
+        "cleanPodPolicy" in e for e in _errors(_crd_schema(doc["kind"], "v1"), doc)
+    )
+
+
+def test_beta_crds_enforce_replica_bounds():
+    (_, doc) = next(
+        (n, d) for n, d in JOBS if d["kind"] == "PyTorchJob" and _shape(d) == "v1beta2"
+    )
+    bad = copy.deepcopy(doc)
+    bad["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] = 2
+    assert _errors(_crd_schema("PyTorchJob", "v1beta2"), bad)
+
+
+def test_outputs_exist() -> None:
+    assert all(Path(root).is_dir() for root in OUTPUT_ROOTS)

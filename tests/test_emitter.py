@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+import yaml
+from ruamel.yaml import YAML
+
+from kgen.emitter import dump_documents
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "N",
+        "true",
+        "Null",
+        "~",
+        "1",
+        "0.5",
+        "1e3",
+        "0x1F",
+        "0o17",
+        "1_000",
+        ".inf",
+        "2024-01-01",
+        "=",
+        "",
+        " lead",
+        "a: b",
+        "#x",
+        "*alias",
+        "-",
+    ],
+)
+def test_strings_that_any_reader_could_mistake_stay_strings(value: str):
+    text = dump_documents([{"v": value}])
+    assert yaml.safe_load(text) == {"v": value}  # YAML 1.1, as kubectl reads it
+    assert YAML(typ="safe", pure=True).load(text) == {"v": value}  # YAML 1.2
+
+
+def test_go_yaml_booleans_and_exponents_are_quoted():
+    assert (
+        dump_documents([{"a": "y", "b": "1e3", "c": "0o17"}])
+        == "---\na: 'y'\nb: '1e3'\nc: '0o17'\n"
+    )
+
+
+def test_key_order_is_kept_and_no_aliases_are_written():
+    shared = {"x": 1}
+    text = dump_documents([{"z": shared, "a": shared}])
+    assert text == "---\nz:\n  x: 1\na:\n  x: 1\n"
+
+
+def test_long_strings_are_not_folded_and_multiline_uses_a_block():
+    long = "x" * 300
+    assert dump_documents([{"a": long}]) == f"---\na: {long}\n"
+    assert (
+        dump_documents([{"s": "line one\nline two\n"}])
+        == "---\ns: |\n  line one\n  line two\n"
+    )
+
+
+def test_header_comes_first():
+    assert (
+        dump_documents([{"a": 1}], header="# generated\n") == "# generated\n---\na: 1\n"
+    )

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from kgen.quantity import parse_quantity, quantity_text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1", 1),
+        ("500m", Decimal("0.5")),
+        ("4Gi", 4 * 2**30),
+        ("1.5", Decimal("1.5")),
+        ("2k", 2000),
+        ("1e3", 1000),
+        ("100Mi", 100 * 2**20),
+        (".5", Decimal("0.5")),
+        ("0", 0),
+    ],
+)
+def test_parse(text: str, value: object):
+    assert parse_quantity(text) == value
+
+
+@pytest.mark.parametrize(
+    "text", ["", "two", "4GB", "1.2.3", "Gi", "1 Gi", "1ki", "--1"]
+)
+def test_not_quantities(text: str):
+    assert parse_quantity(text) is None
+
+
+def test_numbers_users_write_become_strings():
+    assert quantity_text(2) == "2"
+    assert quantity_text(0.5) == "0.5"
+    assert quantity_text(" 4Gi ") == "4Gi"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (True, "got a boolean"),
+        ("-1", "is negative"),
+        ("lots", "is not a Kubernetes quantity"),
+        ("99E", "too large"),
+        ([1], "expected a quantity"),
+    ],
+)
+def test_rejected(value: object, message: str):
+    with pytest.raises(ValueError, match=message):
+        quantity_text(value)
