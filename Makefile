@@ -36,7 +36,7 @@ typecheck: install
 check: lint test  ## everything CI runs
 
 golden: install  ## regenerate golden manifests and the committed output; review the diff
-	$(BIN)/pytest tests/test_golden.py --update-golden
+	$(BIN)/pytest tests/test_cases.py --update-golden -q
 	$(BIN)/kgen build
 
 clean:
