@@ -9,6 +9,7 @@ from __future__ import annotations
 from kgen.emitter import dump_documents
 from kgen.errors import Problem
 from kgen.pipeline import RenderedJob, RunResult
+from kgen.render import Manifest
 
 KUSTOMIZATION = "kustomization.yaml"
 
@@ -17,25 +18,19 @@ def build_tree(
     result: RunResult, *, output: str
 ) -> tuple[dict[str, str], list[Problem]]:
     files: dict[str, str] = {}
-    owners: dict[str, str] = {}
+    owners: dict[str, tuple[str, Manifest]] = {}
     problems: list[Problem] = []
     for rendered in result.rendered:
         header = _header(rendered)
         for manifest in rendered.manifests:
             path = f"{output}/{rendered.env.name}/{manifest.filename}"
-            if path in owners and owners[path] != rendered.job.file:
-                problems.append(
-                    Problem(
-                        f"{manifest.kind} '{manifest.name}' is also produced by {owners[path]}",
-                        "duplicate-object",
-                        file=rendered.job.file,
-                        line=1,
-                        column=1,
-                        context=f"environment {rendered.env.name}",
-                    )
-                )
+            if path in owners:
+                # Two jobs may share a claim they both create, if they agree on it.
+                first, earlier = owners[path]
+                if earlier.body != manifest.body:
+                    problems.append(_conflict(manifest, rendered, first))
                 continue
-            owners[path] = rendered.job.file
+            owners[path] = (rendered.job.file, manifest)
             files[path] = dump_documents([manifest.body], header=header)
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
@@ -44,6 +39,18 @@ def build_tree(
         )
         files[prefix + KUSTOMIZATION] = _kustomization(env.name, resources)
     return dict(sorted(files.items())), problems
+
+
+def _conflict(manifest: Manifest, rendered: RenderedJob, first: str) -> Problem:
+    return Problem(
+        f"{manifest.kind} '{manifest.name}' is also produced by {first}, with other settings",
+        "duplicate-object",
+        file=rendered.job.file,
+        line=1,
+        column=1,
+        hint="objects two jobs share must be identical; define them the same way in both",
+        context=f"environment {rendered.env.name}",
+    )
 
 
 def _header(rendered: RenderedJob) -> str:

@@ -6,30 +6,49 @@ paths into file:line:col through provenance, whichever file set the value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
-from kgen.errors import Problem
+from kgen import k8s_schema
+from kgen.errors import DataPath, Problem
 from kgen.models import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
+from kgen.models.pod import EnvVar, ResourceAmounts
 from kgen.quantity import parse_quantity
+from kgen.render.names import generated_names
+from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 
 MAX_NAME = 63
+_URL_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@]+:[^/@]*@", re.IGNORECASE)
+_GIT_URL = re.compile(
+    r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE
+)
+
+Rule = Callable[[JobSpec], Iterator[Problem]]
 
 
 def _unique_env(spec: JobSpec) -> Iterator[Problem]:
+    yield from _unique_names(spec.env, ("env",))
+    for role, settings in role_items(spec):
+        yield from _unique_names(settings.env or [], ("roles", role, "env"))
+
+
+def _unique_names(env: list[EnvVar], path: DataPath) -> Iterator[Problem]:
     seen: set[str] = set()
-    for index, var in enumerate(spec.env):
+    for index, var in enumerate(env):
         if var.name in seen:
             yield Problem(
                 f"environment variable '{var.name}' is set twice",
                 "duplicate-env",
-                path=("env", index, "name"),
+                path=(*path, index, "name"),
             )
         seen.add(var.name)
 
 
 def _unique_volumes(spec: JobSpec) -> Iterator[Problem]:
     names: set[str] = set()
-    paths: set[str] = set()
+    paths = dict(RESERVED_MOUNTS) if spec.shared_memory else {}
+    if spec.code_sync:
+        paths[spec.code_sync.path] = "codeSync.path"
     for index, volume in enumerate(spec.volumes):
         if volume.name in names:
             yield Problem(
@@ -38,28 +57,44 @@ def _unique_volumes(spec: JobSpec) -> Iterator[Problem]:
                 path=("volumes", index, "name"),
             )
         if volume.mount_path in paths:
+            user = paths[volume.mount_path]
             yield Problem(
-                f"two volumes are mounted at '{volume.mount_path}'",
+                f"'{volume.mount_path}' is already mounted ({user})",
                 "duplicate-mount-path",
                 path=("volumes", index, "mountPath"),
             )
+        if volume.create is not None and volume.claim is None:
+            yield Problem(
+                "`create` makes a PersistentVolumeClaim; name it with `claim`",
+                "create-needs-claim",
+                path=("volumes", index, "create"),
+                at_key=True,
+            )
         names.add(volume.name)
-        paths.add(volume.mount_path)
+        paths[volume.mount_path] = f"volume '{volume.name}'"
 
 
 def _requests_within_limits(spec: JobSpec) -> Iterator[Problem]:
-    requests, limits = spec.resources.requests, spec.resources.limits
+    yield from _within(spec.resources.requests, spec.resources.limits, ("resources",))
+    for role, settings in role_items(spec):
+        if settings.resources is not None:
+            requests = settings.resources.requests or spec.resources.requests
+            limits = settings.resources.limits or spec.resources.limits
+            yield from _within(requests, limits, ("roles", role, "resources"))
+
+
+def _within(
+    requests: ResourceAmounts, limits: ResourceAmounts, path: DataPath
+) -> Iterator[Problem]:
     for field, info in type(requests).model_fields.items():
         key = info.alias or field
         wanted, allowed = getattr(requests, field), getattr(limits, field)
-        if wanted is None or allowed is None:
-            continue
-        low, high = parse_quantity(wanted), parse_quantity(allowed)
+        low, high = parse_quantity(wanted or ""), parse_quantity(allowed or "")
         if low is not None and high is not None and low > high:
             yield Problem(
                 f"{key} request {wanted} is more than its limit {allowed}",
                 "requests-exceed-limits",
-                path=("resources", "requests", key),
+                path=(*path, "requests", key),
                 hint="Kubernetes rejects a pod whose request is above its limit",
             )
 
@@ -77,20 +112,52 @@ def _pytorch_roles(spec: JobSpec) -> Iterator[Problem]:
         )
     if master is None and worker is None:
         yield Problem(
-            "a PyTorchJob needs a master role",
+            "a PyTorchJob needs a master or a worker role",
             "pytorch-no-roles",
             path=("roles",),
             at_key=True,
         )
-    elif master is None:
+    elif master is None and spec.elastic_policy is None:
         # Without a Master the operator sets no MASTER_ADDR/RANK: every pod is rank 0 and
-        # the job hangs (kubeflow-api.md §6.2; trainer#1988).
+        # the job hangs (kubeflow-api.md §6.2; trainer#1988). Elastic jobs rendezvous.
         yield Problem(
             "a worker-only PyTorchJob gets no MASTER_ADDR or RANK, so every pod is rank 0",
             "pytorch-worker-only",
             path=("roles",),
             at_key=True,
-            hint="add `master: {replicas: 1}` under roles",
+            hint="add `master: {replicas: 1}` under roles, or an elasticPolicy",
+        )
+
+
+def _elastic(spec: JobSpec) -> Iterator[Problem]:
+    if not isinstance(spec, PyTorchJobSpec) or spec.elastic_policy is None:
+        return
+    policy, worker = spec.elastic_policy, spec.roles.worker
+    if worker is None:
+        yield Problem(
+            "elasticPolicy scales the worker role, and there is none",
+            "elastic-needs-worker",
+            path=("elasticPolicy",),
+            at_key=True,
+        )
+        return
+    low = policy.min_replicas or worker.replicas
+    high = policy.max_replicas or worker.replicas
+    if low > high:
+        yield Problem(
+            f"minReplicas {low} is more than maxReplicas {high}",
+            "elastic-min-max",
+            path=("elasticPolicy", "minReplicas"),
+        )
+    elif not low <= worker.replicas <= high:
+        yield Problem(
+            f"{worker.replicas} workers is outside elasticPolicy's range {low}..{high}",
+            "elastic-replicas-range",
+            path=("roles", "worker", "replicas"),
+        )
+    for index, metric in enumerate(policy.metrics or []):
+        yield from k8s_schema.check_object(
+            metric, k8s_schema.METRIC_SPEC, path=("elasticPolicy", "metrics", index)
         )
 
 
@@ -115,29 +182,128 @@ def _tf_roles(spec: JobSpec) -> Iterator[Problem]:
 
 
 def _generated_names_fit(spec: JobSpec) -> Iterator[Problem]:
-    # The operator names each pod and its headless Service `{job}-{role}-{index}`; a
-    # Service name is a DNS-1035 label of at most 63 characters (kubeflow-api.md §4.2).
-    for role, settings in role_items(spec):
-        longest = f"{spec.name}-{role}-{settings.replicas - 1}"
-        if len(longest) > MAX_NAME:
-            room = MAX_NAME - (len(longest) - len(spec.name))
-            yield Problem(
-                f"job name is too long: the operator would name a pod and service"
-                f" '{longest}' ({len(longest)} characters, limit {MAX_NAME})",
-                "name-too-long",
-                path=("name",),
-                hint=f"shorten the name to at most {room} characters",
-            )
-            return
+    # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
+    # a Service name is a DNS-1035 label of at most 63 characters.
+    generated, what = max(generated_names(spec), key=lambda pair: len(pair[0]))
+    if len(generated) > MAX_NAME:
+        room = MAX_NAME - (len(generated) - len(spec.name))
+        yield Problem(
+            f"job name is too long: {what} would be named '{generated}'"
+            f" ({len(generated)} characters, limit {MAX_NAME})",
+            "name-too-long",
+            path=("name",),
+            hint=f"shorten the name to at most {room} characters",
+        )
 
 
-SPEC_RULES: tuple[Callable[[JobSpec], Iterator[Problem]], ...] = (
+def _ttl_acknowledged(spec: JobSpec) -> Iterator[Problem]:
+    policy = spec.run_policy
+    if policy.ttl_seconds_after_finished is not None and not policy.ttl_acknowledged:
+        yield Problem(
+            "ttlSecondsAfterFinished deletes the job object; under GitOps self-heal it is re-created and trains again",
+            "ttl-under-gitops",
+            path=("runPolicy", "ttlSecondsAfterFinished"),
+            at_key=True,
+            hint="remove it and delete finished jobs through git, or set `ttlAcknowledged: true` if nothing re-applies this job",
+        )
+
+
+def _tensorboard(spec: JobSpec) -> Iterator[Problem]:
+    board = spec.tensorboard
+    if board is None:
+        return
+    if tensorboard_source(spec) is None:
+        yield Problem(
+            f"TensorBoard's logDir {board.log_dir} is not inside a mounted claim of this job",
+            "tensorboard-logdir",
+            path=("tensorboard", "logDir"),
+            hint="write logs under the mountPath of one of the job's claim volumes",
+        )
+    if board.kind == "kubeflow" and board.image is not None:
+        yield Problem(
+            "Kubeflow's Tensorboard resource takes its image from the controller, not per object",
+            "tensorboard-image",
+            path=("tensorboard", "image"),
+            at_key=True,
+            hint="delete it for this environment (`image: null`) or use kind: deployment",
+        )
+
+
+def _nproc_on_cpu(spec: JobSpec) -> Iterator[Problem]:
+    # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3).
+    if (
+        isinstance(spec, PyTorchJobSpec)
+        and spec.nproc_per_node in ("auto", "cpu")
+        and not _gpus(spec)
+    ):
+        yield Problem(
+            f"nprocPerNode {spec.nproc_per_node} on pods without GPUs starts one process per CPU core",
+            "nproc-auto-on-cpu",
+            path=("nprocPerNode",),
+            hint="set nprocPerNode to a number for CPU environments (the default is 1)",
+        )
+
+
+def _gpus(spec: JobSpec) -> int:
+    roles = [
+        r.resources.gpu
+        for _, r in role_items(spec)
+        if r.resources and r.resources.gpu is not None
+    ]
+    return max([spec.resources.gpu, *roles])
+
+
+def _code_sync(spec: JobSpec) -> Iterator[Problem]:
+    sync = spec.code_sync
+    if sync is None:
+        return
+    if _URL_CREDENTIALS.match(sync.repo):
+        yield Problem(
+            "the repository URL carries credentials, which would land in git and the cluster",
+            "code-sync-credentials",
+            path=("codeSync", "repo"),
+            hint="put them in a Secret (keys username, password) and name it in codeSync.credentialsSecret",
+        )
+    elif not _GIT_URL.match(sync.repo):
+        yield Problem(
+            f"'{sync.repo}' is not a git repository URL",
+            "invalid-value",
+            path=("codeSync", "repo"),
+        )
+
+
+def _kube_objects(spec: JobSpec) -> Iterator[Problem]:
+    checks: list[tuple[object, str, DataPath]] = [
+        (spec.affinity, k8s_schema.AFFINITY, ("affinity",)),
+        (spec.security_context, k8s_schema.SECURITY_CONTEXT, ("securityContext",)),
+        (
+            spec.pod_security_context,
+            k8s_schema.POD_SECURITY_CONTEXT,
+            ("podSecurityContext",),
+        ),
+    ]
+    checks += [
+        (r.affinity, k8s_schema.AFFINITY, ("roles", name, "affinity"))
+        for name, r in role_items(spec)
+    ]
+    for value, definition, path in checks:
+        if value is not None:
+            yield from k8s_schema.check_object(value, definition, path=path)
+
+
+SPEC_RULES: tuple[Rule, ...] = (
     _unique_env,
     _unique_volumes,
     _requests_within_limits,
     _pytorch_roles,
+    _elastic,
     _tf_roles,
     _generated_names_fit,
+    _ttl_acknowledged,
+    _tensorboard,
+    _nproc_on_cpu,
+    _code_sync,
+    _kube_objects,
 )
 
 

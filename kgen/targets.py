@@ -11,24 +11,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+# Spec fields (by their YAML path) that only some targets have.
+OPTIONAL_FIELDS = (
+    "runPolicy.backoffLimit",
+    "runPolicy.activeDeadlineSeconds",
+    "runPolicy.schedulingPolicy",
+    "nprocPerNode",
+    "elasticPolicy",
+    "successPolicy",
+    "enableDynamicWorker",
+)
+
 
 @dataclass(frozen=True)
 class ApiTarget:
     name: str
     api_version: str
     description: str
-    # Where backoffLimit, cleanPodPolicy and friends live.
+    # Where cleanPodPolicy, backoffLimit and the other run fields live.
     run_fields_at: Literal["runPolicy", "spec"]
-    # Run fields this target knows (spec names).
-    run_fields: frozenset[str]
+    supports: frozenset[str]
     # PyTorch worker-only jobs need training-operator >= 1.4 (trainer#1762).
     pytorch_needs_master: bool
-    nproc_per_node: bool
     # The TF operator's own cleanPodPolicy default there (v1.6+: None; before: Running).
     tf_default_clean_pod_policy: Literal["None", "Running"]
 
 
-_V1_RUN_FIELDS = frozenset({"cleanPodPolicy", "backoffLimit", "activeDeadlineSeconds"})
+_LEGACY_RUN = frozenset({"runPolicy.backoffLimit", "runPolicy.activeDeadlineSeconds"})
 
 TARGETS: dict[str, ApiTarget] = {
     target.name: target
@@ -38,9 +47,8 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v1",
             description="kubeflow.org/v1 with spec.runPolicy, training-operator 1.3 and later",
             run_fields_at="runPolicy",
-            run_fields=_V1_RUN_FIELDS,
+            supports=frozenset(OPTIONAL_FIELDS),
             pytorch_needs_master=False,
-            nproc_per_node=True,
             tf_default_clean_pod_policy="None",
         ),
         ApiTarget(
@@ -48,9 +56,9 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v1",
             description="kubeflow.org/v1 with run fields under spec, Kubeflow 0.6 to 1.2",
             run_fields_at="spec",
-            run_fields=_V1_RUN_FIELDS,
+            # tf-operator gained these two before runPolicy (§2.2).
+            supports=_LEGACY_RUN | {"successPolicy", "enableDynamicWorker"},
             pytorch_needs_master=True,
-            nproc_per_node=False,
             tf_default_clean_pod_policy="Running",
         ),
         ApiTarget(
@@ -58,9 +66,8 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v1beta2",
             description="kubeflow.org/v1beta2, Kubeflow 0.5 and 0.6",
             run_fields_at="spec",
-            run_fields=_V1_RUN_FIELDS,
+            supports=_LEGACY_RUN,
             pytorch_needs_master=True,
-            nproc_per_node=False,
             tf_default_clean_pod_policy="Running",
         ),
         ApiTarget(
@@ -68,9 +75,8 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v1beta1",
             description="kubeflow.org/v1beta1, Kubeflow 0.4",
             run_fields_at="spec",
-            run_fields=frozenset({"cleanPodPolicy"}),
+            supports=frozenset(),
             pytorch_needs_master=True,
-            nproc_per_node=False,
             tf_default_clean_pod_policy="Running",
         ),
     )

@@ -42,9 +42,7 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        allowed = allowed_keys(model, loc[:-1])
-        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else _allowed_hint(allowed)
+        hint = suggest(key, allowed_keys(model, loc[:-1]))
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
@@ -116,10 +114,12 @@ def _kind(value: Any) -> str:
     return type(value).__name__  # pragma: no cover
 
 
-def _allowed_hint(allowed: list[str]) -> str | None:
-    if not allowed:
-        return None
-    return "allowed keys: " + ", ".join(sorted(allowed))
+def suggest(key: str, allowed: list[str]) -> str | None:
+    """ "did you mean" for a near miss, else the allowed keys."""
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return ("allowed keys: " + ", ".join(sorted(allowed))) if allowed else None
 
 
 def allowed_keys(model: type[BaseModel], path: DataPath) -> list[str]:

@@ -7,7 +7,11 @@ from kgen.validate import allowed_keys, validate_model
 
 def test_allowed_keys_walk_models_lists_and_dicts():
     assert allowed_keys(PyTorchJobSpec, ("roles",)) == ["master", "worker"]
-    assert allowed_keys(TFJobSpec, ("roles", "ps")) == ["replicas", "restartPolicy"]
+    assert allowed_keys(TFJobSpec, ("roles", "ps"))[:3] == [
+        "replicas",
+        "restartPolicy",
+        "image",
+    ]
     assert "mountPath" in allowed_keys(PyTorchJobSpec, ("volumes", 3))
     assert "ephemeral-storage" in allowed_keys(PyTorchJobSpec, ("resources", "limits"))
     assert allowed_keys(ProjectSpec, ("environments", "dev")) == [

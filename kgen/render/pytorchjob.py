@@ -1,4 +1,4 @@
-"""PyTorchJob for every API target (kubeflow-api.md §2, §3.3)."""
+"""PyTorchJob for every API target (kubeflow-api.md §2, §3.3, §6.2)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.models import PyTorchJobSpec, role_items
 from kgen.render.base import Environment, Manifest, object_meta
-from kgen.render.pod import pod_template
-from kgen.render.runpolicy import cannot_express, place_run_policy
+from kgen.render.pod import pod_template, role_settings
+from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
 CONTAINER = "pytorch"
 PORT_NAME = "pytorchjob-port"
@@ -20,17 +20,20 @@ def render_pytorchjob(
     spec: PyTorchJobSpec, env: Environment
 ) -> tuple[list[Manifest], list[Problem]]:
     target = env.target
-    problems: list[Problem] = []
     body_spec: dict[str, Any] = {}
-    problems += place_run_policy(
+    problems = place_run_policy(
         body_spec,
         spec.run_policy,
         clean_pod_policy=spec.run_policy.clean_pod_policy or "None",
         target=target,
     )
-    nproc = nproc_per_node(spec)
-    if target.nproc_per_node:
-        body_spec["nprocPerNode"] = nproc
+    if spec.elastic_policy is not None:
+        if supported(("elasticPolicy",), target):
+            body_spec["elasticPolicy"] = elastic_policy(spec)
+        else:
+            problems.append(cannot_express(("elasticPolicy",), target))
+    if supported(("nprocPerNode",), target):
+        body_spec["nprocPerNode"] = nproc_per_node(spec)
     elif spec.nproc_per_node is not None:
         problems.append(cannot_express(("nprocPerNode",), target))
     if target.pytorch_needs_master and spec.roles.master is None:
@@ -43,14 +46,17 @@ def render_pytorchjob(
                 hint="worker-only PyTorchJobs need training-operator 1.4 or later (target v1)",
             )
         )
-    template = pod_template(
-        spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT
-    )
     body_spec["pytorchReplicaSpecs"] = {
         role.capitalize(): {
             "replicas": settings.replicas,
             "restartPolicy": settings.restart_policy or DEFAULT_RESTART,
-            "template": template,
+            "template": pod_template(
+                spec,
+                role_settings(spec, role, settings),
+                container=CONTAINER,
+                port_name=PORT_NAME,
+                port=PORT,
+            ),
         }
         for role, settings in role_items(spec)
     }
@@ -72,4 +78,30 @@ def nproc_per_node(spec: PyTorchJobSpec) -> str:
     """
     if spec.nproc_per_node is not None:
         return spec.nproc_per_node
-    return str(spec.resources.gpu) if spec.resources.gpu else "1"
+    gpus = [spec.resources.gpu] + [
+        r.resources.gpu for _, r in role_items(spec) if r.resources and r.resources.gpu
+    ]
+    return str(max(gpus)) if max(gpus) else "1"
+
+
+def elastic_policy(spec: PyTorchJobSpec) -> dict[str, Any]:
+    """min/max and the backend explicit (§3.3); `standalone` is never offered: the operator
+    sets PET_STANDALONE to "", which torchrun cannot parse (§6.2)."""
+    policy = spec.elastic_policy
+    assert policy is not None
+    workers = spec.roles.worker.replicas if spec.roles.worker else 1
+    out: dict[str, Any] = {
+        "minReplicas": policy.min_replicas or workers,
+        "maxReplicas": policy.max_replicas or workers,
+        "rdzvBackend": policy.rdzv_backend,
+    }
+    conf = [c.model_dump() for c in policy.rdzv_conf] if policy.rdzv_conf else None
+    optional = (
+        ("rdzvPort", policy.rdzv_port),
+        ("rdzvHost", policy.rdzv_host),
+        ("rdzvId", policy.rdzv_id),
+        ("rdzvConf", conf),
+        ("maxRestarts", policy.max_restarts),
+        ("metrics", policy.metrics),
+    )
+    return out | {key: value for key, value in optional if value is not None}

@@ -1,10 +1,10 @@
-"""Run fields (cleanPodPolicy, backoffLimit, activeDeadlineSeconds) per API target."""
+"""Run fields per API target, and the check that a target can express a field."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
 from kgen.models import RunPolicy
 from kgen.targets import ApiTarget
 
@@ -16,18 +16,29 @@ def place_run_policy(
     clean_pod_policy: str,
     target: ApiTarget,
 ) -> list[Problem]:
-    """Write the run fields where `target` keeps them; report those it cannot express."""
+    """Write the run fields where `target` keeps them; report those it cannot express.
+
+    Key order follows the operator's Go struct (common_types.go RunPolicy).
+    """
     fields: dict[str, Any] = {"cleanPodPolicy": clean_pod_policy}
-    if run_policy.backoff_limit is not None:
-        fields["backoffLimit"] = run_policy.backoff_limit
+    if run_policy.ttl_seconds_after_finished is not None:
+        fields["ttlSecondsAfterFinished"] = run_policy.ttl_seconds_after_finished
     if run_policy.active_deadline_seconds is not None:
         fields["activeDeadlineSeconds"] = run_policy.active_deadline_seconds
+    if run_policy.backoff_limit is not None:
+        fields["backoffLimit"] = run_policy.backoff_limit
+    if run_policy.scheduling_policy is not None:
+        fields["schedulingPolicy"] = _scheduling(run_policy)
     problems = [
         cannot_express(("runPolicy", key), target)
         for key in fields
-        if key not in target.run_fields
+        if not supported(("runPolicy", key), target)
     ]
-    kept = {key: value for key, value in fields.items() if key in target.run_fields}
+    kept = {
+        key: value
+        for key, value in fields.items()
+        if supported(("runPolicy", key), target)
+    }
     if target.run_fields_at == "runPolicy":
         # The CRD defaults suspend to false; emitting it keeps Argo CD in sync (§3.2).
         spec_out["runPolicy"] = {**kept, "suspend": False}
@@ -36,11 +47,29 @@ def place_run_policy(
     return problems
 
 
-def cannot_express(path: tuple[str, ...], target: ApiTarget) -> Problem:
-    field = path[-1]
+def _scheduling(run_policy: RunPolicy) -> dict[str, Any]:
+    policy = run_policy.scheduling_policy
+    assert policy is not None
+    out = policy.model_dump(by_alias=True, exclude_none=True)
+    if "minResources" in out:
+        out["minResources"] = dict(sorted(out["minResources"].items()))
+    return out
+
+
+_ALWAYS = {"runPolicy.cleanPodPolicy", "runPolicy.ttlSecondsAfterFinished"}
+
+
+def supported(path: DataPath, target: ApiTarget) -> bool:
+    dotted = ".".join(str(part) for part in path)
+    return dotted in _ALWAYS or dotted in target.supports
+
+
+def cannot_express(path: DataPath, target: ApiTarget) -> Problem:
+    field = str(path[-1])
     return Problem(
         f"{field} cannot be expressed for API target {target.name} ({target.description})",
         "target-unsupported-field",
         path=path,
+        at_key=True,
         hint=f"remove it for this environment in an overlay (`{field}: null`) or use a newer target",
     )

@@ -7,8 +7,8 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.models import TFJobSpec, role_items
 from kgen.render.base import Environment, Manifest, object_meta
-from kgen.render.pod import pod_template
-from kgen.render.runpolicy import place_run_policy
+from kgen.render.pod import pod_template, role_settings
+from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
 CONTAINER = "tensorflow"
 PORT_NAME = "tfjob-port"
@@ -30,14 +30,27 @@ def render_tfjob(
         ),
         target=target,
     )
-    template = pod_template(
-        spec, container_name=CONTAINER, port_name=PORT_NAME, port=PORT
-    )
+    for key, value in (
+        ("successPolicy", spec.success_policy),
+        ("enableDynamicWorker", spec.enable_dynamic_worker),
+    ):
+        if value is None:
+            continue
+        if supported((key,), target):
+            body_spec[key] = value
+        else:
+            problems.append(cannot_express((key,), target))
     body_spec["tfReplicaSpecs"] = {
         ROLE_KEYS[role]: {
             "replicas": settings.replicas,
             "restartPolicy": settings.restart_policy or DEFAULT_RESTART,
-            "template": template,
+            "template": pod_template(
+                spec,
+                role_settings(spec, role, settings),
+                container=CONTAINER,
+                port_name=PORT_NAME,
+                port=PORT,
+            ),
         }
         for role, settings in role_items(spec)
     }

@@ -1,0 +1,39 @@
+"""The base every user-facing model shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic.alias_generators import to_camel
+
+
+class SpecModel(BaseModel):
+    """Strict types, camelCase keys like Kubernetes, and no unknown keys."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        strict=True,
+        alias_generator=to_camel,
+        populate_by_name=False,
+    )
+
+
+class OneOf(SpecModel):
+    """A model where exactly one of `_sources` must be set (an env value, a volume)."""
+
+    _sources: tuple[str, ...] = ()
+    _what: str = "a value"
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Any:
+        given = [name for name in self._sources if getattr(self, name) is not None]
+        if len(given) != 1:
+            names = [type(self).model_fields[n].alias or n for n in self._sources]
+            chosen = ", ".join(type(self).model_fields[n].alias or n for n in given)
+            detail = f"it has {chosen}" if given else "it has none"
+            raise ValueError(
+                f"{self._what} needs exactly one of {', '.join(names)}; {detail}"
+            )
+        return self

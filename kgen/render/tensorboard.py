@@ -1,0 +1,94 @@
+"""TensorBoard over a job's logs: a Deployment and Service, or Kubeflow's Tensorboard.
+
+The plain pair is the default: it is portable, Argo CD knows its health, and kgen picks
+the image. Kubeflow's resource needs its controller and Istio (kubeflow-api.md §10).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgen.models import JobSpec
+from kgen.models.addons import TENSORBOARD_IMAGE
+from kgen.render.base import Environment, Manifest, object_meta
+from kgen.render.names import tensorboard_name
+from kgen.render.volumes import mount, tensorboard_source
+
+PORT = 6006
+
+
+def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
+    board, source = spec.tensorboard, tensorboard_source(spec)
+    if board is None or source is None:
+        return []
+    name = tensorboard_name(spec.name)
+    labels = {
+        "app.kubernetes.io/name": "tensorboard",
+        "app.kubernetes.io/instance": name,
+    }
+    meta = object_meta(
+        name,
+        env,
+        labels={**labels, "app.kubernetes.io/part-of": spec.name},
+        annotations={},
+    )
+    if board.kind == "kubeflow":
+        # pvc://<claim>/<path>, never a double slash: the controller turns the path into
+        # a subPath, and `//x` is an absolute one (jobgen-peers.md §10.5).
+        logspath = f"pvc://{source.volume.claim}/{source.path_in_claim}"
+        body = {
+            "apiVersion": "tensorboard.kubeflow.org/v1alpha1",
+            "kind": "Tensorboard",
+            "metadata": meta,
+            "spec": {"logspath": logspath},
+        }
+        return [Manifest("Tensorboard", name, body)]
+    selector = dict(sorted(labels.items()))
+    container: dict[str, Any] = {
+        "name": "tensorboard",
+        "image": board.image or TENSORBOARD_IMAGE,
+        "command": ["tensorboard"],
+        "args": [f"--logdir={board.log_dir}", "--bind_all", f"--port={PORT}"],
+        "ports": [{"name": "http", "containerPort": PORT, "protocol": "TCP"}],
+    }
+    resources = {
+        k: v.model_dump(by_alias=True, exclude_none=True)
+        for k, v in (("limits", board.limits), ("requests", board.requests))
+        if v
+    }
+    if resources:
+        container["resources"] = resources
+    container["volumeMounts"] = [mount(source.volume, read_only=True)]
+    volume = {
+        "name": source.volume.name,
+        "persistentVolumeClaim": {"claimName": source.volume.claim, "readOnly": True},
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta,
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": selector},
+            "template": {
+                "metadata": {"labels": selector},
+                "spec": {"containers": [container], "volumes": [volume]},
+            },
+        },
+    }
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": meta,
+        "spec": {
+            "type": board.service_type,
+            "selector": selector,
+            "ports": [
+                {"name": "http", "port": PORT, "targetPort": "http", "protocol": "TCP"}
+            ],
+        },
+    }
+    return [
+        Manifest("Deployment", name, deployment),
+        Manifest("Service", name, service),
+    ]
