@@ -76,11 +76,18 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         _report(options, write_problems)
         return EXIT_PROBLEMS
     options.err.write(
-        f"kgen: {len(result.rendered)} jobs in {len(result.environments)} environments:"
-        f" {len(summary.written)} files written, {len(summary.removed)} removed,"
-        f" {summary.unchanged} unchanged\n"
+        f"kgen: {_scope(result)}: {len(summary.written)} files written,"
+        f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
+
+
+def _scope(result: RunResult) -> str:
+    jobs = len({rendered.job.file for rendered in result.rendered})
+    return (
+        f"{jobs} jobs in {len(result.environments)} environments"
+        f" ({len(result.rendered)} renders)"
+    )
 
 
 def _check(
@@ -112,9 +119,7 @@ def validate(options: Options) -> int:
     _project, result, problems = _load_and_run(options)
     _report(options, problems)
     if result is not None and not problems:
-        options.err.write(
-            f"kgen: {len(result.rendered)} jobs in {len(result.environments)} environments are valid\n"
-        )
+        options.err.write(f"kgen: {_scope(result)}: valid\n")
     return EXIT_PROBLEMS if any(p.severity == "error" for p in problems) else EXIT_OK
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from kgen.discover import JobSource, Overlay, Project
 from kgen.errors import Problem
@@ -59,15 +60,18 @@ def run(
 ) -> RunResult:
     result = RunResult()
     wanted_jobs = set(jobs) if jobs is not None else None
-    found: dict[
-        tuple[str | None, int | None, int | None, str, str], tuple[Problem, list[str]]
-    ] = {}
+    found: dict[tuple[str | None, int | None, int | None, str, str], _Found] = {}
+    env_count: dict[str, int] = {}  # per job: how many environments render it
     for env_name in envs if envs is not None else project.spec.environments:
         env, overlays = environment_for(project, env_name)
+        selector = project.spec.environments[env_name].jobs
         result.environments.append(env)
         for job in project.jobs:
             if wanted_jobs is not None and job.name not in wanted_jobs:
                 continue
+            if not selector_matches(selector, job.doc.data):
+                continue
+            env_count[job.file] = env_count.get(job.file, 0) + 1
             rendered, problems = render_one(job, env, overlays)
             if rendered is not None:
                 result.rendered.append(rendered)
@@ -79,9 +83,15 @@ def run(
                     problem.code,
                     problem.message,
                 )
-                found.setdefault(key, (problem, []))[1].append(env_name)
-    result.problems = _with_context(found.values(), len(result.environments))
+                found.setdefault(key, _Found(problem, job.file, []))[2].append(env_name)
+    result.problems = _with_context(found.values(), env_count)
     return result
+
+
+class _Found(NamedTuple):
+    problem: Problem
+    job_file: str
+    envs: list[str]
 
 
 def render_one(
@@ -141,12 +151,10 @@ def _locate(
     return located
 
 
-def _with_context(
-    found: Iterable[tuple[Problem, list[str]]], env_count: int
-) -> list[Problem]:
+def _with_context(found: Iterable[_Found], env_count: dict[str, int]) -> list[Problem]:
     problems = []
-    for problem, envs in found:
-        if len(envs) < env_count:
+    for problem, job_file, envs in found:
+        if len(envs) < env_count[job_file]:
             label = "environment" if len(envs) == 1 else "environments"
             problem = replace(problem, context=f"{label} {', '.join(envs)}")
         problems.append(problem)

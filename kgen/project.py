@@ -57,6 +57,9 @@ def _environment_shorthand(value: Any) -> Any:
 class EnvironmentSpec(SpecModel):
     overlays: list[OverlayName] = Field(default_factory=list)
     namespace: DnsLabel | None = None
+    # Which jobs this environment renders (all unless given), e.g. only what an old
+    # operator can run.
+    jobs: JobSelector | None = None
 
 
 class ProjectSpec(SpecModel):

@@ -230,17 +230,22 @@ def _tensorboard(spec: JobSpec) -> Iterator[Problem]:
 
 
 def _nproc_on_cpu(spec: JobSpec) -> Iterator[Problem]:
-    # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3).
-    if (
-        isinstance(spec, PyTorchJobSpec)
-        and spec.nproc_per_node in ("auto", "cpu")
-        and not _gpus(spec)
-    ):
+    # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3);
+    # `gpu` finds no device at all.
+    if not isinstance(spec, PyTorchJobSpec) or _gpus(spec):
+        return
+    effect = {
+        "auto": "starts one process per CPU core",
+        "cpu": "starts one process per CPU core",
+        "gpu": "finds no GPU and fails",
+    }
+    if spec.nproc_per_node in effect:
         yield Problem(
-            f"nprocPerNode {spec.nproc_per_node} on pods without GPUs starts one process per CPU core",
+            f"nprocPerNode {spec.nproc_per_node} on pods without GPUs"
+            f" {effect[spec.nproc_per_node]}",
             "nproc-auto-on-cpu",
             path=("nprocPerNode",),
-            hint="set nprocPerNode to a number for CPU environments (the default is 1)",
+            hint="delete it (`nprocPerNode: null`) in the CPU overlay; without GPUs the default is 1",
         )
 
 

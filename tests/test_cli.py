@@ -46,17 +46,17 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 28 jobs in 7 environments: 36 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 6 jobs in 7 environments (33 renders): 61 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 28 jobs in 7 environments: 0 files written, 0 removed, 36 unchanged\n"
+        == "kgen: 6 jobs in 7 environments (33 renders): 0 files written, 0 removed, 61 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (36 files)\n")
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (61 files)\n")
 
 
 def test_check_reports_modified_missing_and_stale_files(
@@ -137,7 +137,7 @@ def test_env_option_limits_validation(example: Path, run_kgen: RunKgen):
     result = run_kgen("validate", "--env", "dev-cpu", "-e", "prod-gpu", cwd=example)
     assert (result.code, result.err) == (
         0,
-        "kgen: 8 jobs in 2 environments are valid\n",
+        "kgen: 6 jobs in 2 environments (12 renders): valid\n",
     )
 
 
@@ -150,7 +150,7 @@ def test_render_prints_one_job(example: Path, run_kgen: RunKgen):
     assert unknown.code == 2
     assert (
         unknown.err
-        == "kgen: error: unknown job 'nope' (jobs: mnist-ddp, resnet-3node, tf-mwms, tf-ps)\n"
+        == "kgen: error: unknown job 'nope' (jobs: llm-elastic, mnist-ddp, nightly-eval, resnet-3node, tf-mwms, tf-ps)\n"
     )
 
 
@@ -194,7 +194,7 @@ def test_installed_command_and_module_run(tmp_path: Path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stderr == "kgen: 28 jobs in 7 environments are valid\n"
+        assert done.stderr == "kgen: 6 jobs in 7 environments (33 renders): valid\n"
 
 
 def test_repo_output_is_current(run_kgen: RunKgen):

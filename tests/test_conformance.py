@@ -166,13 +166,16 @@ def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
         assert policy["cleanPodPolicy"] != "None", "PS pods would run forever"
     if "runPolicy" in doc["spec"]:
         assert doc["spec"]["runPolicy"]["suspend"] is False
-        assert "ttlSecondsAfterFinished" not in doc["spec"]["runPolicy"]
 
 
 def test_oracle_rejects_unknown_and_misplaced_fields():
     # The oracle must be able to fail: a misplaced run field and a typo in the pod spec.
     (_, doc) = next(
-        (n, d) for n, d in JOBS if d["kind"] == "PyTorchJob" and _shape(d) == "v1"
+        (n, d)
+        for n, d in JOBS
+        if d["kind"] == "PyTorchJob"
+        and _shape(d) == "v1"
+        and "Master" in d["spec"]["pytorchReplicaSpecs"]
     )
     bad = copy.deepcopy(doc)
     bad["spec"]["cleanPodPolicy"] = "All"
@@ -202,3 +205,61 @@ def test_beta_crds_enforce_replica_bounds():
 
 def test_outputs_exist() -> None:
     assert all(Path(root).is_dir() for root in OUTPUT_ROOTS)
+
+
+def _core_objects() -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    for root in OUTPUT_ROOTS:
+        for path in sorted(root.rglob("*.yaml")):
+            name = path.relative_to(REPO).as_posix()
+            docs = yaml.safe_load_all(path.read_text())
+            found.extend(
+                (name, d) for d in docs if d and d["apiVersion"] in ("v1", "apps/v1")
+            )
+    return found
+
+
+CORE = _core_objects()
+
+
+def test_there_are_core_objects_of_every_kind():
+    assert {d["kind"] for _, d in CORE} == {
+        "PersistentVolumeClaim",
+        "Deployment",
+        "Service",
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "doc"), CORE, ids=[f"{n}#{d['kind']}" for n, d in CORE]
+)
+def test_core_object_is_strictly_valid(name: str, doc: dict[str, Any]):
+    import kubernetes_validate
+
+    kubernetes_validate.validate(doc, "1.33", strict=True)
+
+
+def test_kubeflow_tensorboards_use_a_clean_pvc_logspath():
+    boards = [
+        d
+        for root in OUTPUT_ROOTS
+        for path in root.rglob("*.tensorboard.yaml")
+        for d in yaml.safe_load_all(path.read_text())
+        if d
+    ]
+    assert boards
+    for board in boards:
+        assert board["apiVersion"] == "tensorboard.kubeflow.org/v1alpha1"
+        assert set(board["spec"]) == {"logspath"}
+        logspath = board["spec"]["logspath"]
+        assert logspath.startswith("pvc://") and "//" not in logspath[len("pvc://") :]
+
+
+def test_strict_core_validation_can_fail():
+    import kubernetes_validate
+
+    (_, doc) = next((n, d) for n, d in CORE if d["kind"] == "Deployment")
+    bad = copy.deepcopy(doc)
+    bad["spec"]["template"]["spec"]["containers"][0]["imagePullPolcy"] = "Always"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(bad, "1.33", strict=True)

@@ -17,6 +17,7 @@ def test_allowed_keys_walk_models_lists_and_dicts():
     assert allowed_keys(ProjectSpec, ("environments", "dev")) == [
         "overlays",
         "namespace",
+        "jobs",
     ]
     assert allowed_keys(PyTorchJobSpec, ("labels",)) == []
 

@@ -88,7 +88,7 @@ class JobSpecBase(SpecModel):
     security_context: KubeObject | None = None
     pod_security_context: KubeObject | None = None
     host_network: bool = False
-    host_ipc: bool = False
+    host_ipc: bool = Field(False, alias="hostIPC")
     run_policy: RunPolicy = RunPolicy()
     tensorboard: TensorBoard | None = None
     code_sync: CodeSync | None = None
