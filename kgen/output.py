@@ -6,6 +6,9 @@ inputs, so two builds give the same bytes on any machine.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from kgen.discover import located
 from kgen.emitter import dump_documents
 from kgen.errors import Problem
 from kgen.pipeline import RenderedJob, RunResult
@@ -19,7 +22,7 @@ def build_tree(
 ) -> tuple[dict[str, str], list[Problem]]:
     files: dict[str, str] = {}
     owners: dict[str, tuple[str, Manifest]] = {}
-    problems: list[Problem] = []
+    conflicts: dict[Problem, list[str]] = {}
     for rendered in result.rendered:
         header = _header(rendered)
         for manifest in rendered.manifests:
@@ -28,7 +31,8 @@ def build_tree(
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
                 if earlier.body != manifest.body:
-                    problems.append(_conflict(manifest, rendered, first))
+                    conflict = _conflict(manifest, rendered, first)
+                    conflicts.setdefault(conflict, []).append(rendered.env.name)
                 continue
             owners[path] = (rendered.job.file, manifest)
             files[path] = dump_documents([manifest.body], header=header)
@@ -38,19 +42,22 @@ def build_tree(
             p.removeprefix(prefix) for p in files if p.startswith(prefix)
         )
         files[prefix + KUSTOMIZATION] = _kustomization(env.name, resources)
+    problems = [
+        replace(p, context=f"environments {', '.join(envs)}")
+        for p, envs in conflicts.items()
+    ]
     return dict(sorted(files.items())), problems
 
 
 def _conflict(manifest: Manifest, rendered: RenderedJob, first: str) -> Problem:
-    return Problem(
+    problem = Problem(
         f"{manifest.kind} '{manifest.name}' is also produced by {first}, with other settings",
         "duplicate-object",
-        file=rendered.job.file,
-        line=1,
-        column=1,
+        path=manifest.spec_path,
+        at_key=True,
         hint="objects two jobs share must be identical; define them the same way in both",
-        context=f"environment {rendered.env.name}",
     )
+    return located(problem, rendered.job.doc)
 
 
 def _header(rendered: RenderedJob) -> str:

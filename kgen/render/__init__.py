@@ -36,13 +36,13 @@ def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Pr
 
 def render_claims(spec: JobSpec, env: Environment) -> list[Manifest]:
     claims = []
-    for volume in spec.volumes:
+    for index, volume in enumerate(spec.volumes):
         if volume.create is not None and volume.claim is not None:
             meta = object_meta(volume.claim, env, labels={}, annotations={})
+            body = claim_body(volume, meta)
+            where = ("volumes", index, "create")
             claims.append(
-                Manifest(
-                    "PersistentVolumeClaim", volume.claim, claim_body(volume, meta)
-                )
+                Manifest("PersistentVolumeClaim", volume.claim, body, spec_path=where)
             )
     return claims
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kgen.errors import DataPath
 from kgen.targets import ApiTarget
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
@@ -25,6 +26,8 @@ class Manifest:
     name: str
     body: dict[str, Any]
     source: str = ""
+    # The spec field this object comes from, to point at when it conflicts.
+    spec_path: DataPath = ()
 
     @property
     def filename(self) -> str:
