@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: help install build validate test lint typecheck check golden clean
+.PHONY: help install build validate test lint typecheck check golden docs clean
 
 help:  ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -41,3 +41,6 @@ golden: install  ## regenerate golden manifests and the committed output; review
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
+
+docs: install  ## regenerate the spec reference in README.md from the models
+	$(BIN)/python -m kgen.reference README.md

@@ -33,20 +33,42 @@ OverlayName = Annotated[str, checked(_overlay_name)]
 
 
 class JobSelector(SpecModel):
-    """Which jobs an overlay applies to; every criterion given must match."""
+    """Which jobs to select; every criterion given must match."""
 
-    names: list[str] | None = None
-    frameworks: list[Framework] | None = None
-    labels: dict[str, str] | None = None
+    names: list[str] | None = Field(
+        None, description="Job names; globs allowed.", examples=[["mnist-*"]]
+    )
+    frameworks: list[Framework] | None = Field(
+        None, description="Frameworks.", examples=[["pytorch"]]
+    )
+    labels: dict[str, str] | None = Field(
+        None,
+        description="Job labels that must all be equal.",
+        examples=[{"accelerator": "gpu"}],
+    )
 
 
 class OverlaySpec(SpecModel):
     """An overlay file: optional scope, optional API target, and a partial job spec."""
 
-    description: str | None = None
-    match: JobSelector | None = None
-    target: TargetName | None = None
-    patch: dict[str, Any] | None = None
+    description: str | None = Field(
+        None, description="What the overlay is for.", examples=["GPU node pool"]
+    )
+    match: JobSelector | None = Field(
+        None,
+        description="Apply only to these jobs (all by default).",
+        examples=[{"labels": {"accelerator": "gpu"}}],
+    )
+    target: TargetName | None = Field(
+        None,
+        description="Kubeflow API target; the last overlay that sets one wins (default v1).",
+        examples=["v1beta2"],
+    )
+    patch: dict[str, Any] | None = Field(
+        None,
+        description="A partial job spec merged into each matching job; `key: null` deletes.",
+        examples=[{"resources": {"gpu": 1}}],
+    )
 
 
 def _environment_shorthand(value: Any) -> Any:
@@ -55,19 +77,39 @@ def _environment_shorthand(value: Any) -> Any:
 
 
 class EnvironmentSpec(SpecModel):
-    overlays: list[OverlayName] = Field(default_factory=list)
-    namespace: DnsLabel | None = None
-    # Which jobs this environment renders (all unless given), e.g. only what an old
-    # operator can run.
-    jobs: JobSelector | None = None
+    """One environment: `dev-cpu: [cpu, v1]` is short for `dev-cpu: {overlays: [cpu, v1]}`."""
+
+    overlays: list[OverlayName] = Field(
+        default_factory=list,
+        description="Overlay files, in order; later ones win.",
+        examples=[["gpu", "prod", "v1"]],
+    )
+    namespace: DnsLabel | None = Field(
+        None, description="metadata.namespace of every object.", examples=["ml-prod"]
+    )
+    jobs: JobSelector | None = Field(
+        None,
+        description="Render only these jobs (all by default), e.g. what an old operator can run.",
+        examples=[{"names": ["tf-*"]}],
+    )
 
 
 class ProjectSpec(SpecModel):
     """`kgen.yaml`: where things are, and the environments to render."""
 
-    jobs: RelativeDir = "jobs"
-    overlays: RelativeDir = "overlays"
-    output: RelativeDir = "manifests"
+    jobs: RelativeDir = Field(
+        "jobs", description="Folder of job specs.", examples=["training/jobs"]
+    )
+    overlays: RelativeDir = Field(
+        "overlays", description="Folder of overlays.", examples=["training/overlays"]
+    )
+    output: RelativeDir = Field(
+        "manifests", description="Output root; kgen owns it.", examples=["deploy"]
+    )
     environments: dict[
         DnsLabel, Annotated[EnvironmentSpec, BeforeValidator(_environment_shorthand)]
-    ] = Field(min_length=1)
+    ] = Field(
+        min_length=1,
+        description="Environments to render, by name (the output folder).",
+        examples=[{"dev-cpu": ["cpu", "v1"]}],
+    )

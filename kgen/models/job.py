@@ -34,82 +34,268 @@ Framework = Literal["pytorch", "tensorflow"]
 
 
 class Role(SpecModel):
-    """One replica type. `replicas` is this role's own pod count; the other keys override
-    the job-wide ones for this role only (env merges by name)."""
+    """One replica type. `replicas` is this role's own pod count; every other key
+    overrides the job-wide one for this role only (env merges by name, resources per
+    resource)."""
 
-    replicas: Count
-    restart_policy: RestartPolicy | None = None
-    image: Image | None = None
-    command: list[str] | None = None
-    args: list[str] | None = None
-    env: list[EnvVar] | None = None
-    resources: ResourceOverrides | None = None
-    node_selector: dict[LabelKey, LabelValue] | None = None
-    tolerations: list[Toleration] | None = None
-    affinity: KubeObject | None = None
+    replicas: Count = Field(
+        description="This role's pods (never a total).", examples=[3]
+    )
+    restart_policy: RestartPolicy | None = Field(
+        None,
+        description="Default OnFailure (PyTorch) or Never (TF).",
+        examples=["ExitCode"],
+    )
+    image: Image | None = Field(
+        None,
+        description="Image for this role.",
+        examples=["registry.example.com/ps:5.0"],
+    )
+    command: list[str] | None = Field(
+        None, description="Command for this role.", examples=[["python", "/app/ps.py"]]
+    )
+    args: list[str] | None = Field(
+        None, description="Arguments for this role.", examples=[["--role=ps"]]
+    )
+    env: list[EnvVar] | None = Field(
+        None,
+        description="Merged by name over the job's env.",
+        examples=[[{"name": "BATCH", "value": "1024"}]],
+    )
+    resources: ResourceOverrides | None = Field(
+        None,
+        description="Replaces job resources per resource.",
+        examples=[{"requests": {"memory": "64Gi"}}],
+    )
+    node_selector: dict[LabelKey, LabelValue] | None = Field(
+        None,
+        description="Merged over the job's node selector.",
+        examples=[{"gpu.example.com/class": "a100"}],
+    )
+    tolerations: list[Toleration] | None = Field(
+        None,
+        description="Merged by key over the job's tolerations.",
+        examples=[[{"key": "dedicated", "operator": "Exists"}]],
+    )
+    affinity: KubeObject | None = Field(
+        None,
+        description="Replaces the job's affinity.",
+        examples=[{"nodeAffinity": {}}],
+    )
 
 
 class PyTorchRoles(SpecModel):
-    master: Role | None = None
-    worker: Role | None = None
+    """PyTorchJob roles."""
+
+    master: Role | None = Field(
+        None, description="Rank 0; exactly 1 replica.", examples=[{"replicas": 1}]
+    )
+    worker: Role | None = Field(
+        None, description="The other ranks.", examples=[{"replicas": 3}]
+    )
 
 
 class TFRoles(SpecModel):
-    chief: Role | None = None
-    worker: Role | None = None
-    ps: Role | None = None
-    evaluator: Role | None = None
+    """TFJob roles."""
+
+    chief: Role | None = Field(
+        None,
+        description="Coordinates training; at most 1 replica.",
+        examples=[{"replicas": 1}],
+    )
+    worker: Role | None = Field(
+        None, description="Training workers.", examples=[{"replicas": 4}]
+    )
+    ps: Role | None = Field(
+        None,
+        description="Parameter servers (no GPU unless asked).",
+        examples=[{"replicas": 2}],
+    )
+    evaluator: Role | None = Field(
+        None, description="Side-car evaluation.", examples=[{"replicas": 1}]
+    )
 
 
 class JobSpecBase(SpecModel):
-    name: DnsName
-    description: str | None = None
-    labels: dict[LabelKey, LabelValue] = Field(default_factory=dict)
-    annotations: dict[LabelKey, str] = Field(default_factory=dict)
-    pod_labels: dict[LabelKey, LabelValue] = Field(default_factory=dict)
-    pod_annotations: dict[LabelKey, str] = Field(default_factory=dict)
-    image: Image
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = None
-    image_pull_secrets: list[ObjectName] = Field(default_factory=list)
-    command: list[str] | None = None
-    args: list[str] | None = None
-    working_dir: AbsolutePath | None = None
-    env: list[EnvVar] = Field(default_factory=list)
-    env_from: list[EnvFrom] = Field(default_factory=list)
-    resources: Resources = Resources()
-    shared_memory: Quantity | None = None
-    volumes: list[Volume] = Field(default_factory=list)
-    node_selector: dict[LabelKey, LabelValue] = Field(default_factory=dict)
-    tolerations: list[Toleration] = Field(default_factory=list)
-    affinity: KubeObject | None = None
-    priority_class_name: ObjectName | None = None
-    scheduler_name: str | None = None
-    service_account_name: ObjectName | None = None
-    security_context: KubeObject | None = None
-    pod_security_context: KubeObject | None = None
-    host_network: bool = False
-    host_ipc: bool = Field(False, alias="hostIPC")
-    run_policy: RunPolicy = RunPolicy()
-    tensorboard: TensorBoard | None = None
-    code_sync: CodeSync | None = None
+    name: DnsName = Field(
+        description="Job name; defaults to the file name. Room is needed for pod names `<name>-<role>-<index>` (63 characters).",
+        examples=["mnist-ddp"],
+    )
+    description: str | None = Field(
+        None, description="Free text; not rendered.", examples=["MNIST with DDP"]
+    )
+    labels: dict[LabelKey, LabelValue] = Field(
+        default_factory=dict,
+        description="Labels on the job object; overlays can `match` on them.",
+        examples=[{"team": "vision"}],
+    )
+    annotations: dict[LabelKey, str] = Field(
+        default_factory=dict,
+        description="Annotations on the job object.",
+        examples=[{"owner": "vision@example.com"}],
+    )
+    pod_labels: dict[LabelKey, LabelValue] = Field(
+        default_factory=dict,
+        description="Labels on every pod.",
+        examples=[{"app": "mnist"}],
+    )
+    pod_annotations: dict[LabelKey, str] = Field(
+        default_factory=dict,
+        description="Annotations on every pod.",
+        examples=[{"sidecar.istio.io/inject": "false"}],
+    )
+    image: Image = Field(
+        description="The training image.",
+        examples=["docker.io/pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime"],
+    )
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = Field(
+        None, description="When to pull the image.", examples=["IfNotPresent"]
+    )
+    image_pull_secrets: list[ObjectName] = Field(
+        default_factory=list,
+        description="Registry credentials, by Secret name.",
+        examples=[["registry-example-com"]],
+    )
+    command: list[str] | None = Field(
+        None,
+        description="Entrypoint, as a list (no shell quoting).",
+        examples=[["torchrun", "train.py"]],
+    )
+    args: list[str] | None = Field(
+        None, description="Arguments, as a list.", examples=[["--epochs", "10"]]
+    )
+    working_dir: AbsolutePath | None = Field(
+        None,
+        description="Working directory; `<codeSync.path>/repo` with codeSync.",
+        examples=["/app"],
+    )
+    env: list[EnvVar] = Field(
+        default_factory=list,
+        description="Environment variables (see below).",
+        examples=[[{"name": "LOG_LEVEL", "value": "info"}]],
+    )
+    env_from: list[EnvFrom] = Field(
+        default_factory=list,
+        description="All keys of ConfigMaps or Secrets as variables.",
+        examples=[[{"configMap": "settings"}]],
+    )
+    resources: Resources = Field(
+        Resources(),
+        description="Per-pod resources (see below).",
+        examples=[{"limits": {"memory": "8Gi"}, "gpu": 1}],
+    )
+    shared_memory: Quantity | None = Field(
+        None,
+        description="A memory-backed /dev/shm of this size (PyTorch data loaders need it).",
+        examples=["2Gi"],
+    )
+    volumes: list[Volume] = Field(
+        default_factory=list,
+        description="Volumes mounted in every role (see below).",
+        examples=[[{"name": "data", "claim": "mnist-data", "mountPath": "/data"}]],
+    )
+    node_selector: dict[LabelKey, LabelValue] = Field(
+        default_factory=dict,
+        description="Node labels pods must match.",
+        examples=[{"cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}],
+    )
+    tolerations: list[Toleration] = Field(
+        default_factory=list,
+        description="Taints pods tolerate (see below).",
+        examples=[[{"key": "nvidia.com/gpu", "operator": "Exists"}]],
+    )
+    affinity: KubeObject | None = Field(
+        None,
+        description="A Kubernetes Affinity, checked against the core API.",
+        examples=[{"podAntiAffinity": {}}],
+    )
+    priority_class_name: ObjectName | None = Field(
+        None, description="Pod PriorityClass.", examples=["training-high"]
+    )
+    scheduler_name: str | None = Field(
+        None, description="Scheduler for the pods.", examples=["volcano"]
+    )
+    service_account_name: ObjectName | None = Field(
+        None, description="ServiceAccount the pods run as.", examples=["trainer"]
+    )
+    security_context: KubeObject | None = Field(
+        None,
+        description="The training container's SecurityContext.",
+        examples=[{"allowPrivilegeEscalation": False}],
+    )
+    pod_security_context: KubeObject | None = Field(
+        None, description="The pod's PodSecurityContext.", examples=[{"fsGroup": 1000}]
+    )
+    host_network: bool = Field(
+        False,
+        description="Use the node's network (sets dnsPolicy ClusterFirstWithHostNet).",
+        examples=[True],
+    )
+    host_ipc: bool = Field(
+        False,
+        alias="hostIPC",
+        description="Share the node's IPC namespace.",
+        examples=[True],
+    )
+    run_policy: RunPolicy = Field(
+        RunPolicy(),
+        description="Run policy (see below).",
+        examples=[{"backoffLimit": 3}],
+    )
+    tensorboard: TensorBoard | None = Field(
+        None,
+        description="TensorBoard over the logs (see below).",
+        examples=[{"logDir": "/data/logs"}],
+    )
+    code_sync: CodeSync | None = Field(
+        None,
+        description="Clone code before training (see below).",
+        examples=[{"repo": "https://github.com/org/train.git", "ref": "main"}],
+    )
 
 
 class PyTorchJobSpec(JobSpecBase):
     """A PyTorchJob: `master` (exactly 1) and `worker` roles."""
 
-    framework: Literal["pytorch"]
-    roles: PyTorchRoles
-    nproc_per_node: NprocPerNode | None = None
-    elastic_policy: ElasticPolicy | None = None
+    framework: Literal["pytorch"] = Field(
+        description="`pytorch` or `tensorflow`.", examples=["pytorch"]
+    )
+    roles: PyTorchRoles = Field(
+        description="Replica types and their pod counts.",
+        examples=[{"master": {"replicas": 1}, "worker": {"replicas": 3}}],
+    )
+    nproc_per_node: NprocPerNode | None = Field(
+        None,
+        description="Processes per pod: `auto`, `cpu`, `gpu` or a number. Default: the GPU count, else 1 (never torchrun's `auto` on CPU).",
+        examples=["4"],
+    )
+    elastic_policy: ElasticPolicy | None = Field(
+        None,
+        description="Elastic training (see below); allows worker-only jobs.",
+        examples=[{"minReplicas": 2, "maxReplicas": 8}],
+    )
 
 
 class TFJobSpec(JobSpecBase):
     """A TFJob: `chief` (at most 1), `worker`, `ps` and `evaluator` roles."""
 
-    framework: Literal["tensorflow"]
-    roles: TFRoles
-    success_policy: Literal["AllWorkers"] | None = None
-    enable_dynamic_worker: bool | None = None
+    framework: Literal["tensorflow"] = Field(
+        description="`pytorch` or `tensorflow`.", examples=["tensorflow"]
+    )
+    roles: TFRoles = Field(
+        description="Replica types and their pod counts.",
+        examples=[{"ps": {"replicas": 2}, "worker": {"replicas": 4}}],
+    )
+    success_policy: Literal["AllWorkers"] | None = Field(
+        None,
+        description="Without a chief: succeed when all workers do (default: worker 0).",
+        examples=["AllWorkers"],
+    )
+    enable_dynamic_worker: bool | None = Field(
+        None,
+        description="Sparse TF_CONFIG; worker failures do not fail the job.",
+        examples=[True],
+    )
 
 
 JobSpec = PyTorchJobSpec | TFJobSpec

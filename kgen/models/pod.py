@@ -17,13 +17,19 @@ KubeObject = dict[str, Any]
 class KeyRef(SpecModel):
     """A key of a Secret or ConfigMap; kgen renders the reference, never the value."""
 
-    name: ObjectName
-    key: str = Field(min_length=1)
-    optional: bool | None = None
+    name: ObjectName = Field(description="The Secret or ConfigMap.", examples=["wandb"])
+    key: str = Field(min_length=1, description="The key in it.", examples=["api-key"])
+    optional: bool | None = Field(
+        None, description="Start the pod even if the key is missing.", examples=[True]
+    )
 
 
 class FieldRef(SpecModel):
-    field_path: str = Field(min_length=1)
+    """A field of the pod itself (the downward API)."""
+
+    field_path: str = Field(
+        min_length=1, description="The pod field.", examples=["metadata.name"]
+    )
 
 
 class EnvVar(OneOf):
@@ -32,11 +38,27 @@ class EnvVar(OneOf):
     _sources = ("value", "secret_key_ref", "config_map_key_ref", "field_ref")
     _what = "an environment variable"
 
-    name: EnvName
-    value: str | None = None
-    secret_key_ref: KeyRef | None = None
-    config_map_key_ref: KeyRef | None = None
-    field_ref: FieldRef | None = None
+    name: EnvName = Field(description="Variable name.", examples=["LOG_LEVEL"])
+    value: str | None = Field(
+        None,
+        description="A literal value (quote numbers and booleans).",
+        examples=["info"],
+    )
+    secret_key_ref: KeyRef | None = Field(
+        None,
+        description="Take the value from a Secret.",
+        examples=[{"name": "wandb", "key": "api-key"}],
+    )
+    config_map_key_ref: KeyRef | None = Field(
+        None,
+        description="Take the value from a ConfigMap.",
+        examples=[{"name": "settings", "key": "mode"}],
+    )
+    field_ref: FieldRef | None = Field(
+        None,
+        description="Take the value from the pod.",
+        examples=[{"fieldPath": "metadata.name"}],
+    )
 
 
 class EnvFrom(OneOf):
@@ -45,37 +67,92 @@ class EnvFrom(OneOf):
     _sources = ("config_map", "secret")
     _what = "an envFrom entry"
 
-    config_map: ObjectName | None = None
-    secret: ObjectName | None = None
-    prefix: str | None = None
+    config_map: ObjectName | None = Field(
+        None, description="A ConfigMap.", examples=["tf-settings"]
+    )
+    secret: ObjectName | None = Field(
+        None, description="A Secret.", examples=["feature-store"]
+    )
+    prefix: str | None = Field(
+        None, description="Prepended to every variable name.", examples=["FS_"]
+    )
 
 
 class ResourceAmounts(SpecModel):
-    cpu: Quantity | None = None
-    memory: Quantity | None = None
-    ephemeral_storage: Quantity | None = Field(None, alias="ephemeral-storage")
+    """Kubernetes quantities per resource."""
+
+    cpu: Quantity | None = Field(None, description="CPU cores.", examples=["500m"])
+    memory: Quantity | None = Field(None, description="Memory.", examples=["8Gi"])
+    ephemeral_storage: Quantity | None = Field(
+        None,
+        alias="ephemeral-storage",
+        description="Local scratch disk.",
+        examples=["50Gi"],
+    )
 
 
 class Resources(SpecModel):
     """Per-pod resources. GPUs are a count of `gpuResource` and go into limits."""
 
-    requests: ResourceAmounts = ResourceAmounts()
-    limits: ResourceAmounts = ResourceAmounts()
-    gpu: int = Field(0, ge=0, le=64)
-    gpu_resource: GpuResource = "nvidia.com/gpu"
+    requests: ResourceAmounts = Field(
+        ResourceAmounts(),
+        description="What the scheduler reserves.",
+        examples=[{"cpu": "2", "memory": "8Gi"}],
+    )
+    limits: ResourceAmounts = Field(
+        ResourceAmounts(),
+        description="The most a pod may use; requests must not exceed it.",
+        examples=[{"cpu": "4", "memory": "8Gi"}],
+    )
+    gpu: int = Field(
+        0,
+        ge=0,
+        le=64,
+        description="GPUs per pod (a parameter server gets none unless its role asks).",
+        examples=[1],
+    )
+    gpu_resource: GpuResource = Field(
+        "nvidia.com/gpu",
+        description="The GPU's extended resource name.",
+        examples=["amd.com/gpu"],
+    )
 
 
 class ResourceOverrides(SpecModel):
-    """A role's resources: each key set here replaces the job-wide one."""
+    """A role's resources: each resource set here replaces the job-wide one."""
 
-    requests: ResourceAmounts | None = None
-    limits: ResourceAmounts | None = None
-    gpu: int | None = Field(None, ge=0, le=64)
+    requests: ResourceAmounts | None = Field(
+        None,
+        description="Replaces these requests for the role.",
+        examples=[{"memory": "64Gi"}],
+    )
+    limits: ResourceAmounts | None = Field(
+        None,
+        description="Replaces these limits for the role.",
+        examples=[{"memory": "64Gi"}],
+    )
+    gpu: int | None = Field(
+        None, ge=0, le=64, description="GPUs per pod of this role.", examples=[0]
+    )
 
 
 class Toleration(SpecModel):
-    key: LabelKey | None = None
-    operator: Literal["Exists", "Equal"] | None = None
-    value: LabelValue | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = None
-    toleration_seconds: int | None = None
+    """Let pods run on nodes with a matching taint."""
+
+    key: LabelKey | None = Field(
+        None,
+        description="The taint's key; none matches every taint.",
+        examples=["nvidia.com/gpu"],
+    )
+    operator: Literal["Exists", "Equal"] | None = Field(
+        None, description="How `value` is compared.", examples=["Exists"]
+    )
+    value: LabelValue | None = Field(
+        None, description="The taint's value, with `Equal`.", examples=["a100"]
+    )
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = Field(
+        None, description="The taint effect to tolerate.", examples=["NoSchedule"]
+    )
+    toleration_seconds: int | None = Field(
+        None, description="How long a NoExecute taint is tolerated.", examples=[300]
+    )

@@ -1,0 +1,183 @@
+"""The spec reference in the README, generated from the models (`make docs`).
+
+Each field's description and example live on its pydantic Field, so the README, the
+JSON Schemas editors read and the validation itself cannot drift apart. A test fails when
+the README's generated section is not what this module renders.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from kgen import fields as f
+from kgen.models import addons, job, pod, policy, storage
+from kgen.project import EnvironmentSpec, JobSelector, OverlaySpec, ProjectSpec
+
+BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->"
+END = "<!-- END SPEC REFERENCE -->"
+
+TYPE_NAMES: dict[Any, str] = {
+    f.DnsName: "DNS-1035 name",
+    f.DnsLabel: "DNS label",
+    f.ObjectName: "object name",
+    f.LabelKey: "label key",
+    f.LabelValue: "label value",
+    f.EnvName: "variable name",
+    f.Image: "image",
+    f.AbsolutePath: "absolute path",
+    f.SubPath: "relative path",
+    f.GpuResource: "resource name",
+    f.Quantity: "quantity",
+    f.NprocPerNode: "`auto` \\| `cpu` \\| `gpu` \\| number",
+    f.Count: "integer ≥ 1",
+    f.Int32: "integer ≥ 0",
+    f.PositiveSeconds: "seconds",
+}
+
+# (where the mapping sits, model, fields to leave out because another section has them)
+SECTIONS: list[tuple[str, type[BaseModel], tuple[str, ...]]] = [
+    ("jobs/<name>.yaml", job.PyTorchJobSpec, ("nproc_per_node", "elastic_policy")),
+    (
+        "jobs/<name>.yaml (pytorch only)",
+        job.PyTorchJobSpec,
+        (*job.JobSpecBase.model_fields, "framework", "roles"),
+    ),
+    (
+        "jobs/<name>.yaml (tensorflow only)",
+        job.TFJobSpec,
+        (*job.JobSpecBase.model_fields, "framework", "roles"),
+    ),
+    ("roles (pytorch)", job.PyTorchRoles, ()),
+    ("roles (tensorflow)", job.TFRoles, ()),
+    ("roles.<role>", job.Role, ()),
+    ("resources", pod.Resources, ()),
+    ("resources.requests, resources.limits", pod.ResourceAmounts, ()),
+    ("roles.<role>.resources", pod.ResourceOverrides, ()),
+    ("env[]", pod.EnvVar, ()),
+    ("env[].secretKeyRef, env[].configMapKeyRef", pod.KeyRef, ()),
+    ("env[].fieldRef", pod.FieldRef, ()),
+    ("envFrom[]", pod.EnvFrom, ()),
+    ("volumes[]", storage.Volume, ()),
+    ("volumes[].create", storage.ClaimSpec, ()),
+    ("tolerations[]", pod.Toleration, ()),
+    ("runPolicy", policy.RunPolicy, ()),
+    ("runPolicy.schedulingPolicy", policy.SchedulingPolicy, ()),
+    ("elasticPolicy", policy.ElasticPolicy, ()),
+    ("elasticPolicy.rdzvConf[]", policy.RdzvConf, ()),
+    ("tensorboard", addons.TensorBoard, ()),
+    ("codeSync", addons.CodeSync, ()),
+    ("overlays/<name>.yaml", OverlaySpec, ()),
+    ("match (overlays), jobs (environments)", JobSelector, ()),
+    ("kgen.yaml", ProjectSpec, ()),
+    ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
+]
+
+
+INTRO = {
+    "jobs/<name>.yaml": "Keys of both frameworks. Unknown keys are errors; values are strictly typed"
+    ' (`replicas: "3"` is an error, and so is an unquoted number as an env value).',
+}
+
+
+def render_reference() -> str:
+    parts = [BEGIN, ""]
+    for where, model, skip in SECTIONS:
+        parts.append(f"#### `{where}`\n")
+        doc = INTRO.get(where) or (model.__doc__ or "").strip()
+        parts.append(" ".join(doc.split()) + "\n")
+        parts.append("| key | type | default | meaning | example |")
+        parts.append("|---|---|---|---|---|")
+        for name, info in model.model_fields.items():
+            if name not in skip:
+                parts.append(_row(info.alias or name, info))
+        parts.append("")
+    parts.append(END)
+    return "\n".join(parts)
+
+
+def _row(key: str, info: FieldInfo) -> str:
+    example = _flow(info.examples[0]) if info.examples else ""
+    kind = _type_of(job.Framework) if key == "framework" else _type(info)
+    cells = [
+        f"`{key}`",
+        kind,
+        _default(info),
+        info.description or "",
+        f"`{key}: {example}`",
+    ]
+    return "| " + " | ".join(cell.replace("\n", " ") for cell in cells) + " |"
+
+
+def _type(info: FieldInfo) -> str:
+    for alias, label in TYPE_NAMES.items():
+        if info.metadata and _constraints(alias) == info.metadata:
+            return label
+    return _type_of(info.annotation)
+
+
+def _constraints(alias: Any) -> list[Any]:
+    # Annotated[int, Field(ge=1)] reaches a model field as its FieldInfo's metadata.
+    out: list[Any] = []
+    for arg in typing.get_args(alias)[1:]:
+        out.extend(arg.metadata if isinstance(arg, FieldInfo) else [arg])
+    return out
+
+
+def _type_of(annotation: Any) -> str:
+    if annotation in TYPE_NAMES:
+        return TYPE_NAMES[annotation]
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return _type_of(next(a for a in args if a is not type(None)))
+    if origin is typing.Literal:
+        return " \\| ".join(f"`{a}`" for a in args)
+    if origin is typing.Annotated:
+        return _type_of(args[0])
+    if origin is list:
+        return f"list of {_type_of(args[0])}"
+    if origin is dict or annotation is dict:
+        return "map"
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return "mapping"
+    return {str: "string", int: "integer", bool: "boolean"}.get(
+        annotation, str(annotation)
+    )
+
+
+def _default(info: FieldInfo) -> str:
+    if info.is_required():
+        return "required"
+    value = info.default_factory() if info.default_factory else info.default  # type: ignore[call-arg]
+    if value is None or isinstance(value, BaseModel) or value in ([], {}):
+        return ""
+    return f"`{_flow(value)}`"
+
+
+def _flow(value: Any) -> str:
+    text = yaml.safe_dump(
+        value, default_flow_style=True, width=1 << 20, sort_keys=False
+    )
+    return text.strip().removesuffix("...").strip().replace("|", "\\|")
+
+
+def update_readme(path: Path) -> bool:
+    """Rewrite the generated section of `path`; True when it changed."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    updated = text[:start] + render_reference() + text[end:]
+    if updated != text:
+        path.write_text(updated, encoding="utf-8")
+    return updated != text
+
+
+if __name__ == "__main__":
+    changed = update_readme(Path(sys.argv[1] if len(sys.argv) > 1 else "README.md"))
+    sys.stdout.write("README.md updated\n" if changed else "README.md is current\n")
