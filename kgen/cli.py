@@ -78,9 +78,12 @@ def build(
 @_project
 @_envs
 @_format
-def validate(root: Path, envs: tuple[str, ...], report_format: str) -> int:
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+def validate(
+    root: Path, envs: tuple[str, ...], report_format: str, strict: bool
+) -> int:
     """Check every job and overlay in every environment; write nothing."""
-    return commands.validate(_options(root, envs, report_format))
+    return commands.validate(_options(root, envs, report_format), strict=strict)
 
 
 @cli.command()

@@ -114,13 +114,16 @@ def _check(
     return EXIT_PROBLEMS
 
 
-def validate(options: Options) -> int:
-    """Load, validate and render everything in memory; write nothing."""
+def validate(options: Options, *, strict: bool = False) -> int:
+    """Load, validate and render everything in memory; write nothing.
+
+    Warnings alone exit 0, unless `strict`."""
     _project, result, problems = _load_and_run(options)
     _report(options, problems)
-    if result is not None and not problems:
+    failing = [p for p in problems if strict or p.severity == "error"]
+    if result is not None and not failing:
         options.err.write(f"kgen: {_scope(result)}: valid\n")
-    return EXIT_PROBLEMS if any(p.severity == "error" for p in problems) else EXIT_OK
+    return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 def render(options: Options, job: str) -> int:

@@ -147,3 +147,23 @@ NprocPerNode = Annotated[str, BeforeValidator(_nproc)]
 Count = Annotated[int, Field(ge=1, le=10_000)]
 Int32 = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]
+
+
+def _silenceable_rule(value: str) -> str | None:
+    # Imported here: the catalogue is data about codes, and fields only need its keys.
+    from kgen.rule_catalog import RULES
+
+    rule = RULES.get(value)
+    if rule is None:
+        import difflib
+
+        close = difflib.get_close_matches(value, list(RULES), n=1)
+        suffix = f"; did you mean '{close[0]}'?" if close else ""
+        return f"'{value}' is not a kgen rule{suffix}"
+    if not rule.silenceable:
+        return f"'{value}' cannot be silenced: the output would be wrong or rejected"
+    return None
+
+
+SilenceableRule = Annotated[str, checked(_silenceable_rule)]
+Reason = Annotated[str, Field(min_length=3)]

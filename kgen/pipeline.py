@@ -1,7 +1,9 @@
-"""One run: for every environment and job, merge → validate → check → render.
+"""One run: for every environment and job, merge → validate → check → render; then the
+rules that span jobs and environments.
 
-Problems from every stage are collected, located at file:line:col through provenance,
-de-duplicated across environments and sorted; nothing is written here.
+Problems from every stage are located at file:line:col through provenance, given their
+catalogue severity, filtered by `lint.ignore`, de-duplicated across environments and
+sorted; nothing is written here.
 """
 
 from __future__ import annotations
@@ -16,19 +18,30 @@ from kgen.loader import nearest_origin
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
 from kgen.models import JOB_MODELS, JobSpec
 from kgen.render import Environment, Manifest, render_job
-from kgen.spec_rules import check_spec
+from kgen.rule_catalog import classified
+from kgen.spec_rules import RuleContext, check_spec
 from kgen.targets import DEFAULT_TARGET, TARGETS
 from kgen.validate import validate_model
 
 
 @dataclass(frozen=True)
 class RenderedJob:
-    """One job rendered for one environment."""
+    """One job rendered for one environment, with what it was made from."""
 
     env: Environment
     job: JobSource
     overlays: tuple[str, ...]
     manifests: list[Manifest]
+    spec: JobSpec
+    layers: tuple[Layer, ...] = ()
+
+
+class Finding(NamedTuple):
+    """A located problem, the job it concerns (if any) and the environment."""
+
+    problem: Problem
+    job_file: str | None
+    env: str
 
 
 @dataclass
@@ -58,87 +71,71 @@ def run(
     envs: Iterable[str] | None = None,
     jobs: Iterable[str] | None = None,
 ) -> RunResult:
+    # Imported here: project rules read RunResult, which this module defines.
+    from kgen.project_rules import check_project
+
     result = RunResult()
-    wanted_jobs = set(jobs) if jobs is not None else None
-    found: dict[tuple[str | None, int | None, int | None, str, str], _Found] = {}
+    wanted = set(jobs) if jobs is not None else None
+    context = RuleContext(gpu_placement=project.spec.gpu_placement)
+    findings: list[Finding] = []
     env_count: dict[str, int] = {}  # per job: how many environments render it
     for env_name in envs if envs is not None else project.spec.environments:
         env, overlays = environment_for(project, env_name)
         selector = project.spec.environments[env_name].jobs
         result.environments.append(env)
         for job in project.jobs:
-            if wanted_jobs is not None and job.name not in wanted_jobs:
-                continue
-            if not selector_matches(selector, job.doc.data):
+            if (wanted is not None and job.name not in wanted) or not selector_matches(
+                selector, job.doc.data
+            ):
                 continue
             env_count[job.file] = env_count.get(job.file, 0) + 1
-            rendered, problems = render_one(job, env, overlays)
+            rendered, problems = render_one(job, env, overlays, context)
             if rendered is not None:
                 result.rendered.append(rendered)
-            for problem in problems:
-                key = (
-                    problem.file,
-                    problem.line,
-                    problem.column,
-                    problem.code,
-                    problem.message,
-                )
-                found.setdefault(key, _Found(problem, job.file, []))[2].append(env_name)
-    result.problems = _with_context(found.values(), env_count)
+            findings += [Finding(p, job.file, env_name) for p in problems]
+    findings += check_project(project, result)
+    ignored = project.spec.lint.ignore
+    result.problems = _merge_environments(
+        [f for f in findings if f.problem.code not in ignored], env_count
+    )
     return result
 
 
-class _Found(NamedTuple):
-    problem: Problem
-    job_file: str
-    envs: list[str]
-
-
 def render_one(
-    job: JobSource, env: Environment, overlays: list[Overlay]
+    job: JobSource, env: Environment, overlays: list[Overlay], context: RuleContext
 ) -> tuple[RenderedJob | None, list[Problem]]:
     applied = [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
-    layers = [
+    layers = tuple(
         Layer(o.spec.patch, o.doc.positions, ("patch",))
         for o in applied
         if o.spec.patch
-    ]
-    merged = merge_layers(job.doc.data, layers)
+    )
+    merged = merge_layers(job.doc.data, list(layers))
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
-    manifests: list[Manifest] = []
-    if spec is not None:
-        problems += check_spec(spec)
-        manifests, render_problems = render_job(spec, env)
-        problems += render_problems
-    if problems:
-        return None if _fatal(problems) else _rendered(
-            env, job, applied, manifests, spec
-        ), _locate(job, layers, problems)
-    return _rendered(env, job, applied, manifests, spec), []
-
-
-def _rendered(
-    env: Environment,
-    job: JobSource,
-    applied: list[Overlay],
-    manifests: list[Manifest],
-    spec: JobSpec | None,
-) -> RenderedJob:
+    if spec is None:
+        return None, locate(job, layers, problems)
+    problems += check_spec(spec, context)
+    manifests, render_problems = render_job(spec, env)
+    problems = [p for p in problems + render_problems if p.code not in spec.lint.ignore]
+    located = locate(job, layers, problems) if problems else []
+    if any(p.severity == "error" for p in located):
+        return None, located
     sourced = [replace(m, source=job.file) for m in manifests]
-    return RenderedJob(env, job, tuple(o.name for o in applied), sourced)
+    return RenderedJob(
+        env, job, tuple(o.name for o in applied), sourced, spec, layers
+    ), located
 
 
-def _fatal(problems: list[Problem]) -> bool:
-    return any(p.severity == "error" for p in problems)
-
-
-def _locate(
-    job: JobSource, layers: list[Layer], problems: list[Problem]
+def locate(
+    job: JobSource, layers: Iterable[Layer], problems: list[Problem]
 ) -> list[Problem]:
-    # Provenance is only worth its cost when there is something to point at: merge again,
-    # this time recording which file and line set each value.
+    """Give each problem its file:line:col and catalogue severity.
+
+    Provenance is only worth its cost when there is something to point at: merge again,
+    this time recording which file and line set each value.
+    """
     provenance = Provenance(dict(job.doc.positions))
-    merge_layers(job.doc.data, layers, provenance=provenance)
+    merge_layers(job.doc.data, list(layers), provenance=provenance)
     located = []
     for problem in problems:
         origin = nearest_origin(provenance.origins, problem.path, job.file)
@@ -147,14 +144,34 @@ def _locate(
             if problem.at_key
             else (origin.line, origin.column)
         )
-        located.append(problem.at(origin.file, line, column))
+        located.append(classified(problem.at(origin.file, line, column)))
     return located
 
 
-def _with_context(found: Iterable[_Found], env_count: dict[str, int]) -> list[Problem]:
+def _merge_environments(
+    findings: list[Finding], env_count: dict[str, int]
+) -> list[Problem]:
+    """One problem per place, naming its environments unless it is in all of them."""
+    merged: dict[
+        tuple[str | None, int | None, int | None, str, str],
+        tuple[Problem, str | None, list[str]],
+    ] = {}
+    for found, job_file, env in findings:
+        problem = classified(found)
+        key = (
+            problem.file,
+            problem.line,
+            problem.column,
+            problem.code,
+            problem.message,
+        )
+        entry = merged.setdefault(key, (problem, job_file, []))
+        if env not in entry[2]:
+            entry[2].append(env)
     problems = []
-    for problem, job_file, envs in found:
-        if len(envs) < env_count[job_file]:
+    for problem, job_file, envs in merged.values():
+        everywhere = job_file is not None and len(envs) >= env_count.get(job_file, 0)
+        if envs and envs != [""] and not everywhere:
             label = "environment" if len(envs) == 1 else "environments"
             problem = replace(problem, context=f"{label} {', '.join(envs)}")
         problems.append(problem)

@@ -6,8 +6,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 
-from kgen.fields import DnsLabel, checked
+from kgen.fields import DnsLabel, ObjectName, checked
+from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION
 from kgen.models import Framework, SpecModel
+from kgen.models.lint import LintSettings
 from kgen.targets import TARGETS
 
 PROJECT_FILE = "kgen.yaml"
@@ -94,6 +96,21 @@ class EnvironmentSpec(SpecModel):
     )
 
 
+class GpuPlacement(SpecModel):
+    """How this project's GPU pods reach GPU nodes: a GPU pod must use one of these."""
+
+    node_selector_keys: list[str] = Field(
+        default_factory=list,
+        description="Node selector keys that pick GPU nodes.",
+        examples=[["cloud.google.com/gke-accelerator"]],
+    )
+    toleration_keys: list[str] = Field(
+        default_factory=list,
+        description="Taint keys GPU nodes carry.",
+        examples=[["nvidia.com/gpu"]],
+    )
+
+
 class ProjectSpec(SpecModel):
     """`kgen.yaml`: where things are, and the environments to render."""
 
@@ -112,4 +129,25 @@ class ProjectSpec(SpecModel):
         min_length=1,
         description="Environments to render, by name (the output folder).",
         examples=[{"dev-cpu": ["cpu", "v1"]}],
+    )
+    kubernetes_version: str = Field(
+        DEFAULT_KUBERNETES_VERSION,
+        pattern=r"^1\.[0-9]+$",
+        description="Kubernetes minor the core objects are validated against.",
+        examples=["1.31"],
+    )
+    external_claims: list[ObjectName] = Field(
+        default_factory=list,
+        description="Claims that exist outside kgen (jobs may mount them without `create`).",
+        examples=[["imagenet"]],
+    )
+    gpu_placement: GpuPlacement | None = Field(
+        None,
+        description="Enables the gpu-placement rule.",
+        examples=[{"tolerationKeys": ["nvidia.com/gpu"]}],
+    )
+    lint: LintSettings = Field(
+        LintSettings(),
+        description="Silence policy rules project-wide, with reasons.",
+        examples=[{"ignore": {"image-latest": "dev images float"}}],
     )

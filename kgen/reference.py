@@ -19,7 +19,14 @@ from pydantic.fields import FieldInfo
 
 from kgen import fields as f
 from kgen.models import addons, job, pod, policy, storage
-from kgen.project import EnvironmentSpec, JobSelector, OverlaySpec, ProjectSpec
+from kgen.models.lint import LintSettings
+from kgen.project import (
+    EnvironmentSpec,
+    GpuPlacement,
+    JobSelector,
+    OverlaySpec,
+    ProjectSpec,
+)
 
 BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->"
 END = "<!-- END SPEC REFERENCE -->"
@@ -74,10 +81,12 @@ SECTIONS: list[tuple[str, type[BaseModel], tuple[str, ...]]] = [
     ("elasticPolicy.rdzvConf[]", policy.RdzvConf, ()),
     ("tensorboard", addons.TensorBoard, ()),
     ("codeSync", addons.CodeSync, ()),
+    ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),
     ("overlays/<name>.yaml", OverlaySpec, ()),
     ("match (overlays), jobs (environments)", JobSelector, ()),
     ("kgen.yaml", ProjectSpec, ()),
     ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
+    ("kgen.yaml gpuPlacement", GpuPlacement, ()),
 ]
 
 

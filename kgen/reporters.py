@@ -60,11 +60,9 @@ class ParsableReporter:
 
 def summary(problems: Sequence[Problem]) -> str:
     errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
+    counts = ((errors, "error"), (len(problems) - errors, "warning"))
+    parts = [_count(n, noun) for n, noun in counts if n]
     files = len({p.file for p in problems})
-    parts = [_count(errors, "error")] + (
-        [_count(warnings, "warning")] if warnings else []
-    )
     return f"kgen: {' and '.join(parts)} in {_count(files, 'file')}"
 
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from kgen import k8s_schema
 from kgen.errors import DataPath, Problem
 from kgen.models import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
-from kgen.models.pod import EnvVar, ResourceAmounts
+from kgen.models.pod import EnvVar, ResourceAmounts, Resources
+from kgen.project import GpuPlacement
 from kgen.quantity import parse_quantity
 from kgen.render.names import generated_names
+from kgen.render.pod import role_settings
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 
 MAX_NAME = 63
@@ -23,10 +26,18 @@ _GIT_URL = re.compile(
     r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE
 )
 
-Rule = Callable[[JobSpec], Iterator[Problem]]
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What rules may know beyond the job: the project's declarations."""
+
+    gpu_placement: GpuPlacement | None = None
 
 
-def _unique_env(spec: JobSpec) -> Iterator[Problem]:
+Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]
+
+
+def _unique_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     yield from _unique_names(spec.env, ("env",))
     for role, settings in role_items(spec):
         yield from _unique_names(settings.env or [], ("roles", role, "env"))
@@ -44,7 +55,7 @@ def _unique_names(env: list[EnvVar], path: DataPath) -> Iterator[Problem]:
         seen.add(var.name)
 
 
-def _unique_volumes(spec: JobSpec) -> Iterator[Problem]:
+def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     names: set[str] = set()
     paths = dict(RESERVED_MOUNTS) if spec.shared_memory else {}
     if spec.code_sync:
@@ -74,7 +85,7 @@ def _unique_volumes(spec: JobSpec) -> Iterator[Problem]:
         paths[volume.mount_path] = f"volume '{volume.name}'"
 
 
-def _requests_within_limits(spec: JobSpec) -> Iterator[Problem]:
+def _requests_within_limits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     yield from _within(spec.resources.requests, spec.resources.limits, ("resources",))
     for role, settings in role_items(spec):
         if settings.resources is not None:
@@ -99,7 +110,7 @@ def _within(
             )
 
 
-def _pytorch_roles(spec: JobSpec) -> Iterator[Problem]:
+def _pytorch_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not isinstance(spec, PyTorchJobSpec):
         return
     master, worker = spec.roles.master, spec.roles.worker
@@ -129,7 +140,7 @@ def _pytorch_roles(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _elastic(spec: JobSpec) -> Iterator[Problem]:
+def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not isinstance(spec, PyTorchJobSpec) or spec.elastic_policy is None:
         return
     policy, worker = spec.elastic_policy, spec.roles.worker
@@ -161,7 +172,7 @@ def _elastic(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _tf_roles(spec: JobSpec) -> Iterator[Problem]:
+def _tf_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not isinstance(spec, TFJobSpec):
         return
     chief = spec.roles.chief
@@ -181,7 +192,7 @@ def _tf_roles(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _generated_names_fit(spec: JobSpec) -> Iterator[Problem]:
+def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
     generated, what = max(generated_names(spec), key=lambda pair: len(pair[0]))
@@ -196,7 +207,7 @@ def _generated_names_fit(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _ttl_acknowledged(spec: JobSpec) -> Iterator[Problem]:
+def _ttl_acknowledged(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     policy = spec.run_policy
     if policy.ttl_seconds_after_finished is not None and not policy.ttl_acknowledged:
         yield Problem(
@@ -208,7 +219,7 @@ def _ttl_acknowledged(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _tensorboard(spec: JobSpec) -> Iterator[Problem]:
+def _tensorboard(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     board = spec.tensorboard
     if board is None:
         return
@@ -229,7 +240,7 @@ def _tensorboard(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _nproc_on_cpu(spec: JobSpec) -> Iterator[Problem]:
+def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3);
     # `gpu` finds no device at all.
     if not isinstance(spec, PyTorchJobSpec) or _gpus(spec):
@@ -258,7 +269,7 @@ def _gpus(spec: JobSpec) -> int:
     return max([spec.resources.gpu, *roles])
 
 
-def _code_sync(spec: JobSpec) -> Iterator[Problem]:
+def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     sync = spec.code_sync
     if sync is None:
         return
@@ -277,7 +288,7 @@ def _code_sync(spec: JobSpec) -> Iterator[Problem]:
         )
 
 
-def _kube_objects(spec: JobSpec) -> Iterator[Problem]:
+def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     checks: list[tuple[object, str, DataPath]] = [
         (spec.affinity, k8s_schema.AFFINITY, ("affinity",)),
         (spec.security_context, k8s_schema.SECURITY_CONTEXT, ("securityContext",)),
@@ -296,6 +307,117 @@ def _kube_objects(spec: JobSpec) -> Iterator[Problem]:
             yield from k8s_schema.check_object(value, definition, path=path)
 
 
+_SECRET_NAME = re.compile(
+    r"PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|APIKEY|API_KEY|(^|_)KEY$", re.IGNORECASE
+)
+
+
+def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    images: list[tuple[str, DataPath]] = [(spec.image, ("image",))]
+    images += [
+        (r.image, ("roles", name, "image")) for name, r in role_items(spec) if r.image
+    ]
+    for image, path in images:
+        if "@" in image:
+            continue
+        tag = image.rsplit("/", 1)[-1].partition(":")[2]
+        if tag in ("", "latest"):
+            what = "is tagged latest" if tag else "has no tag"
+            yield Problem(
+                f"image {image} {what}, so what runs changes over time",
+                "image-latest",
+                path=path,
+                hint="pin a version tag or a digest",
+            )
+
+
+def _secret_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    lists: list[tuple[list[EnvVar], DataPath]] = [(spec.env, ("env",))]
+    lists += [(r.env, ("roles", name, "env")) for name, r in role_items(spec) if r.env]
+    for env, path in lists:
+        for index, var in enumerate(env):
+            # A path to a mounted secret file is not the secret itself.
+            if (
+                var.value
+                and _SECRET_NAME.search(var.name)
+                and not var.value.startswith("/")
+            ):
+                yield Problem(
+                    f"{var.name} looks like a secret, and its literal value would be committed to git",
+                    "secret-env-literal",
+                    path=(*path, index, "value"),
+                    hint=f"use `secretKeyRef: {{name: <secret>, key: <key>}}` instead of `value` for {var.name}",
+                )
+
+
+def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    for name, role in role_items(spec):
+        settings = role_settings(spec, name, role)
+        missing = [
+            f"requests.{k}" for k in ("cpu", "memory") if k not in settings.requests
+        ]
+        missing += [] if "memory" in settings.limits else ["limits.memory"]
+        if not missing:
+            continue
+        # Point at the resources that fall short: the role's own, the job's, or the role.
+        if role.resources is not None:
+            where: DataPath = ("roles", name, "resources")
+        elif spec.resources != Resources():
+            where = ("resources",)
+        else:
+            where = ("roles", name)
+        yield Problem(
+            f"{name} pods have no {', '.join(missing)}",
+            "resources-missing",
+            path=where,
+            at_key=True,
+            hint="set requests for cpu and memory, and a memory limit",
+        )
+
+
+def _ps_cleanup(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    if (
+        isinstance(spec, TFJobSpec)
+        and spec.roles.ps is not None
+        and spec.run_policy.clean_pod_policy == "None"
+    ):
+        yield Problem(
+            "with cleanPodPolicy None the parameter servers keep running after the job ends",
+            "ps-clean-pod-policy",
+            path=("runPolicy", "cleanPodPolicy"),
+            hint="use Running (kgen's default for jobs with PS) or All",
+        )
+
+
+def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    placement = ctx.gpu_placement
+    if placement is None:
+        return
+    for name, role in role_items(spec):
+        settings = role_settings(spec, name, role)
+        if spec.resources.gpu_resource not in settings.limits:
+            continue
+        selected = set(settings.node_selector) & set(placement.node_selector_keys)
+        tolerated = {t.key for t in settings.tolerations} & set(
+            placement.toleration_keys
+        )
+        if not selected and not tolerated:
+            gpu_path: DataPath = (
+                ("roles", name, "resources", "gpu")
+                if role.resources and role.resources.gpu
+                else ("resources", "gpu")
+            )
+            keys = ", ".join(
+                [*placement.node_selector_keys, *placement.toleration_keys]
+            )
+            yield Problem(
+                f"{name} pods request GPUs but neither select nor tolerate GPU nodes",
+                "gpu-placement",
+                path=gpu_path,
+                hint=f"add a nodeSelector or toleration for one of: {keys} (kgen.yaml gpuPlacement)",
+            )
+
+
 SPEC_RULES: tuple[Rule, ...] = (
     _unique_env,
     _unique_volumes,
@@ -309,8 +431,14 @@ SPEC_RULES: tuple[Rule, ...] = (
     _nproc_on_cpu,
     _code_sync,
     _kube_objects,
+    _image_pinned,
+    _secret_literals,
+    _resources_set,
+    _ps_cleanup,
+    _gpu_placement,
 )
 
 
-def check_spec(spec: JobSpec) -> list[Problem]:
-    return [problem for rule in SPEC_RULES for problem in rule(spec)]
+def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
+    context = ctx or RuleContext()
+    return [problem for rule in SPEC_RULES for problem in rule(spec, context)]

@@ -38,6 +38,7 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
 
 
 def _problem(model: type[BaseModel], error: Any) -> Problem:
+    on_key = "[key]" in error["loc"]
     loc: DataPath = tuple(part for part in error["loc"] if part != "[key]")
     kind: str = error["type"]
     if kind == "extra_forbidden":
@@ -66,7 +67,7 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
         message = f"'{value}' is not allowed here: {message[0].lower()}{message[1:]}"
     elif message.startswith("Input should be"):
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
-    return Problem(message, "invalid-value", path=loc)
+    return Problem(message, "invalid-value", path=loc, at_key=on_key)
 
 
 def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
@@ -78,6 +79,10 @@ def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
         return f"{value} is too large: it must be at most {ctx['le']}"
     if kind == "less_than":
         return f"{value} is too large: it must be less than {ctx['lt']}"
+    if kind == "string_too_short":
+        return (
+            f"'{value}' is too short: it needs at least {ctx['min_length']} characters"
+        )
     if kind == "too_short":
         return (
             "must not be empty"

@@ -211,3 +211,19 @@ def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
         for p in root.rglob("*")
         if p.is_file()
     }
+
+
+def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("tensorflow:2.15.0", "tensorflow:latest"))
+    relaxed = run_kgen("validate", "--env", "dev-cpu", cwd=example)
+    assert relaxed.code == 0, relaxed
+    assert relaxed.err.startswith(
+        "jobs/tf-ps.yaml:7:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
+    )
+    assert relaxed.err.endswith(
+        "kgen: 1 warning in 1 file\nkgen: 6 jobs in 1 environments (6 renders): valid\n"
+    )
+    strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
+    assert strict.code == 1
+    assert run_kgen("build", cwd=example).code == 0, "warnings do not stop a build"

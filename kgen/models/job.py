@@ -19,6 +19,7 @@ from kgen.fields import (
 )
 from kgen.models.addons import CodeSync, TensorBoard
 from kgen.models.base import SpecModel
+from kgen.models.lint import LintSettings
 from kgen.models.pod import (
     EnvFrom,
     EnvVar,
@@ -251,6 +252,11 @@ class JobSpecBase(SpecModel):
         None,
         description="Clone code before training (see below).",
         examples=[{"repo": "https://github.com/org/train.git", "ref": "main"}],
+    )
+    lint: LintSettings = Field(
+        LintSettings(),
+        description="Silence policy rules for this job, with reasons.",
+        examples=[{"ignore": {"resources-missing": "best-effort smoke test"}}],
     )
 
 
