@@ -29,10 +29,10 @@ _project = click.option(
 _format = click.option(
     "--format",
     "report_format",
-    type=click.Choice(sorted(REPORTERS)),
-    default="text",
+    type=click.Choice([*sorted(REPORTERS), "auto"]),
+    default="auto",
     show_default=True,
-    help="How problems are printed.",
+    help="How problems are printed; auto is github under GitHub Actions, else text.",
 )
 _envs = click.option(
     "--env", "-e", "envs", multiple=True, help="Only this environment (repeatable)."

@@ -1,5 +1,5 @@
-"""One function per command: load, run the pipeline, write or compare, report; return
-the exit code. No click here, so each command is testable as a plain function."""
+"""One function per command: load, run the pipeline, write or compare, report once;
+return the exit code. No click here, so each command is testable as a plain function."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from kgen.emitter import dump_documents
 from kgen.errors import Problem, UsageError
 from kgen.output import build_tree
 from kgen.pipeline import RunResult, run
-from kgen.reporters import REPORTERS
-from kgen.writer import compare, unified_diff, with_index, write_tree
+from kgen.reporters import REPORTERS, pick_format
+from kgen.writer import TreeDiff, compare, unified_diff, with_index, write_tree
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -28,17 +28,40 @@ class Options:
     report_format: str = "text"
 
 
-def _report(options: Options, problems: list[Problem]) -> None:
-    ordered = sorted(problems, key=lambda p: p.sort_key)
-    REPORTERS[options.report_format](stream=options.err).report(ordered)
+@dataclass
+class Outcome:
+    """What a command found, reported once at its end."""
+
+    project: Project | None = None
+    result: RunResult | None = None
+    problems: list[Problem] | None = None
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems or [])
 
 
-def _load_and_run(
-    options: Options, *, jobs: tuple[str, ...] = ()
-) -> tuple[Project | None, RunResult | None, list[Problem]]:
+def _report(options: Options, outcome: Outcome, *, to_stderr: bool = False) -> None:
+    reporter = REPORTERS[pick_format(options.report_format)]
+    stream = options.out if reporter.to_stdout and not to_stderr else options.err
+    problems = sorted(outcome.problems or [], key=lambda p: p.sort_key)
+    reporter(stream=stream).report(problems, checked=_checked(outcome.project))
+
+
+def _checked(project: Project | None) -> list[str]:
+    if project is None:
+        return []
+    return [
+        project.doc.file,
+        *(o.doc.file for o in project.overlays.values()),
+        *(j.file for j in project.jobs),
+    ]
+
+
+def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> Outcome:
     project, problems = load_project(options.root)
     if project is None:
-        return None, None, problems
+        return Outcome(None, None, problems)
     for env in options.envs:
         if env not in project.spec.environments:
             known = ", ".join(project.spec.environments)
@@ -48,35 +71,33 @@ def _load_and_run(
         if job not in names and not problems:
             raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
     result = run(project, envs=options.envs or None, jobs=jobs or None)
-    return project, result, problems + result.problems
+    return Outcome(project, result, problems + result.problems)
 
 
 def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
     """Render every job for every environment; write the tree, or with `check` compare."""
-    project, result, problems = _load_and_run(options)
-    if (
-        project is None
-        or result is None
-        or any(p.severity == "error" for p in problems)
-    ):
-        _report(options, problems)
+    outcome = _load_and_run(options)
+    if outcome.failed or outcome.project is None or outcome.result is None:
+        _report(options, outcome)
         return EXIT_PROBLEMS
-    output = project.spec.output
-    files, tree_problems = build_tree(result, output=output)
-    problems += tree_problems
-    if tree_problems:
-        _report(options, problems)
+    output = outcome.project.spec.output
+    files, tree_problems = build_tree(outcome.result, output=output)
+    outcome.problems = [*(outcome.problems or []), *tree_problems]
+    if outcome.failed:
+        _report(options, outcome)
         return EXIT_PROBLEMS
     files = with_index(files, output)
-    _report(options, problems)
     if check:
-        return _check(options, project, files, show_diff=show_diff)
+        diff = compare(options.root, files, output=output)
+        _report(options, outcome)
+        return _report_drift(options, outcome.project, files, diff, show_diff=show_diff)
     summary, write_problems = write_tree(options.root, files, output=output)
+    outcome.problems += write_problems
+    _report(options, outcome)
     if write_problems:
-        _report(options, write_problems)
         return EXIT_PROBLEMS
     options.err.write(
-        f"kgen: {_scope(result)}: {len(summary.written)} files written,"
+        f"kgen: {_scope(outcome.result)}: {len(summary.written)} files written,"
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
@@ -84,16 +105,17 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
 
 def _scope(result: RunResult) -> str:
     jobs = len({rendered.job.file for rendered in result.rendered})
-    return (
-        f"{jobs} jobs in {len(result.environments)} environments"
-        f" ({len(result.rendered)} renders)"
-    )
+    return f"{jobs} jobs in {len(result.environments)} environments ({len(result.rendered)} renders)"
 
 
-def _check(
-    options: Options, project: Project, files: dict[str, str], *, show_diff: bool
+def _report_drift(
+    options: Options,
+    project: Project,
+    files: dict[str, str],
+    diff: TreeDiff,
+    *,
+    show_diff: bool,
 ) -> int:
-    diff = compare(options.root, files, output=project.spec.output)
     if diff.clean:
         options.err.write(
             f"kgen: {project.spec.output}/ is up to date ({len(files)} files)\n"
@@ -118,20 +140,23 @@ def validate(options: Options, *, strict: bool = False) -> int:
     """Load, validate and render everything in memory; write nothing.
 
     Warnings alone exit 0, unless `strict`."""
-    _project, result, problems = _load_and_run(options)
-    _report(options, problems)
-    failing = [p for p in problems if strict or p.severity == "error"]
-    if result is not None and not failing:
-        options.err.write(f"kgen: {_scope(result)}: valid\n")
+    outcome = _load_and_run(options)
+    _report(options, outcome)
+    failing = [p for p in outcome.problems or [] if strict or p.severity == "error"]
+    if outcome.result is not None and not failing:
+        options.err.write(f"kgen: {_scope(outcome.result)}: valid\n")
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
 def render(options: Options, job: str) -> int:
-    """Print one job's manifests for one environment as multi-document YAML."""
-    _project, result, problems = _load_and_run(options, jobs=(job,))
-    _report(options, problems)
-    if result is None or any(p.severity == "error" for p in problems):
+    """Print one job's manifests for one environment as multi-document YAML; problems go
+    to stderr, whatever the format, so stdout stays a manifest stream."""
+    outcome = _load_and_run(options, jobs=(job,))
+    _report(options, outcome, to_stderr=True)
+    if outcome.result is None or outcome.failed:
         return EXIT_PROBLEMS
-    manifests = [m.body for rendered in result.rendered for m in rendered.manifests]
+    manifests = [
+        m.body for rendered in outcome.result.rendered for m in rendered.manifests
+    ]
     options.out.write(dump_documents(manifests))
     return EXIT_OK

@@ -1,18 +1,34 @@
-"""Print problems. Reporters write to an injected stream and never decide exit codes."""
+"""Print problems in the formats people and CI tools read.
+
+Reporters write to an injected stream and never decide exit codes. `text` goes to stderr;
+the machine formats go to stdout so they can be redirected into a file.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Sequence
-from typing import Protocol, TextIO
+from typing import ClassVar, Protocol, TextIO
+from xml.etree import ElementTree
 
-from kgen.errors import Problem
+from kgen import __version__
+from kgen.errors import Problem, format_path
+from kgen.rule_catalog import RULES
+
+# GitHub shows 10 annotations of each kind per step and drops the rest silently.
+GITHUB_SHOWN = 10
 
 
 class Reporter(Protocol):
+    to_stdout: ClassVar[bool]
+
     def __init__(self, *, stream: TextIO) -> None: ...
 
-    def report(self, problems: Sequence[Problem]) -> None: ...
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None: ...
 
 
 class TextReporter:
@@ -21,6 +37,8 @@ class TextReporter:
     Colour only on a terminal and never with NO_COLOR set (https://no-color.org).
     """
 
+    to_stdout: ClassVar[bool] = False
+
     def __init__(self, *, stream: TextIO) -> None:
         self.stream = stream
         self.color = stream.isatty() and not os.environ.get("NO_COLOR")
@@ -28,11 +46,12 @@ class TextReporter:
     def _paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text
 
-    def report(self, problems: Sequence[Problem]) -> None:
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
         for problem in problems:
-            level = self._paint(
-                problem.severity, "1;31" if problem.severity == "error" else "1;33"
-            )
+            colour = "1;31" if problem.severity == "error" else "1;33"
+            level = self._paint(problem.severity, colour)
             location = self._paint(problem.location, "1")
             self.stream.write(
                 f"{location}: {level}: {problem.message} ({problem.code})\n"
@@ -48,14 +67,225 @@ class TextReporter:
 class ParsableReporter:
     """One line per problem, `file:line:col: [severity] message (code)`, for editors and grep."""
 
+    to_stdout: ClassVar[bool] = True
+
     def __init__(self, *, stream: TextIO) -> None:
         self.stream = stream
 
-    def report(self, problems: Sequence[Problem]) -> None:
-        for problem in problems:
-            self.stream.write(
-                f"{problem.location}: [{problem.severity}] {problem.message} ({problem.code})\n"
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
+        for p in problems:
+            self.stream.write(f"{p.location}: [{p.severity}] {p.message} ({p.code})\n")
+
+
+class JsonReporter:
+    """Every problem with all its fields, and counts."""
+
+    to_stdout: ClassVar[bool] = True
+
+    def __init__(self, *, stream: TextIO) -> None:
+        self.stream = stream
+
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
+        errors = sum(p.severity == "error" for p in problems)
+        document = {
+            "tool": "kgen",
+            "version": __version__,
+            "errors": errors,
+            "warnings": len(problems) - errors,
+            "checked": list(checked),
+            "problems": [_as_dict(p) for p in problems],
+        }
+        self.stream.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def _as_dict(problem: Problem) -> dict[str, object]:
+    return {
+        "file": problem.file,
+        "line": problem.line,
+        "column": problem.column,
+        "severity": problem.severity,
+        "code": problem.code,
+        "message": problem.message,
+        "hint": problem.hint,
+        "context": problem.context,
+        "field": format_path(problem.path) or None,
+    }
+
+
+class GithubReporter:
+    """GitHub Actions workflow commands: errors first, since only 10 of each kind show."""
+
+    to_stdout: ClassVar[bool] = True
+
+    def __init__(self, *, stream: TextIO) -> None:
+        self.stream = stream
+
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
+        ordered = sorted(problems, key=lambda p: (p.severity != "error", p.sort_key))
+        for p in ordered:
+            props = [f"file={_escape_property(p.file or '')}"]
+            props += [f"line={p.line}"] if p.line else []
+            props += [f"col={p.column}"] if p.column else []
+            props.append(f"title={_escape_property(f'kgen ({p.code})')}")
+            text = (
+                p.message
+                + (f"\n{p.hint}" if p.hint else "")
+                + (f"\n(in {p.context})" if p.context else "")
             )
+            self.stream.write(
+                f"::{p.severity} {','.join(props)}::{_escape_data(text)}\n"
+            )
+        if not problems:
+            return
+        self.stream.write(summary(problems) + "\n")
+        errors = sum(p.severity == "error" for p in problems)
+        if max(errors, len(problems) - errors) > GITHUB_SHOWN:
+            self.stream.write(
+                f"kgen: GitHub shows {GITHUB_SHOWN} annotations of each kind; all are listed in this log\n"
+            )
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class SarifReporter:
+    """SARIF 2.1.0 for code scanning: every catalogued rule, and fingerprints that do not
+    depend on line numbers, so a result keeps its identity when lines move."""
+
+    to_stdout: ClassVar[bool] = True
+
+    def __init__(self, *, stream: TextIO) -> None:
+        self.stream = stream
+
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
+        ids = sorted(RULES)
+        rules = [_sarif_rule(rule_id) for rule_id in ids]
+        results = [_sarif_result(p, ids) for p in problems]
+        log = {
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "kgen",
+                            "version": __version__,
+                            "rules": rules,
+                        }
+                    },
+                    "results": results,
+                }
+            ],
+        }
+        self.stream.write(json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+
+
+def _sarif_rule(rule_id: str) -> dict[str, object]:
+    rule = RULES[rule_id]
+    return {
+        "id": rule.id,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.explanation},
+        "defaultConfiguration": {"level": rule.severity},
+        "help": {"text": rule.explanation},
+    }
+
+
+def _sarif_result(problem: Problem, ids: list[str]) -> dict[str, object]:
+    region = {"startLine": problem.line or 1, "startColumn": problem.column or 1}
+    identity = "\0".join(
+        [problem.code, problem.file or "", problem.message, problem.context or ""]
+    )
+    result: dict[str, object] = {
+        "ruleId": problem.code,
+        "level": problem.severity,
+        "message": {
+            "text": problem.message + (f" Hint: {problem.hint}" if problem.hint else "")
+        },
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {
+                        "uri": problem.file or "kgen.yaml",
+                        "uriBaseId": "%SRCROOT%",
+                    },
+                    "region": region,
+                }
+            }
+        ],
+        "partialFingerprints": {
+            "kgenProblem/v1": hashlib.sha256(identity.encode()).hexdigest()[:32]
+        },
+    }
+    if problem.code in ids:
+        result["ruleIndex"] = ids.index(problem.code)
+    return result
+
+
+class JunitReporter:
+    """JUnit XML: one test case per input file; errors fail it, warnings go to its output."""
+
+    to_stdout: ClassVar[bool] = True
+
+    def __init__(self, *, stream: TextIO) -> None:
+        self.stream = stream
+
+    def report(
+        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
+    ) -> None:
+        files = sorted({*checked, *(p.file or "kgen.yaml" for p in problems)})
+        failing = {p.file for p in problems if p.severity == "error"}
+        suite = ElementTree.Element(
+            "testsuite",
+            {
+                "name": "kgen",
+                "tests": str(len(files)),
+                "failures": str(len(failing)),
+                "errors": "0",
+                "skipped": "0",
+            },
+        )
+        for file in files:
+            case = ElementTree.SubElement(
+                suite, "testcase", {"classname": "kgen", "name": file}
+            )
+            mine = [p for p in problems if (p.file or "kgen.yaml") == file]
+            for p in (p for p in mine if p.severity == "error"):
+                failure = ElementTree.SubElement(
+                    case, "failure", {"type": p.code, "message": p.message}
+                )
+                failure.text = _junit_text(p)
+            warnings = [_junit_text(p) for p in mine if p.severity == "warning"]
+            if warnings:
+                ElementTree.SubElement(case, "system-out").text = "\n".join(warnings)
+        root = ElementTree.Element("testsuites", {"name": "kgen"})
+        root.append(suite)
+        ElementTree.indent(root)
+        self.stream.write(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            + ElementTree.tostring(root, encoding="unicode")
+            + "\n"
+        )
+
+
+def _junit_text(problem: Problem) -> str:
+    text = (
+        f"{problem.location}: [{problem.severity}] {problem.message} ({problem.code})"
+    )
+    return text + (f"\nhint: {problem.hint}" if problem.hint else "")
 
 
 def summary(problems: Sequence[Problem]) -> str:
@@ -73,4 +303,15 @@ def _count(n: int, noun: str) -> str:
 REPORTERS: dict[str, type[Reporter]] = {
     "text": TextReporter,
     "parsable": ParsableReporter,
+    "json": JsonReporter,
+    "github": GithubReporter,
+    "sarif": SarifReporter,
+    "junit": JunitReporter,
 }
+
+
+def pick_format(name: str) -> str:
+    """`auto` is `github` under GitHub Actions, else `text`."""
+    if name != "auto":
+        return name
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"

@@ -45,6 +45,8 @@ def run_kgen(
 ) -> RunKgen:
     """Run the kgen CLI in-process through main(), so exit codes are the real ones."""
     monkeypatch.setenv("NO_COLOR", "1")
+    # `--format auto` would pick github annotations when the suite runs in Actions.
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
 
     def run(*args: str, cwd: Path | None = None) -> Result:
         if cwd is not None:

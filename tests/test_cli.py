@@ -175,9 +175,10 @@ def test_parsable_format(example: Path, run_kgen: RunKgen):
     )
     result = run_kgen("validate", "--format", "parsable", cwd=example)
     assert (
-        result.err
+        result.out
         == "jobs/tf-ps.yaml:3:9: [error] unknown key 'workers' (unknown-key)\n"
     )
+    assert result.err == ""
 
 
 def test_installed_command_and_module_run(tmp_path: Path):
