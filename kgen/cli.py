@@ -37,13 +37,28 @@ _format = click.option(
 _envs = click.option(
     "--env", "-e", "envs", multiple=True, help="Only this environment (repeatable)."
 )
+_crds = click.option(
+    "--crd",
+    "crds",
+    multiple=True,
+    help="A CRD file to check rendered objects against too (repeatable).",
+)
 
 
-def _options(root: Path, envs: tuple[str, ...], report_format: str) -> commands.Options:
-    out = sys.stdout
-    err = sys.stderr
+def _options(
+    root: Path,
+    report_format: str,
+    *,
+    envs: tuple[str, ...] = (),
+    crds: tuple[str, ...] = (),
+) -> commands.Options:
     return commands.Options(
-        root=root, out=out, err=err, envs=envs, report_format=report_format
+        root=root,
+        out=sys.stdout,
+        err=sys.stderr,
+        envs=envs,
+        report_format=report_format,
+        crds=crds,
     )
 
 
@@ -57,6 +72,7 @@ def cli() -> None:
 @_project
 @_envs
 @_format
+@_crds
 @click.option(
     "--check",
     is_flag=True,
@@ -66,24 +82,35 @@ def cli() -> None:
     "--diff", "show_diff", is_flag=True, help="With --check, print a unified diff."
 )
 def build(
-    root: Path, envs: tuple[str, ...], report_format: str, check: bool, show_diff: bool
+    root: Path,
+    envs: tuple[str, ...],
+    report_format: str,
+    crds: tuple[str, ...],
+    check: bool,
+    show_diff: bool,
 ) -> int:
     """Render every job for every environment into the output folder."""
-    return commands.build(
-        _options(root, envs, report_format), check=check, show_diff=show_diff
-    )
+    options = _options(root, report_format, envs=envs, crds=crds)
+    return commands.build(options, check=check, show_diff=show_diff)
 
 
 @cli.command()
 @_project
 @_envs
 @_format
+@_crds
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 def validate(
-    root: Path, envs: tuple[str, ...], report_format: str, strict: bool
+    root: Path,
+    envs: tuple[str, ...],
+    report_format: str,
+    crds: tuple[str, ...],
+    strict: bool,
 ) -> int:
-    """Check every job and overlay in every environment; write nothing."""
-    return commands.validate(_options(root, envs, report_format), strict=strict)
+    """Check every job and overlay in every environment, and what they render; write nothing."""
+    return commands.validate(
+        _options(root, report_format, envs=envs, crds=crds), strict=strict
+    )
 
 
 @cli.command()
@@ -95,7 +122,7 @@ def validate(
 @_format
 def render(job: str, env: str, root: Path, report_format: str) -> int:
     """Print JOB's manifests for one environment to stdout."""
-    return commands.render(_options(root, (env,), report_format), job)
+    return commands.render(_options(root, report_format, envs=(env,)), job)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,6 +26,7 @@ class Options:
     err: TextIO
     envs: tuple[str, ...] = ()
     report_format: str = "text"
+    crds: tuple[str, ...] = ()
 
 
 @dataclass
@@ -59,7 +60,7 @@ def _checked(project: Project | None) -> list[str]:
 
 
 def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> Outcome:
-    project, problems = load_project(options.root)
+    project, problems = load_project(options.root, extra_crds=options.crds)
     if project is None:
         return Outcome(None, None, problems)
     for env in options.envs:

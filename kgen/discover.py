@@ -5,10 +5,11 @@ Each file is read once, whatever number of environments use it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.loader import Document, load_file
 from kgen.models import JOB_MODELS
@@ -45,6 +46,8 @@ class Project:
     spec: ProjectSpec
     overlays: dict[str, Overlay]
     jobs: list[JobSource]
+    # User CRD validators by (apiVersion, kind), from kgen.yaml `crds:` and `--crd`.
+    crds: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
 def located(problem: Problem, doc: Document) -> Problem:
@@ -57,7 +60,9 @@ def located(problem: Problem, doc: Document) -> Problem:
     return problem.at(origin.file, origin.line, origin.column)
 
 
-def load_project(root: Path) -> tuple[Project | None, list[Problem]]:
+def load_project(
+    root: Path, *, extra_crds: tuple[str, ...] = ()
+) -> tuple[Project | None, list[Problem]]:
     """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
     path = root / PROJECT_FILE
     if not path.is_file():
@@ -78,7 +83,8 @@ def load_project(root: Path) -> tuple[Project | None, list[Problem]]:
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems)
     jobs = _load_jobs(root, spec, doc, problems)
-    return Project(root, doc, spec, overlays, jobs), problems
+    crds, crd_problems = load_crd_schemas(root, [*spec.crds, *extra_crds])
+    return Project(root, doc, spec, overlays, jobs, crds), problems + crd_problems
 
 
 def _load_mapping(

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from kgen.errors import DataPath, Problem
 from kgen.validate import suggest
 
-DEFAULT_KUBERNETES_VERSION = "1.33"
+DEFAULT_KUBERNETES_VERSION = "1.35"
 
 # Spec fields that hold a core object, and the definition each must satisfy.
 AFFINITY = "io.k8s.api.core.v1.Affinity"
@@ -27,12 +27,30 @@ POD_SECURITY_CONTEXT = "io.k8s.api.core.v1.PodSecurityContext"
 METRIC_SPEC = "io.k8s.api.autoscaling.v2.MetricSpec"
 
 
+def supported_versions() -> list[str]:
+    root = resources.files("kubernetes_validate") / "kubernetes-json-schema"
+    found = [
+        p.name[1:].removesuffix(".0-local-strict")
+        for p in root.iterdir()
+        if p.name.endswith("-local-strict")
+    ]
+    return sorted(found, key=lambda v: tuple(int(n) for n in v.split(".")))
+
+
+def check_version(value: str) -> str | None:
+    known = supported_versions()
+    if value not in known:
+        return f"kgen can validate against Kubernetes {known[0]} to {known[-1]}, not {value}"
+    return None
+
+
 @functools.cache
-def _definitions(version: str) -> dict[str, Any]:
+def definitions(version: str) -> dict[str, Any]:
+    """The strict core definitions of Kubernetes `version` (`1.33`), by name."""
     root = resources.files("kubernetes_validate") / "kubernetes-json-schema"
     folder = root / f"v{version}.0-local-strict"
     with folder.joinpath("_definitions.json").open(encoding="utf-8") as handle:
-        loaded: dict[str, Any] = json.load(handle)
+        loaded: dict[str, Any] = json.load(handle)["$defs"]
     return loaded
 
 
@@ -40,7 +58,7 @@ def _definitions(version: str) -> dict[str, Any]:
 def validator_for(
     definition: str, version: str = DEFAULT_KUBERNETES_VERSION
 ) -> Draft202012Validator:
-    defs = _definitions(version)["$defs"]
+    defs = definitions(version)
     return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": defs})
 
 

@@ -17,6 +17,7 @@ from kgen.errors import Problem
 from kgen.loader import nearest_origin
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
 from kgen.models import JOB_MODELS, JobSpec
+from kgen.output_check import check_output
 from kgen.render import Environment, Manifest, render_job
 from kgen.rule_catalog import classified
 from kgen.spec_rules import RuleContext, check_spec
@@ -76,7 +77,11 @@ def run(
 
     result = RunResult()
     wanted = set(jobs) if jobs is not None else None
-    context = RuleContext(gpu_placement=project.spec.gpu_placement)
+    context = RuleContext(
+        gpu_placement=project.spec.gpu_placement,
+        kubernetes_version=project.spec.kubernetes_version,
+        crds=project.crds,
+    )
     findings: list[Finding] = []
     env_count: dict[str, int] = {}  # per job: how many environments render it
     for env_name in envs if envs is not None else project.spec.environments:
@@ -116,6 +121,15 @@ def render_one(
         return None, locate(job, layers, problems)
     problems += check_spec(spec, context)
     manifests, render_problems = render_job(spec, env)
+    # The output check is the safety net for a spec that passed every check before it;
+    # after a spec error it would only say the same thing again.
+    if not any(classified(p).severity == "error" for p in problems + render_problems):
+        render_problems += check_output(
+            manifests,
+            target=env.target.name,
+            version=context.kubernetes_version,
+            crds=context.crds,
+        )
     problems = [p for p in problems + render_problems if p.code not in spec.lint.ignore]
     located = locate(job, layers, problems) if problems else []
     if any(p.severity == "error" for p in located):

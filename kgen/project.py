@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from kgen.fields import DnsLabel, ObjectName, checked
-from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION
+from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.models import Framework, SpecModel
 from kgen.models.lint import LintSettings
 from kgen.targets import TARGETS
@@ -31,6 +31,7 @@ def _overlay_name(value: str) -> str | None:
 
 
 RelativeDir = Annotated[str, checked(_relative_dir)]
+KubernetesVersion = Annotated[str, checked(check_version)]
 OverlayName = Annotated[str, checked(_overlay_name)]
 
 
@@ -130,9 +131,8 @@ class ProjectSpec(SpecModel):
         description="Environments to render, by name (the output folder).",
         examples=[{"dev-cpu": ["cpu", "v1"]}],
     )
-    kubernetes_version: str = Field(
+    kubernetes_version: KubernetesVersion = Field(
         DEFAULT_KUBERNETES_VERSION,
-        pattern=r"^1\.[0-9]+$",
         description="Kubernetes minor the core objects are validated against.",
         examples=["1.31"],
     )
@@ -145,6 +145,11 @@ class ProjectSpec(SpecModel):
         None,
         description="Enables the gpu-placement rule.",
         examples=[{"tolerationKeys": ["nvidia.com/gpu"]}],
+    )
+    crds: list[RelativeDir] = Field(
+        default_factory=list,
+        description="CRD files of your cluster's operator; rendered jobs are checked against them too.",
+        examples=[["crds/pytorchjobs-v1.9.yaml"]],
     )
     lint: LintSettings = Field(
         LintSettings(),

@@ -180,6 +180,13 @@ _INPUT = [
 
 _RULES = [
     _r(
+        "output-schema",
+        "error",
+        False,
+        "A rendered object the API server would reject or prune",
+        "Each rendered job is checked against its API target's envelope with the core PodTemplateSpec, claims and TensorBoard objects against the core definitions of kgen.yaml `kubernetesVersion`, and anything with a CRD in `crds:` against that CRD. The location is the spec value that produced the output; the message names the output path.",
+    ),
+    _r(
         "name-too-long",
         "error",
         False,

@@ -7,8 +7,9 @@ paths into file:line:col through provenance, whichever file set the value.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from kgen import k8s_schema
 from kgen.errors import DataPath, Problem
@@ -32,6 +33,8 @@ class RuleContext:
     """What rules may know beyond the job: the project's declarations."""
 
     gpu_placement: GpuPlacement | None = None
+    kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
+    crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
 
 
 Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]
@@ -97,9 +100,9 @@ def _requests_within_limits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem
 def _within(
     requests: ResourceAmounts, limits: ResourceAmounts, path: DataPath
 ) -> Iterator[Problem]:
-    for field, info in type(requests).model_fields.items():
-        key = info.alias or field
-        wanted, allowed = getattr(requests, field), getattr(limits, field)
+    for name, info in type(requests).model_fields.items():
+        key = info.alias or name
+        wanted, allowed = getattr(requests, name), getattr(limits, name)
         low, high = parse_quantity(wanted or ""), parse_quantity(allowed or "")
         if low is not None and high is not None and low > high:
             yield Problem(
@@ -168,7 +171,10 @@ def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
     for index, metric in enumerate(policy.metrics or []):
         yield from k8s_schema.check_object(
-            metric, k8s_schema.METRIC_SPEC, path=("elasticPolicy", "metrics", index)
+            metric,
+            k8s_schema.METRIC_SPEC,
+            path=("elasticPolicy", "metrics", index),
+            version=ctx.kubernetes_version,
         )
 
 
@@ -304,7 +310,9 @@ def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     ]
     for value, definition, path in checks:
         if value is not None:
-            yield from k8s_schema.check_object(value, definition, path=path)
+            yield from k8s_schema.check_object(
+                value, definition, path=path, version=ctx.kubernetes_version
+            )
 
 
 _SECRET_NAME = re.compile(

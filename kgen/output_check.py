@@ -1,0 +1,162 @@
+"""Validate what kgen renders, in-process and offline, and point each error at the spec.
+
+Jobs are checked against the envelope of their API target (kgen.envelopes) with the pod
+template as the core PodTemplateSpec; claims, Deployments and Services against the core
+definitions; anything with a user-supplied CRD against that CRD too. Validators are built
+once per (kind, target, Kubernetes version) and reused.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+
+from kgen import k8s_schema
+from kgen.envelopes import envelope
+from kgen.errors import DataPath, Problem, format_path
+from kgen.render import Manifest
+from kgen.targets import TARGETS
+
+CORE_DEFINITIONS = {
+    "PersistentVolumeClaim": "io.k8s.api.core.v1.PersistentVolumeClaim",
+    "Service": "io.k8s.api.core.v1.Service",
+    "Deployment": "io.k8s.api.apps.v1.Deployment",
+}
+# User CRD schemas by (apiVersion, kind).
+CrdSchemas = Mapping[tuple[str, str], Any]
+
+
+@functools.cache
+def job_validator(kind: str, target: str, version: str) -> Draft202012Validator:
+    defs = k8s_schema.definitions(version)
+    return Draft202012Validator({**envelope(kind, TARGETS[target]), "$defs": defs})
+
+
+def validator_for(
+    manifest: Manifest, target: str, version: str
+) -> Draft202012Validator | None:
+    if manifest.kind in ("PyTorchJob", "TFJob"):
+        return job_validator(manifest.kind, target, version)
+    definition = CORE_DEFINITIONS.get(manifest.kind)
+    return k8s_schema.validator_for(definition, version) if definition else None
+
+
+def check_output(
+    manifests: list[Manifest], *, target: str, version: str, crds: CrdSchemas
+) -> list[Problem]:
+    problems = []
+    for manifest in manifests:
+        validators = [validator_for(manifest, target, version)]
+        key = (manifest.body["apiVersion"], manifest.kind)
+        if key in crds:
+            validators.append(crds[key])
+        for validator in validators:
+            if validator is not None:
+                for error in validator.iter_errors(manifest.body):
+                    problems += _problems(manifest, error)
+    return problems
+
+
+def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
+    where: DataPath = tuple(error.absolute_path)
+    if error.validator != "additionalProperties" or not isinstance(
+        error.instance, dict
+    ):
+        return [_problem(manifest, where, error.message)]
+    # Name each unknown field, so the trace reaches the spec value that set it.
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    known = set(schema.get("properties", {}))
+    unknown = sorted(set(error.instance) - known)
+    return [
+        _problem(
+            manifest, (*where, key), "unknown field (the schema has no such property)"
+        )
+        for key in unknown
+    ]
+
+
+def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
+    where = format_path(out_path) or "the top level"
+    return Problem(
+        f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {message}",
+        "output-schema",
+        path=trace(manifest, out_path),
+        hint="this spec value produced it; the cluster would reject or prune it",
+    )
+
+
+_RUN_FIELDS = {
+    "cleanPodPolicy",
+    "backoffLimit",
+    "activeDeadlineSeconds",
+    "ttlSecondsAfterFinished",
+}
+_CONTAINER_FIELDS = {
+    "image": "image",
+    "imagePullPolicy": "imagePullPolicy",
+    "command": "command",
+    "args": "args",
+    "workingDir": "workingDir",
+    "env": "env",
+    "envFrom": "envFrom",
+    "resources": "resources",
+    "volumeMounts": "volumes",
+    "securityContext": "securityContext",
+}
+_POD_FIELDS = {
+    "affinity": "affinity",
+    "nodeSelector": "nodeSelector",
+    "tolerations": "tolerations",
+    "volumes": "volumes",
+    "securityContext": "podSecurityContext",
+    "serviceAccountName": "serviceAccountName",
+    "priorityClassName": "priorityClassName",
+    "schedulerName": "schedulerName",
+    "hostNetwork": "hostNetwork",
+    "hostIPC": "hostIPC",
+    "imagePullSecrets": "imagePullSecrets",
+    "initContainers": "codeSync",
+}
+
+
+def trace(manifest: Manifest, out: DataPath) -> DataPath:
+    """The spec field that produced the output at `out` (its nearest known ancestor)."""
+    if manifest.spec_path:
+        return manifest.spec_path
+    if manifest.kind not in ("PyTorchJob", "TFJob"):
+        return ("tensorboard",)
+    if out[:2] in (("metadata", "labels"), ("metadata", "annotations")):
+        return (str(out[1]),)
+    if len(out) < 2 or out[0] != "spec":
+        return ()
+    field = str(out[1])
+    if field == "runPolicy":
+        return ("runPolicy", *out[2:3])
+    if field in _RUN_FIELDS:
+        return ("runPolicy", field)
+    if field.endswith("ReplicaSpecs"):
+        return _trace_role(out[2:])
+    return (field, *out[2:])
+
+
+def _trace_role(out: DataPath) -> DataPath:
+    if not out:
+        return ("roles",)
+    role, rest = str(out[0]).lower(), out[1:]
+    if not rest or rest[0] in ("replicas", "restartPolicy"):
+        return ("roles", role, *rest[:1])
+    if rest[:2] == ("template", "metadata") and len(rest) > 2:
+        return ("podLabels",) if rest[2] == "labels" else ("podAnnotations",)
+    pod = rest[2:]
+    if pod and pod[0] == "containers" and len(pod) > 2 and pod[2] in _CONTAINER_FIELDS:
+        name = _CONTAINER_FIELDS[str(pod[2])]
+        return (name, *pod[3:]) if name in ("securityContext", "resources") else (name,)
+    if pod and pod[0] in _POD_FIELDS:
+        name = _POD_FIELDS[str(pod[0])]
+        return (
+            (name, *pod[1:]) if name in ("affinity", "podSecurityContext") else (name,)
+        )
+    return ("roles", role)
