@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: help install build validate test lint typecheck check golden docs clean
+.PHONY: help install build validate test lint typecheck check golden docs schemas clean
 
 help:  ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -41,6 +41,9 @@ golden: install  ## regenerate golden manifests and the committed output; review
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
+
+schemas: install  ## regenerate schemas/ (editor schemas and job envelopes)
+	$(BIN)/kgen schema --out schemas
 
 docs: install  ## regenerate the spec reference in README.md from the models
 	$(BIN)/python -m kgen.reference README.md

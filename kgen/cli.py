@@ -125,6 +125,22 @@ def render(job: str, env: str, root: Path, report_format: str) -> int:
     return commands.render(_options(root, report_format, envs=(env,)), job)
 
 
+@cli.command()
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("schemas"),
+    show_default=True,
+    help="Folder to write into.",
+)
+@click.option(
+    "--check", is_flag=True, help="Exit 1 if the folder is not current; write nothing."
+)
+def schema(out: Path, check: bool) -> int:
+    """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
+    return commands.schema(_options(Path("."), "text"), out=out, check=check)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where exceptions become exit codes."""
     try:

@@ -161,3 +161,26 @@ def render(options: Options, job: str) -> int:
     ]
     options.out.write(dump_documents(manifests))
     return EXIT_OK
+
+
+def schema(options: Options, *, out: Path, check: bool = False) -> int:
+    """Write the JSON Schemas for editors and the job envelopes into `out`, or with
+    `check` report which differ."""
+    from kgen.schema_export import all_schemas, dump
+
+    stale = []
+    for name, body in all_schemas().items():
+        path, text = out / name, dump(body)
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current == text:
+            continue
+        stale.append(path)
+        if not check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    for path in stale:
+        options.err.write(f"{'stale' if check else 'wrote'}: {path}\n")
+    if check and stale:
+        options.err.write("kgen: schemas are out of date; run `kgen schema`\n")
+        return EXIT_PROBLEMS
+    return EXIT_OK

@@ -120,6 +120,7 @@ def envelope(kind: str, target: ApiTarget) -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{kind} ({target.description})",
+        "$comment": "#/$defs/io.k8s.* references resolve against kubernetes-validate's strict _definitions.json for kgen.yaml kubernetesVersion.",
         **_object(
             {
                 "apiVersion": {"const": target.api_version},

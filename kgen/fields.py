@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from kgen.quantity import quantity_text
 
@@ -142,8 +142,27 @@ Image = Annotated[str, checked(_image)]
 AbsolutePath = Annotated[str, checked(_absolute_path)]
 SubPath = Annotated[str, checked(_sub_path)]
 GpuResource = Annotated[str, checked(_gpu_resource)]
-Quantity = Annotated[str, BeforeValidator(quantity_text)]
-NprocPerNode = Annotated[str, BeforeValidator(_nproc)]
+# What users may write (numbers included) for the JSON Schema editors read.
+_QUANTITY_SCHEMA = {
+    "anyOf": [
+        {
+            "type": "string",
+            "pattern": r"^[+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+|[numkKMGTPE]i?)?$",
+        },
+        {"type": "number", "minimum": 0},
+    ]
+}
+_NPROC_SCHEMA = {
+    "anyOf": [
+        {"enum": ["auto", "cpu", "gpu"]},
+        {"type": "string", "pattern": "^[1-9][0-9]*$"},
+        {"type": "integer", "minimum": 1},
+    ]
+}
+Quantity = Annotated[
+    str, BeforeValidator(quantity_text), WithJsonSchema(_QUANTITY_SCHEMA)
+]
+NprocPerNode = Annotated[str, BeforeValidator(_nproc), WithJsonSchema(_NPROC_SCHEMA)]
 Count = Annotated[int, Field(ge=1, le=10_000)]
 Int32 = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]

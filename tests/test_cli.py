@@ -220,7 +220,7 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
     relaxed = run_kgen("validate", "--env", "dev-cpu", cwd=example)
     assert relaxed.code == 0, relaxed
     assert relaxed.err.startswith(
-        "jobs/tf-ps.yaml:7:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
+        "jobs/tf-ps.yaml:8:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
     )
     assert relaxed.err.endswith(
         "kgen: 1 warning in 1 file\nkgen: 6 jobs in 1 environments (6 renders): valid\n"

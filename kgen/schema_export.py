@@ -1,0 +1,131 @@
+"""JSON Schemas for editors (`kgen schema`): job specs, overlays and kgen.yaml.
+
+yaml-language-server understands draft-07 and older, while pydantic writes 2020-12; the
+two differ here only in where definitions live (`definitions` vs `$defs`) and in
+pydantic's OpenAPI `discriminator`, which draft-07 does not know. Files name the schema in
+a first-line comment: `# yaml-language-server: $schema=../schemas/kgen-job.schema.json`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter
+
+from kgen.envelopes import all_envelopes
+from kgen.models import PyTorchJobSpec, TFJobSpec
+from kgen.project import OverlaySpec, ProjectSpec
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+REF = "#/definitions/{model}"
+_JOB = Annotated[PyTorchJobSpec | TFJobSpec, Field(discriminator="framework")]
+# Named lists whose items an overlay may delete with `$patch: delete`.
+_PATCHABLE = ("EnvVar", "Volume", "Toleration")
+
+
+def job_schema() -> dict[str, Any]:
+    schema = _draft7(
+        TypeAdapter(_JOB).json_schema(by_alias=True, ref_template=REF), "kgen job spec"
+    )
+    for name in ("PyTorchJobSpec", "TFJobSpec"):
+        # `name` defaults to the file name.
+        schema["definitions"][name]["required"].remove("name")
+    return schema
+
+
+def overlay_schema() -> dict[str, Any]:
+    schema = _draft7(
+        OverlaySpec.model_json_schema(by_alias=True, ref_template=REF), "kgen overlay"
+    )
+    partial = _partial(job_schema()["definitions"])
+    schema["definitions"] |= {f"Patch{name}": body for name, body in partial.items()}
+    schema["properties"]["patch"] = {
+        "description": schema["properties"]["patch"].get("description", ""),
+        "anyOf": [
+            {"$ref": "#/definitions/PatchPyTorchJobSpec"},
+            {"$ref": "#/definitions/PatchTFJobSpec"},
+            {"type": "null"},
+        ],
+    }
+    return schema
+
+
+def project_schema() -> dict[str, Any]:
+    schema = _draft7(
+        ProjectSpec.model_json_schema(by_alias=True, ref_template=REF),
+        "kgen project (kgen.yaml)",
+    )
+    # `dev-cpu: [cpu, v1]` is short for `dev-cpu: {overlays: [cpu, v1]}`.
+    environments = schema["properties"]["environments"]
+    shorthand = {"type": "array", "items": {"type": "string"}}
+    long_form = environments["additionalProperties"]
+    environments["additionalProperties"] = {"anyOf": [long_form, shorthand]}
+    return schema
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """File name under schemas/ to schema: editor schemas and the job envelopes."""
+    return {
+        "kgen-job.schema.json": job_schema(),
+        "kgen-overlay.schema.json": overlay_schema(),
+        "kgen-project.schema.json": project_schema(),
+        **all_envelopes(),
+    }
+
+
+def dump(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def _draft7(schema: dict[str, Any], title: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"$schema": DRAFT7, "title": title}
+    body = _strip(schema)
+    definitions = body.pop("$defs", {})
+    out |= body
+    out["title"] = title
+    out["definitions"] = definitions
+    return out
+
+
+def _strip(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {k: _strip(v) for k, v in node.items() if k != "discriminator"}
+    if isinstance(node, list):
+        return [_strip(item) for item in node]
+    return node
+
+
+def _partial(definitions: dict[str, Any]) -> dict[str, Any]:
+    """Definitions as an overlay patch uses them: nothing required, null deletes, refs
+    to the partial copies, and `$patch: delete` on named-list items."""
+    out = {}
+    for name, body in definitions.items():
+        body = _repoint(copy.deepcopy(body))
+        body.pop("required", None)
+        properties = body.get("properties", {})
+        for key, value in properties.items():
+            properties[key] = {"anyOf": [value, {"type": "null"}]}
+        if name in _PATCHABLE:
+            properties["$patch"] = {
+                "const": "delete",
+                "description": "Remove this item (matched by its name or key).",
+            }
+        out[name] = body
+    return out
+
+
+def _repoint(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: (
+                v.replace("#/definitions/", "#/definitions/Patch")
+                if k == "$ref"
+                else _repoint(v)
+            )
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_repoint(item) for item in node]
+    return node

@@ -1,0 +1,109 @@
+"""The JSON Schemas in schemas/: current, valid draft-07, and they accept what kgen accepts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft7Validator
+
+from kgen.schema_export import (
+    all_schemas,
+    dump,
+    job_schema,
+    overlay_schema,
+    project_schema,
+)
+from tests.conftest import REPO, RunKgen
+
+EDITOR = {
+    "kgen-job.schema.json": job_schema,
+    "kgen-overlay.schema.json": overlay_schema,
+    "kgen-project.schema.json": project_schema,
+}
+CASES = REPO / "tests" / "cases" / "positive"
+
+
+def test_committed_schemas_are_current(run_kgen: RunKgen):
+    result = run_kgen("schema", "--out", str(REPO / "schemas"), "--check")
+    assert result.code == 0, f"{result}\nrun `make schemas` and commit schemas/"
+    committed = {p.name for p in (REPO / "schemas").glob("*.json")}
+    assert committed == set(all_schemas())
+
+
+def test_schema_check_reports_a_stale_file(tmp_path: Path, run_kgen: RunKgen):
+    assert run_kgen("schema", "--out", str(tmp_path)).code == 0
+    (tmp_path / "kgen-job.schema.json").write_text("{}\n")
+    result = run_kgen("schema", "--out", str(tmp_path), "--check")
+    assert (result.code, result.err.splitlines()[0]) == (
+        1,
+        f"stale: {tmp_path / 'kgen-job.schema.json'}",
+    )
+
+
+@pytest.mark.parametrize("name", sorted(EDITOR))
+def test_editor_schemas_are_draft7(name: str):
+    schema = EDITOR[name]()
+    assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    Draft7Validator.check_schema(schema)
+    assert "$defs" not in dump(schema), "draft-07 readers look in definitions"
+
+
+def _files(pattern: str) -> list[Path]:
+    return sorted([*REPO.glob(pattern), *CASES.glob(f"*/{pattern}")])
+
+
+@pytest.mark.parametrize(
+    ("schema_name", "path"),
+    [("kgen-job.schema.json", p) for p in _files("jobs/*.yaml")]
+    + [("kgen-overlay.schema.json", p) for p in _files("overlays/*.yaml")]
+    + [
+        ("kgen-project.schema.json", p)
+        for p in [REPO / "kgen.yaml", *CASES.glob("*/kgen.yaml")]
+    ],
+    ids=lambda v: str(v.relative_to(REPO)) if isinstance(v, Path) else v,
+)
+def test_valid_inputs_pass_their_editor_schema(schema_name: str, path: Path):
+    errors = [
+        e.message
+        for e in Draft7Validator(EDITOR[schema_name]()).iter_errors(
+            yaml.safe_load(path.read_text())
+        )
+    ]
+    assert errors == []
+
+
+def test_editor_schemas_catch_typos():
+    job = {"framework": "pytorch", "image": "x:1", "roles": {"master": {"replicas": 1}}}
+    validator = Draft7Validator(job_schema())
+    assert not list(validator.iter_errors(job))
+    assert list(validator.iter_errors({**job, "imagePullPolicy": "always"}))
+    assert list(
+        validator.iter_errors({**job, "roles": {"master": {"replicas": 1, "gpus": 1}}})
+    )
+    patch = Draft7Validator(overlay_schema())
+    assert not list(
+        patch.iter_errors(
+            {
+                "patch": {
+                    "env": [{"name": "A", "$patch": "delete"}],
+                    "resources": {"gpu": None},
+                }
+            }
+        )
+    )
+    assert list(patch.iter_errors({"patch": {"resources": {"gpus": 1}}}))
+
+
+def test_repo_files_name_their_schema():
+    for path in [
+        *REPO.glob("jobs/*.yaml"),
+        *REPO.glob("overlays/*.yaml"),
+        REPO / "kgen.yaml",
+    ]:
+        first = path.read_text().splitlines()[0]
+        match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert match, f"{path.name} does not name its schema"
+        assert (path.parent / match[1]).resolve().is_file()
