@@ -100,17 +100,22 @@ def build(
 @_format
 @_crds
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def validate(
     root: Path,
     envs: tuple[str, ...],
     report_format: str,
     crds: tuple[str, ...],
     strict: bool,
+    paths: tuple[Path, ...],
 ) -> int:
-    """Check every job and overlay in every environment, and what they render; write nothing."""
-    return commands.validate(
-        _options(root, report_format, envs=envs, crds=crds), strict=strict
-    )
+    """Check jobs, overlays and what they render, in every environment; write nothing.
+
+    With PATHS (what a pull request or pre-commit touched), check the jobs named, the
+    environments of the overlays named, or everything if kgen.yaml is named.
+    """
+    options = _options(root, report_format, envs=envs, crds=crds)
+    return commands.validate(options, strict=strict, paths=paths)
 
 
 @cli.command()

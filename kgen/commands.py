@@ -13,6 +13,7 @@ from kgen.errors import Problem, UsageError
 from kgen.output import build_tree
 from kgen.pipeline import RunResult, run
 from kgen.reporters import REPORTERS, pick_format
+from kgen.scope import scope_for
 from kgen.writer import TreeDiff, compare, unified_diff, with_index, write_tree
 
 EXIT_OK = 0
@@ -59,7 +60,9 @@ def _checked(project: Project | None) -> list[str]:
     ]
 
 
-def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> Outcome:
+def _load_and_run(
+    options: Options, *, jobs: tuple[str, ...] = (), paths: tuple[Path, ...] = ()
+) -> Outcome:
     project, problems = load_project(options.root, extra_crds=options.crds)
     if project is None:
         return Outcome(None, None, problems)
@@ -71,8 +74,16 @@ def _load_and_run(options: Options, *, jobs: tuple[str, ...] = ()) -> Outcome:
     for job in jobs:
         if job not in names and not problems:
             raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
-    result = run(project, envs=options.envs or None, jobs=jobs or None)
-    return Outcome(project, result, problems + result.problems)
+    if not paths:
+        result = run(project, envs=options.envs or None, jobs=jobs or None)
+        return Outcome(project, result, problems + result.problems)
+    scope = scope_for(project, list(paths), cwd=Path.cwd())
+    if scope.empty:
+        return Outcome(project, None, [p for p in problems if scope.reports(p)])
+    result = run(project, envs=options.envs or None, select=scope.selects)
+    return Outcome(
+        project, result, [p for p in problems + result.problems if scope.reports(p)]
+    )
 
 
 def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
@@ -106,7 +117,10 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
 
 def _scope(result: RunResult) -> str:
     jobs = len({rendered.job.file for rendered in result.rendered})
-    return f"{jobs} jobs in {len(result.environments)} environments ({len(result.rendered)} renders)"
+    envs = len(
+        {rendered.env.name for rendered in result.rendered} or result.environments
+    )
+    return f"{jobs} jobs in {envs} environments ({len(result.rendered)} renders)"
 
 
 def _report_drift(
@@ -137,15 +151,20 @@ def _report_drift(
     return EXIT_PROBLEMS
 
 
-def validate(options: Options, *, strict: bool = False) -> int:
-    """Load, validate and render everything in memory; write nothing.
-
-    Warnings alone exit 0, unless `strict`."""
-    outcome = _load_and_run(options)
+def validate(
+    options: Options, *, strict: bool = False, paths: tuple[Path, ...] = ()
+) -> int:
+    """Load, validate and render everything in memory (or what `paths` touch); write
+    nothing. Warnings alone exit 0, unless `strict`."""
+    outcome = _load_and_run(options, paths=paths)
     _report(options, outcome)
     failing = [p for p in outcome.problems or [] if strict or p.severity == "error"]
     if outcome.result is not None and not failing:
         options.err.write(f"kgen: {_scope(outcome.result)}: valid\n")
+    elif outcome.result is None and paths and not failing:
+        options.err.write(
+            "kgen: none of the given paths is a job spec, overlay or kgen.yaml\n"
+        )
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 

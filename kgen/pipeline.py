@@ -8,7 +8,7 @@ sorted; nothing is written here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -71,7 +71,9 @@ def run(
     *,
     envs: Iterable[str] | None = None,
     jobs: Iterable[str] | None = None,
+    select: Callable[[str, str], bool] | None = None,
 ) -> RunResult:
+    """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks."""
     # Imported here: project rules read RunResult, which this module defines.
     from kgen.project_rules import check_project
 
@@ -92,6 +94,8 @@ def run(
             if (wanted is not None and job.name not in wanted) or not selector_matches(
                 selector, job.doc.data
             ):
+                continue
+            if select is not None and not select(env_name, job.file):
                 continue
             env_count[job.file] = env_count.get(job.file, 0) + 1
             rendered, problems = render_one(job, env, overlays, context)

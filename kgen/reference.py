@@ -27,6 +27,7 @@ from kgen.project import (
     OverlaySpec,
     ProjectSpec,
 )
+from kgen.rule_catalog import RULES
 
 BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->"
 END = "<!-- END SPEC REFERENCE -->"
@@ -177,11 +178,39 @@ def _flow(value: Any) -> str:
     return text.strip().removesuffix("...").strip().replace("|", "\\|")
 
 
+RULES_BEGIN = "<!-- BEGIN RULES: generated from kgen/rule_catalog.py by `make docs` -->"
+RULES_END = "<!-- END RULES -->"
+
+
+def render_rules() -> str:
+    """Every code kgen reports: policy rules first, then input errors."""
+    lines = [
+        RULES_BEGIN,
+        "",
+        "| id | severity | silenceable | what it means |",
+        "|---|---|---|---|",
+    ]
+    ordered = sorted(
+        RULES.values(), key=lambda r: (not r.silenceable, r.severity, r.id)
+    )
+    for rule in ordered:
+        silence = "yes" if rule.silenceable else "no"
+        lines.append(
+            f"| `{rule.id}` | {rule.severity} | {silence} | **{rule.summary}.** {rule.explanation} |"
+        )
+    return "\n".join([*lines, "", RULES_END])
+
+
 def update_readme(path: Path) -> bool:
-    """Rewrite the generated section of `path`; True when it changed."""
+    """Rewrite the generated sections of `path`; True when it changed."""
     text = path.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    updated = text[:start] + render_reference() + text[end:]
+    updated = text
+    for begin, end, body in (
+        (BEGIN, END, render_reference()),
+        (RULES_BEGIN, RULES_END, render_rules()),
+    ):
+        start, stop = updated.index(begin), updated.index(end) + len(end)
+        updated = updated[:start] + body + updated[stop:]
     if updated != text:
         path.write_text(updated, encoding="utf-8")
     return updated != text

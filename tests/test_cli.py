@@ -228,3 +228,45 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
     strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
     assert strict.code == 1
     assert run_kgen("build", cwd=example).code == 0, "warnings do not stop a build"
+
+
+def test_validate_paths_checks_only_what_they_touch(example: Path, run_kgen: RunKgen):
+    (example / "jobs" / "broken.yaml").write_text("framework: pytorch\nimage: [\n")
+    one_job = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert (one_job.code, one_job.err) == (
+        0,
+        "kgen: 1 jobs in 7 environments (7 renders): valid\n",
+    )
+    overlay = run_kgen("validate", "overlays/v1beta2.yaml", cwd=example)
+    assert (overlay.code, overlay.err) == (
+        0,
+        "kgen: 4 jobs in 2 environments (8 renders): valid\n",
+    )
+    named = run_kgen("validate", "jobs/broken.yaml", "jobs/tf-ps.yaml", cwd=example)
+    assert named.code == 1
+    assert named.err.startswith(
+        "jobs/broken.yaml:3:1: error: did not find expected node content (yaml-syntax)\n"
+    )
+    everything = run_kgen("validate", "kgen.yaml", cwd=example)
+    assert everything.code == 1, "kgen.yaml brings in every job, the broken one too"
+    unrelated = run_kgen("validate", "README.md", cwd=example)
+    assert (unrelated.code, unrelated.err) == (
+        0,
+        "kgen: none of the given paths is a job spec, overlay or kgen.yaml\n",
+    )
+
+
+def test_validate_paths_resolve_from_another_folder(
+    example: Path, run_kgen: RunKgen, tmp_path: Path
+):
+    result = run_kgen(
+        "validate",
+        "-C",
+        str(example),
+        str(example / "jobs" / "tf-ps.yaml"),
+        cwd=example.parent,
+    )
+    assert (result.code, result.err) == (
+        0,
+        "kgen: 1 jobs in 7 environments (7 renders): valid\n",
+    )

@@ -64,3 +64,48 @@ def test_every_model_has_a_section():
         *(_models(m) for m in (PyTorchJobSpec, TFJobSpec, OverlaySpec, ProjectSpec))
     )
     assert reachable <= documented, sorted(m.__name__ for m in reachable - documented)
+
+
+def test_readme_rules_section_is_current():
+    from kgen.reference import render_rules
+
+    assert render_rules() in (REPO / "README.md").read_text(), (
+        "run `make docs` and commit README.md"
+    )
+
+
+def test_every_reported_code_is_catalogued():
+    import re
+
+    from kgen.rule_catalog import RULES
+
+    reported = set()
+    for expected in (REPO / "tests" / "cases" / "negative").glob("*/expected.txt"):
+        reported |= set(
+            re.findall(r"\(([a-z0-9]+(?:-[a-z0-9]+)+)\)$", expected.read_text(), re.M)
+        )
+    assert reported, "the cases report codes"
+    assert reported <= set(RULES), sorted(reported - set(RULES))
+
+
+def test_pre_commit_hooks_select_kgen_inputs():
+    import re
+
+    import yaml
+
+    hooks = {
+        hook["id"]: hook
+        for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    }
+    assert set(hooks) == {"kgen-validate", "kgen-build-check"}
+    for hook in hooks.values():
+        assert {"id", "name", "entry", "language"} <= set(hook)
+    files = re.compile(hooks["kgen-validate"]["files"])
+    assert (
+        files.search("jobs/train.yaml")
+        and files.search("ml/overlays/gpu.yml")
+        and files.search("kgen.yaml")
+    )
+    assert not files.search("manifests/dev/train.pytorchjob.yaml") and not files.search(
+        "README.md"
+    )

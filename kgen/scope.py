@@ -1,0 +1,76 @@
+"""What `kgen validate PATHS...` covers: the files a pull request or pre-commit touched.
+
+A job spec is checked in every environment; an overlay brings in every environment that
+lists it; kgen.yaml brings in everything. Problems are reported for what is in scope,
+so an unrelated broken file elsewhere does not block this change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgen.discover import Overlay, Project
+from kgen.errors import Problem
+
+
+@dataclass(frozen=True)
+class Scope:
+    everything: bool
+    jobs: frozenset[str]  # job files, relative to the project
+    envs: frozenset[str]  # environments whose overlays changed
+    files: frozenset[str]  # every input file in scope
+
+    def selects(self, env: str, job_file: str) -> bool:
+        return self.everything or job_file in self.jobs or env in self.envs
+
+    @property
+    def empty(self) -> bool:
+        return not (self.everything or self.jobs or self.envs)
+
+    def reports(self, problem: Problem) -> bool:
+        return self.everything or problem.file is None or problem.file in self.files
+
+
+def scope_for(project: Project, paths: list[Path], *, cwd: Path) -> Scope:
+    named = {_relative(project.root, cwd / p) for p in paths}
+    if project.doc.file in named:
+        return Scope(True, frozenset(), frozenset(), frozenset())
+    jobs = frozenset(j.file for j in project.jobs if j.file in named)
+    overlays = {o.name for o in project.overlays.values() if o.doc.file in named}
+    overlays |= {
+        Path(p).stem for p in named if p.startswith(f"{project.spec.overlays}/")
+    }
+    envs = frozenset(
+        name
+        for name, env in project.spec.environments.items()
+        if overlays & set(env.overlays)
+    )
+    in_scope_overlays = {
+        o.doc.file for name in envs for o in _overlays_of(project, name)
+    }
+    files = frozenset(
+        {
+            *jobs,
+            *in_scope_overlays,
+            *(p for p in named if p.startswith(f"{project.spec.jobs}/")),
+        }
+    )
+    return Scope(
+        False, jobs, envs, files | {f for f in named if f.endswith((".yaml", ".yml"))}
+    )
+
+
+def _overlays_of(project: Project, env: str) -> list[Overlay]:
+    return [
+        project.overlays[n]
+        for n in project.spec.environments[env].overlays
+        if n in project.overlays
+    ]
+
+
+def _relative(root: Path, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
