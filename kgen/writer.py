@@ -1,18 +1,20 @@
 """Write the output tree, or compare it with what is on disk (drift).
 
 kgen owns what it lists in `<output>/.kgen-index`: it rewrites and removes only those
-files, and refuses to overwrite a file it did not write. Each file is replaced
-atomically (write beside, then rename), and unchanged files are left untouched.
+files, and refuses to overwrite a file it did not write. A build stages the whole new
+tree beside the old and swaps it in at once (kgen.atomic); a build that changes
+nothing touches nothing.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import tempfile
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kgen.atomic import build_lock, recover, staging_dir, swap_in
 from kgen.errors import Problem
 
 INDEX = ".kgen-index"
@@ -86,30 +88,65 @@ def unified_diff(root: Path, files: dict[str, str], diff: TreeDiff) -> str:
 def write_tree(
     root: Path, files: dict[str, str], *, output: str
 ) -> tuple[WriteSummary, list[Problem]]:
-    """Write `files` (index included); remove owned files no longer produced."""
-    owned = read_index(root, output)
-    foreign = [
-        p
-        for p, text in files.items()
-        if p not in owned
-        and p != index_path(output)
-        and _read(root / p) not in (None, text)
-    ]
-    if foreign:
-        return WriteSummary(), [_foreign(path) for path in foreign]
-    summary = WriteSummary()
-    for path, text in files.items():
-        if _read(root / path) == text:
-            summary.unchanged += 1
-            continue
-        _atomic_write(root / path, text)
-        summary.written.append(path)
-    for path in sorted(owned - files.keys()):
-        target = root / path
-        if target.is_file() and not target.is_symlink():
-            target.unlink()
-            summary.removed.append(path)
+    """Make the output root exactly `files` (index included) plus the files kgen does not
+    own, in one atomic swap; a build that changes nothing touches nothing."""
+    target = root / output
+    if target.is_symlink():
+        return WriteSummary(), [
+            Problem(
+                f"the output folder {output} is a symbolic link; kgen writes only real folders",
+                "io",
+                file=output,
+            )
+        ]
+    with build_lock(target):
+        recover(target)
+        owned = read_index(root, output)
+        foreign = [
+            p
+            for p, text in files.items()
+            if p not in owned
+            and p != index_path(output)
+            and _read(root / p) not in (None, text)
+        ]
+        if foreign:
+            return WriteSummary(), [_foreign(path) for path in foreign]
+        diff = compare(root, files, output=output)
+        stale_owned = [p for p in diff.stale if p in owned]
+        summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
+        summary.unchanged = len(files) - len(summary.written)
+        if summary.written or summary.removed:
+            _stage_and_swap(
+                root,
+                files,
+                output=output,
+                keep=_files_under(root, output) - owned - files.keys(),
+            )
     return summary, []
+
+
+def _stage_and_swap(
+    root: Path, files: dict[str, str], *, output: str, keep: set[str]
+) -> None:
+    target = root / output
+    staged = staging_dir(target)
+    try:
+        for path in sorted(keep):
+            # Files kgen does not own ride along unchanged (hard links when possible).
+            destination = staged / Path(path).relative_to(output)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(root / path, destination)
+            except OSError:
+                shutil.copy2(root / path, destination)
+        for path, text in files.items():
+            destination = staged / Path(path).relative_to(output)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_text(text, encoding="utf-8", newline="\n")
+        swap_in(staged, target)
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
 
 
 def _foreign(path: str) -> Problem:
@@ -142,18 +179,3 @@ def _files_under(root: Path, output: str) -> set[str]:
         for name in names:
             found.add((Path(dirpath) / name).relative_to(root).as_posix())
     return found
-
-
-def _atomic_write(target: Path, text: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

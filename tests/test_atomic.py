@@ -1,0 +1,131 @@
+"""A build killed at any moment leaves the old tree or the new one; builds never interleave."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_tree
+
+JOBS = 60
+KILLS = int(os.environ.get("KGEN_TEST_KILLS", "25"))
+
+
+def _make_project(root: Path) -> Path:
+    files = {
+        "kgen.yaml": "environments:\n  a: [tag]\n  b: {overlays: [tag], namespace: b}\n"
+        "lint:\n  ignore:\n    resources-missing: synthetic jobs\n",
+        "overlays/tag.yaml": "patch:\n  image: repo/train:1\n",
+    }
+    for i in range(JOBS):
+        files[f"jobs/job-{i:03}.yaml"] = (
+            "framework: pytorch\nimage: repo/train:0\n"
+            "env:\n"
+            + "".join(f"  - {{name: VAR_{k}, value: '{k}'}}\n" for k in range(20))
+            + "roles:\n  master: {replicas: 1}\n  worker: {replicas: 3}\n"
+        )
+    return write_tree(root, files)
+
+
+def _set_state(root: Path, state: int) -> None:
+    (root / "overlays" / "tag.yaml").write_text(
+        f"patch:\n  image: repo/train:{state}\n"
+    )
+
+
+def _build(root: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "kgen", "build", "-C", str(root)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    out = root / "manifests"
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _complete_build(root: Path) -> float:
+    start = time.monotonic()
+    proc = _build(root)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    return time.monotonic() - start
+
+
+def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
+    root = _make_project(tmp_path)
+    trees = {}
+    for state in (1, 2):
+        _set_state(root, state)
+        duration = _complete_build(root)
+        trees[state] = _tree(root)
+    assert trees[1] != trees[2]
+    rng = random.Random(20261122)
+    outcomes = {"old": 0, "new": 0}
+    state = 2
+    for _ in range(KILLS):
+        old, state = state, 3 - state
+        _set_state(root, state)
+        proc = _build(root)
+        time.sleep(rng.uniform(0.0, duration * 1.1))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=60)
+        now = _tree(root)
+        assert now in (trees[old], trees[state]), "a killed build left a mixed tree"
+        outcomes["old" if now == trees[old] else "new"] += 1
+        _complete_build(root)
+        assert _tree(root) == trees[state], "the next build recovers without cleanup"
+    leftovers = [
+        p.name
+        for p in tmp_path.iterdir()
+        if ".kgen-new-" in p.name or ".kgen-old-" in p.name
+    ]
+    assert leftovers == []
+    assert outcomes["old"] and outcomes["new"], (
+        f"kills should land before and after the swap: {outcomes}"
+    )
+
+
+def test_concurrent_builds_do_not_interleave(tmp_path: Path):
+    root = _make_project(tmp_path)
+    _set_state(root, 1)
+    _complete_build(root)
+    _set_state(root, 2)
+    expected_root = _make_project(tmp_path / "expected")
+    _set_state(expected_root, 2)
+    _complete_build(expected_root)
+    procs = [_build(root) for _ in range(3)]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()
+    assert _tree(root) == _tree(expected_root)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_output_root_fails_clearly_and_keeps_the_old_tree(tmp_path: Path):
+    root = _make_project(tmp_path)
+    _set_state(root, 1)
+    _complete_build(root)
+    before = _tree(root)
+    _set_state(root, 2)
+    os.chmod(tmp_path, 0o555)
+    try:
+        proc = _build(root)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        os.chmod(tmp_path, 0o755)
+    assert proc.returncode == 1
+    assert _tree(root) == before
