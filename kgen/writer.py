@@ -116,12 +116,16 @@ def write_tree(
         summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
         summary.unchanged = len(files) - len(summary.written)
         if summary.written or summary.removed:
-            _stage_and_swap(
-                root,
-                files,
-                output=output,
-                keep=_files_under(root, output) - owned - files.keys(),
-            )
+            keep = _files_under(root, output) - owned - files.keys()
+            try:
+                _stage_and_swap(root, files, output=output, keep=keep)
+            except OSError as exc:
+                # A full disk or a read-only folder: the old tree is still in place.
+                reason = exc.strerror or str(exc)
+                message = (
+                    f"cannot write {output}/: {reason}; the previous tree is unchanged"
+                )
+                return WriteSummary(), [Problem(message, "io", file=output)]
     return summary, []
 
 
