@@ -146,6 +146,20 @@ def schema(out: Path, check: bool) -> int:
     return commands.schema(_options(Path("."), "text"), out=out, check=check)
 
 
+@cli.command()
+@click.argument("job")
+@click.argument("field", required=False)
+@click.option("--env", "-e", "env", required=True, help="The environment to explain.")
+@_project
+def explain(job: str, field: str | None, env: str, root: Path) -> int:
+    """Where each value of JOB comes from (file:line, and what it overrode), and the
+    environment the operator gives each replica (ranks, addresses, TF_CONFIG).
+
+    FIELD narrows the values to one key, e.g. resources or roles.worker.replicas.
+    """
+    return commands.explain(_options(root, "text", envs=(env,)), job, field=field)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where exceptions become exit codes."""
     try:

@@ -203,3 +203,20 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
         options.err.write("kgen: schemas are out of date; run `kgen schema`\n")
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def explain(options: Options, job: str, *, field: str | None = None) -> int:
+    """Where each value of JOB in one environment came from, and the run-time env."""
+    from kgen.explain import explain as write_explanation
+
+    outcome = _load_and_run(options, jobs=(job,))
+    _report(options, outcome, to_stderr=True)
+    if outcome.result is None or outcome.failed or not outcome.result.rendered:
+        if outcome.result is not None and not outcome.failed:
+            raise UsageError(
+                f"environment {options.envs[0]} does not render {job} (see its jobs: selector)"
+            )
+        return EXIT_PROBLEMS
+    if not write_explanation(outcome.result.rendered[0], options.out, field=field):
+        raise UsageError(f"{job} has no field {field} in {options.envs[0]}")
+    return EXIT_OK

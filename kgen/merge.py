@@ -160,7 +160,12 @@ class _Merger:
             return
         previous = self.provenance.origins.get(dst)
         self._drop(dst)
-        if previous is not None and src in self.positions:
+        # A key this layer adds has no earlier value; only a real override is recorded.
+        if (
+            previous is not None
+            and src in self.positions
+            and previous != self.positions[src]
+        ):
             self.provenance.overridden.setdefault(dst, []).append(previous)
         size = len(src)
         for path, origin in self.positions.items():

@@ -270,3 +270,50 @@ def test_validate_paths_resolve_from_another_folder(
         0,
         "kgen: 1 jobs in 7 environments (7 renders): valid\n",
     )
+
+
+def test_explain_shows_where_values_come_from(example: Path, run_kgen: RunKgen):
+    result = run_kgen("explain", "tf-ps", "roles.ps", "--env", "kf06-cpu", cwd=example)
+    assert result.code == 0, result
+    assert result.out == (
+        "tf-ps in environment kf06-cpu: kubeflow.org/v1beta2 (kubeflow.org/v1beta2, Kubeflow 0.5 and 0.6)\n"
+        "overlays applied: cpu, v1beta2\n"
+        "\n"
+        "values:\n"
+        "  roles.ps.replicas: 2                      jobs/tf-ps.yaml:22:15\n"
+        "  roles.ps.resources.requests.cpu: 1        jobs/tf-ps.yaml:25:23\n"
+        "  roles.ps.resources.requests.memory: 16Gi  jobs/tf-ps.yaml:25:36\n"
+        "  roles.ps.resources.limits.cpu: 2          jobs/tf-ps.yaml:26:21\n"
+        "  roles.ps.resources.limits.memory: 16Gi    jobs/tf-ps.yaml:26:34\n"
+    )
+
+
+def test_explain_records_overrides_and_the_operator_env(
+    example: Path, run_kgen: RunKgen
+):
+    (example / "overlays" / "prod.yaml").write_text(
+        (example / "overlays" / "prod.yaml").read_text()
+        + "  roles:\n    worker: {replicas: 5}\n"
+    )
+    result = run_kgen("explain", "mnist-ddp", "--env", "prod-gpu", cwd=example)
+    assert result.code == 0, result
+    assert "  roles.worker.replicas: 5" in result.out
+    line = next(
+        row
+        for row in result.out.splitlines()
+        if row.startswith("  roles.worker.replicas")
+    )
+    assert line.endswith(
+        "overlays/prod.yaml:8:24 (overrides jobs/mnist-ddp.yaml:34:22)"
+    )
+    assert "  mnist-ddp-worker-4\n" in result.out
+    assert "    WORLD_SIZE=6\n" in result.out
+    unknown = run_kgen(
+        "explain", "mnist-ddp", "nothing.here", "--env", "prod-gpu", cwd=example
+    )
+    assert (unknown.code, unknown.err) == (
+        2,
+        "kgen: error: mnist-ddp has no field nothing.here in prod-gpu\n",
+    )
+    skipped = run_kgen("explain", "llm-elastic", "--env", "kf06-cpu", cwd=example)
+    assert skipped.code == 2

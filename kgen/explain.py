@@ -1,0 +1,87 @@
+"""`kgen explain`: where each final value of a job came from, and what the operator will
+give each replica at run time."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from kgen.env_contract import replicas
+from kgen.errors import DataPath, format_path
+from kgen.loader import Origin, nearest_origin
+from kgen.merge import Provenance, merge_layers
+from kgen.pipeline import RenderedJob
+
+
+def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) -> bool:
+    """Write the explanation; False when `field` names nothing in this job."""
+    job, env = rendered.job, rendered.env
+    provenance = Provenance(dict(job.doc.positions))
+    merged = merge_layers(job.doc.data, list(rendered.layers), provenance=provenance)
+    rows = [
+        (path, value)
+        for path, value in _leaves(merged)
+        if field is None or _under(format_path(path), field)
+    ]
+    if field is not None and not rows:
+        return False
+    overlays = ", ".join(rendered.overlays) or "none"
+    stream.write(
+        f"{job.name} in environment {env.name}: {env.target.api_version} ({env.target.description})\n"
+    )
+    stream.write(f"overlays applied: {overlays}\n\nvalues:\n")
+    width = min(max(len(_value_text(p, v)) for p, v in rows), 56)
+    for path, value in rows:
+        origin = nearest_origin(provenance.origins, path, job.file)
+        text = _value_text(path, value)
+        stream.write(f"  {text.ljust(width)}  {_where(origin)}")
+        earlier = provenance.overridden.get(path, [])
+        if earlier:
+            stream.write(
+                " (overrides " + ", ".join(_where(o) for o in reversed(earlier)) + ")"
+            )
+        stream.write("\n")
+    if field is None:
+        _write_contract(rendered, stream)
+    return True
+
+
+def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
+    stream.write("\nset by the operator in each pod:\n")
+    for replica in replicas(rendered.spec, rendered.env):
+        stream.write(f"  {replica.pod}\n")
+        if not replica.env:
+            stream.write("    (nothing: a single-replica TFJob gets no TF_CONFIG)\n")
+        for name, value in replica.env.items():
+            stream.write(f"    {name}={value}\n")
+
+
+def _leaves(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Any]]:
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from _leaves(value, (*path, key))
+    elif (
+        isinstance(data, list)
+        and data
+        and any(isinstance(item, dict | list) for item in data)
+    ):
+        for index, value in enumerate(data):
+            yield from _leaves(value, (*path, index))
+    else:
+        yield path, data
+
+
+def _value_text(path: DataPath, value: Any) -> str:
+    shown = (
+        json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    )
+    return f"{format_path(path)}: {shown}"
+
+
+def _under(path: str, field: str) -> bool:
+    return path == field or path.startswith((f"{field}.", f"{field}["))
+
+
+def _where(origin: Origin) -> str:
+    return f"{origin.file}:{origin.line}:{origin.column}"
