@@ -119,14 +119,15 @@ def validate(
 
 
 @cli.command()
-@click.argument("job")
+@click.argument("job", required=False)
 @click.option(
     "--env", "-e", "env", required=True, help="The environment to render for."
 )
 @_project
 @_format
-def render(job: str, env: str, root: Path, report_format: str) -> int:
-    """Print JOB's manifests for one environment to stdout."""
+def render(job: str | None, env: str, root: Path, report_format: str) -> int:
+    """Print JOB's manifests (or every job's) for one environment to stdout, as one
+    multi-document YAML stream: for `kubectl apply -f -` or an Argo CD plugin."""
     return commands.render(_options(root, report_format, envs=(env,)), job)
 
 
@@ -158,6 +159,17 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
     FIELD narrows the values to one key, e.g. resources or roles.worker.replicas.
     """
     return commands.explain(_options(root, "text", envs=(env,)), job, field=field)
+
+
+@cli.command()
+@_project
+@click.option(
+    "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
+)
+def argocd(root: Path, check: bool) -> int:
+    """Write Argo CD Applications (or an ApplicationSet), the health checks for
+    PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
+    return commands.argocd(_options(root, "text"), check=check)
 
 
 def main(argv: list[str] | None = None) -> int:

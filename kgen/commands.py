@@ -168,10 +168,10 @@ def validate(
     return EXIT_PROBLEMS if failing else EXIT_OK
 
 
-def render(options: Options, job: str) -> int:
-    """Print one job's manifests for one environment as multi-document YAML; problems go
-    to stderr, whatever the format, so stdout stays a manifest stream."""
-    outcome = _load_and_run(options, jobs=(job,))
+def render(options: Options, job: str | None) -> int:
+    """Print one job's manifests, or every job's, for one environment as multi-document
+    YAML; problems go to stderr, whatever the format, so stdout stays a manifest stream."""
+    outcome = _load_and_run(options, jobs=(job,) if job else ())
     _report(options, outcome, to_stderr=True)
     if outcome.result is None or outcome.failed:
         return EXIT_PROBLEMS
@@ -187,9 +187,31 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
     `check` report which differ."""
     from kgen.schema_export import all_schemas, dump
 
+    files = {out / name: dump(body) for name, body in all_schemas().items()}
+    return _write_or_check(options, files, check=check, fix="kgen schema")
+
+
+def argocd(options: Options, *, check: bool = False) -> int:
+    """Write Argo CD Applications (or an ApplicationSet) and the health checks."""
+    from kgen.argocd import argocd_files
+
+    outcome = _load_and_run(options)
+    if outcome.failed or outcome.project is None or outcome.result is None:
+        _report(options, outcome)
+        return EXIT_PROBLEMS
+    if outcome.project.spec.argocd is None:
+        raise UsageError("kgen.yaml has no argocd: section (repoURL at least)")
+    generated = argocd_files(outcome.project, outcome.result)
+    files = {options.root / name: text for name, text in generated.items()}
+    return _write_or_check(options, files, check=check, fix="kgen argocd")
+
+
+def _write_or_check(
+    options: Options, files: dict[Path, str], *, check: bool, fix: str
+) -> int:
+    """Write generated files that differ, or with `check` list them and exit 1."""
     stale = []
-    for name, body in all_schemas().items():
-        path, text = out / name, dump(body)
+    for path, text in files.items():
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current == text:
             continue
@@ -200,7 +222,7 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
     for path in stale:
         options.err.write(f"{'stale' if check else 'wrote'}: {path}\n")
     if check and stale:
-        options.err.write("kgen: schemas are out of date; run `kgen schema`\n")
+        options.err.write(f"kgen: generated files are out of date; run `{fix}`\n")
         return EXIT_PROBLEMS
     return EXIT_OK
 

@@ -112,6 +112,42 @@ class GpuPlacement(SpecModel):
     )
 
 
+class ArgoCDSettings(SpecModel):
+    """What `kgen argocd` writes: where Argo CD finds this repository."""
+
+    repo_url: str = Field(
+        alias="repoURL",
+        min_length=1,
+        description="This repository's URL, as Argo CD reaches it.",
+        examples=["https://github.com/example-org/ml-gitops.git"],
+    )
+    target_revision: str = Field(
+        "HEAD", description="Branch, tag or commit to sync.", examples=["main"]
+    )
+    project: str = Field("default", description="Argo CD project.", examples=["ml"])
+    namespace: str = Field(
+        "argocd",
+        description="Namespace of Argo CD and its Applications.",
+        examples=["argocd"],
+    )
+    server: str = Field(
+        "https://kubernetes.default.svc",
+        description="Destination cluster.",
+        examples=["https://kubernetes.default.svc"],
+    )
+    name_prefix: str = Field(
+        "", description="Prefix of Application names.", examples=["training-"]
+    )
+    mode: Literal["applications", "applicationset"] = Field(
+        "applications",
+        description="An Application per environment, or one ApplicationSet.",
+        examples=["applicationset"],
+    )
+    output: RelativeDir = Field(
+        "argocd", description="Folder `kgen argocd` writes.", examples=["deploy/argocd"]
+    )
+
+
 class ProjectSpec(SpecModel):
     """`kgen.yaml`: where things are, and the environments to render."""
 
@@ -150,6 +186,11 @@ class ProjectSpec(SpecModel):
         default_factory=list,
         description="CRD files of your cluster's operator; rendered jobs are checked against them too.",
         examples=[["crds/pytorchjobs-v1.9.yaml"]],
+    )
+    argocd: ArgoCDSettings | None = Field(
+        None,
+        description="Settings for `kgen argocd`.",
+        examples=[{"repoURL": "https://github.com/example-org/ml-gitops.git"}],
     )
     lint: LintSettings = Field(
         LintSettings(),

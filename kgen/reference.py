@@ -21,6 +21,7 @@ from kgen import fields as f
 from kgen.models import addons, job, pod, policy, storage
 from kgen.models.lint import LintSettings
 from kgen.project import (
+    ArgoCDSettings,
     EnvironmentSpec,
     GpuPlacement,
     JobSelector,
@@ -88,6 +89,7 @@ SECTIONS: list[tuple[str, type[BaseModel], tuple[str, ...]]] = [
     ("kgen.yaml", ProjectSpec, ()),
     ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
     ("kgen.yaml gpuPlacement", GpuPlacement, ()),
+    ("kgen.yaml argocd", ArgoCDSettings, ()),
 ]
 
 
