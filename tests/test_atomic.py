@@ -94,9 +94,10 @@ def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
         if ".kgen-new-" in p.name or ".kgen-old-" in p.name
     ]
     assert leftovers == []
-    assert outcomes["old"] and outcomes["new"], (
-        f"kills should land before and after the swap: {outcomes}"
-    )
+    if KILLS >= 10:  # a short run (KGEN_TEST_KILLS) may land on one side only
+        assert outcomes["old"] and outcomes["new"], (
+            f"kills should land on both sides: {outcomes}"
+        )
 
 
 def test_concurrent_builds_do_not_interleave(tmp_path: Path):
