@@ -163,6 +163,17 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
 
 @cli.command()
 @_project
+@_envs
+@click.option(
+    "--exit-code", is_flag=True, help="Exit 1 when a build would change something."
+)
+def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
+    """Show what `kgen build` would change, as a unified diff (for review)."""
+    return commands.diff(_options(root, "text", envs=envs), exit_code=exit_code)
+
+
+@cli.command()
+@_project
 @click.option(
     "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
 )
@@ -170,6 +181,18 @@ def argocd(root: Path, check: bool) -> int:
     """Write Argo CD Applications (or an ApplicationSet), the health checks for
     PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
     return commands.argocd(_options(root, "text"), check=check)
+
+
+@cli.command("list")
+@_project
+@_envs
+def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
+    """Jobs x environments: roles, pods, GPUs, CPU and memory, with totals per
+    environment (elastic jobs at their maximum size). Also `kgen plan`."""
+    return commands.plan(_options(root, "text", envs=envs))
+
+
+cli.add_command(list_jobs, "plan")
 
 
 def main(argv: list[str] | None = None) -> int:

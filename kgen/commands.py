@@ -242,3 +242,43 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
     if not write_explanation(outcome.result.rendered[0], options.out, field=field):
         raise UsageError(f"{job} has no field {field} in {options.envs[0]}")
     return EXIT_OK
+
+
+def diff(options: Options, *, exit_code: bool = False) -> int:
+    """What `kgen build` would change (in the environments asked for), as a unified diff."""
+    outcome = _load_and_run(options)
+    if outcome.failed or outcome.project is None or outcome.result is None:
+        _report(options, outcome)
+        return EXIT_PROBLEMS
+    output = outcome.project.spec.output
+    files, tree_problems = build_tree(outcome.result, output=output)
+    outcome.problems = [*(outcome.problems or []), *tree_problems]
+    _report(options, outcome)
+    if outcome.failed:
+        return EXIT_PROBLEMS
+    changes = compare(options.root, with_index(files, output), output=output)
+    if options.envs:
+        prefixes = tuple(f"{output}/{env}/" for env in options.envs)
+        for paths in (changes.modified, changes.missing, changes.stale):
+            paths[:] = [p for p in paths if p.startswith(prefixes)]
+    options.out.write(unified_diff(options.root, with_index(files, output), changes))
+    counts = (len(changes.modified), len(changes.missing), len(changes.stale))
+    summary = (
+        "a build would change nothing"
+        if changes.clean
+        else "a build would modify {}, add {} and remove {} files".format(*counts)
+    )
+    options.err.write(f"kgen: {summary}\n")
+    return EXIT_PROBLEMS if exit_code and not changes.clean else EXIT_OK
+
+
+def plan(options: Options) -> int:
+    """Jobs x environments with pods, GPUs, CPU and memory, and totals per environment."""
+    from kgen.plan import table
+
+    outcome = _load_and_run(options)
+    _report(options, outcome, to_stderr=True)
+    if outcome.result is None:
+        return EXIT_PROBLEMS
+    options.out.write(table(outcome.result))
+    return EXIT_PROBLEMS if outcome.failed else EXIT_OK

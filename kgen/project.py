@@ -95,6 +95,12 @@ class EnvironmentSpec(SpecModel):
         description="Render only these jobs (all by default), e.g. what an old operator can run.",
         examples=[{"names": ["tf-*"]}],
     )
+    gpu_quota: int | None = Field(
+        None,
+        ge=0,
+        description="Most GPUs the environment's jobs may ask for together (elastic jobs at their maximum); `kgen validate` enforces it.",
+        examples=[16],
+    )
 
 
 class GpuPlacement(SpecModel):

@@ -11,7 +11,10 @@ from kgen.pipeline import Finding, RenderedJob, RunResult, locate
 
 
 def check_project(project: Project, result: RunResult) -> list[Finding]:
+    from kgen.plan import check_quotas
+
     return [
+        *check_quotas(project, result),
         *_overlays_match(project),
         *_claims_declared(project, result),
         *_claims_agree(result),

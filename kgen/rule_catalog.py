@@ -180,6 +180,13 @@ _INPUT = [
 
 _RULES = [
     _r(
+        "gpu-quota",
+        "error",
+        False,
+        "An environment asks for more GPUs than its quota",
+        "kgen.yaml `gpuQuota` caps the GPUs all jobs of an environment ask for together, elastic jobs counted at their maximum; `kgen list` shows where they go.",
+    ),
+    _r(
         "output-schema",
         "error",
         False,

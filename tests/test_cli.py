@@ -317,3 +317,39 @@ def test_explain_records_overrides_and_the_operator_env(
     )
     skipped = run_kgen("explain", "llm-elastic", "--env", "kf06-cpu", cwd=example)
     assert skipped.code == 2
+
+
+def test_plan_lists_jobs_and_totals(run_kgen: RunKgen):
+    result = run_kgen("plan", "--env", "kf06-cpu", cwd=REPO)
+    assert result.code == 0, result
+    assert result.out == (
+        "ENVIRONMENT  JOB           KIND        TARGET   ROLES               PODS  GPUS  CPU  MEMORY\n"
+        "kf06-cpu     mnist-ddp     PyTorchJob  v1beta2  master 1, worker 3  4     0     4    8Gi\n"
+        "kf06-cpu     resnet-3node  PyTorchJob  v1beta2  master 1, worker 2  3     0     24   96Gi\n"
+        "kf06-cpu     tf-mwms       TFJob       v1beta2  chief 1, worker 2   3     0     12   48Gi\n"
+        "kf06-cpu     tf-ps         TFJob       v1beta2  worker 4, ps 2      6     0     10   48Gi\n"
+        "kf06-cpu     (total)                                                16    0     50   200Gi\n"
+    )
+    assert run_kgen("list", "--env", "prod-gpu", cwd=REPO).out.splitlines()[-1].split()[
+        -4:
+    ] == ["26", "18", "118", "728Gi"]
+
+
+def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):
+    run_kgen("build", cwd=example)
+    clean = run_kgen("diff", cwd=example)
+    assert (clean.code, clean.out, clean.err) == (
+        0,
+        "",
+        "kgen: a build would change nothing\n",
+    )
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("    replicas: 4\n", "    replicas: 6\n"))
+    result = run_kgen("diff", "--env", "kf06-cpu", cwd=example)
+    assert result.code == 0
+    assert result.out.startswith(
+        "--- a/manifests/kf06-cpu/tf-ps.tfjob.yaml\n+++ b/manifests/kf06-cpu/tf-ps.tfjob.yaml\n"
+    )
+    assert "-      replicas: 4\n+      replicas: 6\n" in result.out
+    assert result.err == "kgen: a build would modify 1, add 0 and remove 0 files\n"
+    assert run_kgen("diff", "--exit-code", cwd=example).code == 1

@@ -1,0 +1,156 @@
+"""`kgen list` (`plan`): what each environment will run, and GPU quotas.
+
+Counts are per pod as rendered: a role's GPUs after inheritance (a PS gets none unless
+asked), requests for CPU and memory, and elastic jobs at their maximum size, since that
+is what the quota must hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from kgen.discover import Project, located
+from kgen.errors import Problem
+from kgen.models import JobSpec, PyTorchJobSpec, role_items
+from kgen.pipeline import Finding, RenderedJob, RunResult
+from kgen.quantity import parse_quantity
+from kgen.render.pod import role_settings
+
+
+@dataclass(frozen=True)
+class JobLoad:
+    env: str
+    job: str
+    kind: str
+    target: str
+    roles: str
+    pods: int
+    gpus: int
+    cpu: Decimal
+    memory: Decimal
+
+
+def job_load(rendered: RenderedJob) -> JobLoad:
+    spec = rendered.spec
+    pods = gpus = 0
+    cpu = memory = Decimal(0)
+    parts = []
+    for name, role in role_items(spec):
+        count = _max_replicas(spec, name, role.replicas)
+        settings = role_settings(spec, name, role)
+        pods += count
+        gpus += count * int(settings.limits.get(spec.resources.gpu_resource, "0"))
+        cpu += count * (parse_quantity(settings.requests.get("cpu", "0")) or 0)
+        memory += count * (parse_quantity(settings.requests.get("memory", "0")) or 0)
+        parts.append(
+            f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
+        )
+    kind = "PyTorchJob" if isinstance(spec, PyTorchJobSpec) else "TFJob"
+    return JobLoad(
+        rendered.env.name,
+        spec.name,
+        kind,
+        rendered.env.target.name,
+        ", ".join(parts),
+        pods,
+        gpus,
+        cpu,
+        memory,
+    )
+
+
+def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
+    if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
+        return max(replicas, spec.elastic_policy.max_replicas or replicas)
+    return replicas
+
+
+def table(result: RunResult) -> str:
+    loads = [job_load(r) for r in result.rendered]
+    header = (
+        "ENVIRONMENT",
+        "JOB",
+        "KIND",
+        "TARGET",
+        "ROLES",
+        "PODS",
+        "GPUS",
+        "CPU",
+        "MEMORY",
+    )
+    rows = [header]
+    for env in result.environments:
+        mine = [load for load in loads if load.env == env.name]
+        rows += [
+            (
+                x.env,
+                x.job,
+                x.kind,
+                x.target,
+                x.roles,
+                str(x.pods),
+                str(x.gpus),
+                _cpu(x.cpu),
+                _memory(x.memory),
+            )
+            for x in mine
+        ]
+        total = (
+            sum(x.pods for x in mine),
+            sum(x.gpus for x in mine),
+            sum((x.cpu for x in mine), Decimal(0)),
+            sum((x.memory for x in mine), Decimal(0)),
+        )
+        rows.append(
+            (
+                env.name,
+                "(total)",
+                "",
+                "",
+                "",
+                str(total[0]),
+                str(total[1]),
+                _cpu(total[2]),
+                _memory(total[3]),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    return "".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        + "\n"
+        for row in rows
+    )
+
+
+def _cpu(value: Decimal) -> str:
+    return f"{value.normalize():f}" if value else "-"
+
+
+def _memory(value: Decimal) -> str:
+    if not value:
+        return "-"
+    gib = value / Decimal(2**30)
+    return f"{gib.quantize(Decimal('0.1')).normalize():f}Gi"
+
+
+def check_quotas(project: Project, result: RunResult) -> Iterator[Finding]:
+    for env, settings in project.spec.environments.items():
+        if settings.gpu_quota is None:
+            continue
+        loads = [job_load(r) for r in result.rendered if r.env.name == env]
+        wanted = sum(load.gpus for load in loads)
+        if wanted > settings.gpu_quota:
+            biggest = ", ".join(
+                f"{x.job} {x.gpus}"
+                for x in sorted(loads, key=lambda x: -x.gpus)[:3]
+                if x.gpus
+            )
+            problem = Problem(
+                f"environment {env} asks for {wanted} GPUs at most, more than its quota of {settings.gpu_quota}",
+                "gpu-quota",
+                path=("environments", env, "gpuQuota"),
+                hint=f"largest: {biggest}; see `kgen list --env {env}`",
+            )
+            yield Finding(located(problem, project.doc), None, "")
