@@ -18,6 +18,7 @@ def test_allowed_keys_walk_models_lists_and_dicts():
         "overlays",
         "namespace",
         "jobs",
+        "gpuQuota",
     ]
     assert allowed_keys(PyTorchJobSpec, ("labels",)) == []
 
