@@ -13,6 +13,7 @@ from kgen.errors import Problem, UsageError
 from kgen.output import build_tree
 from kgen.pipeline import RunResult, run
 from kgen.reporters import REPORTERS, pick_format
+from kgen.rerun import changed_in_place
 from kgen.scope import scope_for
 from kgen.writer import TreeDiff, compare, unified_diff, with_index, write_tree
 
@@ -99,6 +100,8 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         _report(options, outcome)
         return EXIT_PROBLEMS
     files = with_index(files, output)
+    if not check:
+        outcome.problems += _changed_in_place(outcome)
     if check:
         diff = compare(options.root, files, output=output)
         _report(options, outcome)
@@ -113,6 +116,17 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
+
+
+def _changed_in_place(outcome: Outcome) -> list[Problem]:
+    if outcome.project is None or outcome.result is None or outcome.failed:
+        return []
+    ignored = outcome.project.spec.lint.ignore
+    return [
+        p
+        for p in changed_in_place(outcome.project, outcome.result)
+        if p.code not in ignored
+    ]
 
 
 def _scope(result: RunResult) -> str:
@@ -157,6 +171,7 @@ def validate(
     """Load, validate and render everything in memory (or what `paths` touch); write
     nothing. Warnings alone exit 0, unless `strict`."""
     outcome = _load_and_run(options, paths=paths)
+    outcome.problems = [*(outcome.problems or []), *_changed_in_place(outcome)]
     _report(options, outcome)
     failing = [p for p in outcome.problems or [] if strict or p.severity == "error"]
     if outcome.result is not None and not failing:

@@ -63,7 +63,8 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
     target = DEFAULT_TARGET
     for overlay in overlays:
         target = overlay.spec.target or target
-    return Environment(name, TARGETS[target], settings.namespace), overlays
+    env = Environment(name, TARGETS[target], settings.namespace, project.spec.job_names)
+    return env, overlays
 
 
 def run(
@@ -82,6 +83,7 @@ def run(
     context = RuleContext(
         gpu_placement=project.spec.gpu_placement,
         kubernetes_version=project.spec.kubernetes_version,
+        job_names=project.spec.job_names,
         crds=project.crds,
     )
     findings: list[Finding] = []
@@ -104,7 +106,7 @@ def run(
             findings += [Finding(p, job.file, env_name) for p in problems]
     findings += check_project(project, result)
     ignored = project.spec.lint.ignore
-    result.problems = _merge_environments(
+    result.problems = merge_environments(
         [f for f in findings if f.problem.code not in ignored], env_count
     )
     return result
@@ -166,7 +168,7 @@ def locate(
     return located
 
 
-def _merge_environments(
+def merge_environments(
     findings: list[Finding], env_count: dict[str, int]
 ) -> list[Problem]:
     """One problem per place, naming its environments unless it is in all of them."""

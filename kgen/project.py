@@ -173,6 +173,11 @@ class ProjectSpec(SpecModel):
         description="Environments to render, by name (the output folder).",
         examples=[{"dev-cpu": ["cpu", "v1"]}],
     )
+    job_names: Literal["plain", "content-hash"] = Field(
+        "plain",
+        description="`content-hash` appends a hash of each rendered job to its name, so a changed spec becomes a new job (the operator never re-runs a finished one).",
+        examples=["content-hash"],
+    )
     kubernetes_version: KubernetesVersion = Field(
         DEFAULT_KUBERNETES_VERSION,
         description="Kubernetes minor the core objects are validated against.",

@@ -180,6 +180,13 @@ _INPUT = [
 
 _RULES = [
     _r(
+        "job-changed-in-place",
+        "warning",
+        True,
+        "A committed job's spec changes under the same name",
+        "The operator creates pods only when they are missing and never re-runs a finished job, so editing a job already applied changes nothing in the cluster. Give the run a new name (`runId`, or kgen.yaml `jobNames: content-hash`), or silence the rule for a job that has not run yet.",
+    ),
+    _r(
         "gpu-quota",
         "error",
         False,

@@ -34,6 +34,7 @@ class RuleContext:
 
     gpu_placement: GpuPlacement | None = None
     kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
+    job_names: str = "plain"
     crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
 
 
@@ -201,7 +202,9 @@ def _tf_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
-    generated, what = max(generated_names(spec), key=lambda pair: len(pair[0]))
+    generated, what = max(
+        generated_names(spec, ctx.job_names), key=lambda pair: len(pair[0])
+    )
     if len(generated) > MAX_NAME:
         room = MAX_NAME - (len(generated) - len(spec.name))
         yield Problem(

@@ -130,8 +130,6 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     monkeypatch.setattr("kgen.writer._stage_and_swap", disk_full)
     result = run_kgen("build", "-C", str(root))
     assert result.code == 1
-    assert (
-        result.err
-        == "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\nkgen: 1 error in 1 file\n"
-    )
+    error = "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\n"
+    assert error in result.err
     assert _tree(root) == before

@@ -353,3 +353,41 @@ def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):
     assert "-      replicas: 4\n+      replicas: 6\n" in result.out
     assert result.err == "kgen: a build would modify 1, add 0 and remove 0 files\n"
     assert run_kgen("diff", "--exit-code", cwd=example).code == 1
+
+
+def test_content_hash_names_turn_a_changed_spec_into_a_new_job(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    case = REPO / "tests" / "cases" / "positive" / "run-names"
+    shutil.copytree(case, tmp_path / "p", ignore=shutil.ignore_patterns("expected"))
+    root = tmp_path / "p"
+    assert run_kgen("build", cwd=root).code == 0
+    before = sorted(p.name for p in (root / "manifests" / "dev").iterdir())
+    spec = root / "jobs" / "sweep.yaml"
+    spec.write_text(spec.read_text().replace('"0.01"', '"0.02"'))
+    again = run_kgen("build", cwd=root)
+    assert again.code == 0 and "job-changed-in-place" not in again.err
+    after = sorted(p.name for p in (root / "manifests" / "dev").iterdir())
+    assert [n for n in before if n.startswith("sweep-")] != [
+        n for n in after if n.startswith("sweep-")
+    ]
+    assert len([n for n in after if n.startswith("sweep-")]) == 1, (
+        "the old run's file is pruned"
+    )
+
+
+def test_a_job_changed_in_place_is_a_warning_with_a_way_out(
+    example: Path, run_kgen: RunKgen
+):
+    run_kgen("build", cwd=example)
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("    replicas: 4\n", "    replicas: 6\n"))
+    result = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert result.code == 0
+    assert result.err.startswith(
+        "jobs/tf-ps.yaml:1:1: warning: tf-ps changes in place: a running job keeps its pods"
+        " and a finished job never runs again (job-changed-in-place)\n"
+    )
+    spec.write_text(spec.read_text() + "runId: r2\n")
+    renamed = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert "job-changed-in-place" not in renamed.err

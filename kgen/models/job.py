@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -32,6 +32,7 @@ from kgen.models.policy import ElasticPolicy, RestartPolicy, RunPolicy
 from kgen.models.storage import Volume
 
 Framework = Literal["pytorch", "tensorflow"]
+RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
 
 
 class Role(SpecModel):
@@ -252,6 +253,11 @@ class JobSpecBase(SpecModel):
         None,
         description="Clone code before training (see below).",
         examples=[{"repo": "https://github.com/org/train.git", "ref": "main"}],
+    )
+    run_id: RunId | None = Field(
+        None,
+        description="Appended to the job's object name (`<name>-<runId>`): a new run id is a new job, since the operator never re-runs a finished one.",
+        examples=["r7"],
     )
     lint: LintSettings = Field(
         LintSettings(),

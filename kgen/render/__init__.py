@@ -7,7 +7,11 @@ target cannot express, located by spec data path.
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 from collections.abc import Callable
+from dataclasses import replace
 
 from kgen.errors import Problem
 from kgen.models import JobSpec
@@ -27,11 +31,37 @@ RENDERERS: dict[str, Renderer] = {
 
 def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
     manifests, problems = RENDERERS[spec.framework](spec, env)
+    manifests = [named_run(manifests[0], spec, env), *manifests[1:]]
     return [
         *manifests,
         *render_claims(spec, env),
         *render_tensorboard(spec, env),
     ], problems
+
+
+HASH_LENGTH = 8
+JOB_LABEL = "kgen.io/job"
+
+
+def named_run(job: Manifest, spec: JobSpec, env: Environment) -> Manifest:
+    """The job under its run name: `<name>-<runId>`, or with `content-hash` naming
+    `<name>-<hash>` of everything rendered but the name, so any change is a new job."""
+    if spec.run_id:
+        suffix = spec.run_id
+    elif env.job_names == "content-hash":
+        digest = hashlib.sha256(
+            json.dumps(job.body, sort_keys=True).encode()
+        ).hexdigest()
+        suffix = digest[:HASH_LENGTH]
+    else:
+        return job
+    name = f"{spec.name}-{suffix}"
+    body = copy.deepcopy(job.body)
+    body["metadata"]["name"] = name
+    body["metadata"]["labels"] = dict(
+        sorted({**body["metadata"]["labels"], JOB_LABEL: spec.name}.items())
+    )
+    return replace(job, name=name, body=body)
 
 
 def render_claims(spec: JobSpec, env: Environment) -> list[Manifest]:

@@ -16,6 +16,8 @@ class Environment:
     name: str
     target: ApiTarget
     namespace: str | None = None
+    # `content-hash` names each job `<name>-<hash of its rendered body>`.
+    job_names: str = "plain"
 
 
 @dataclass(frozen=True)

@@ -4,23 +4,37 @@ from __future__ import annotations
 
 from kgen.models import JobSpec, PyTorchJobSpec, role_items
 
+# Stands for the 8 hex digits of `jobNames: content-hash` where no render exists yet.
+HASH_PLACEHOLDER = "########"
+
 
 def tensorboard_name(job: str) -> str:
     return f"{job}-tensorboard"
 
 
-def generated_names(spec: JobSpec) -> list[tuple[str, str]]:
-    """Every derived name with what it names, the longest per role first."""
+def run_name(spec: JobSpec, job_names: str) -> str:
+    """The job object's name under the naming policy (the hash shown as a placeholder)."""
+    if spec.run_id:
+        return f"{spec.name}-{spec.run_id}"
+    if job_names == "content-hash":
+        return f"{spec.name}-{HASH_PLACEHOLDER}"
+    return spec.name
+
+
+def generated_names(spec: JobSpec, job_names: str = "plain") -> list[tuple[str, str]]:
+    """Every derived name with what it names."""
+    job = run_name(spec, job_names)
     names = []
     for role, settings in role_items(spec):
         replicas = settings.replicas
         policy = spec.elastic_policy if isinstance(spec, PyTorchJobSpec) else None
         if policy is not None:
             replicas = max(replicas, policy.max_replicas or 0)
+        last = replicas - 1
         names.append(
             (
-                f"{spec.name}-{role}-{replicas - 1}",
-                f"the operator's pod and service for {role} {replicas - 1}",
+                f"{job}-{role}-{last}",
+                f"the operator's pod and service for {role} {last}",
             )
         )
     if spec.tensorboard is not None:
