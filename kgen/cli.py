@@ -183,6 +183,26 @@ def argocd(root: Path, check: bool) -> int:
     return commands.argocd(_options(root, "text"), check=check)
 
 
+@cli.command("import")
+@click.argument(
+    "paths",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("imported"),
+    show_default=True,
+    help="New project folder to write.",
+)
+def import_command(paths: tuple[Path, ...], out: Path) -> int:
+    """Turn PyTorchJob/TFJob manifests (any API version) and their PVCs into job specs,
+    with an overlay per input where inputs share a job name."""
+    return commands.import_manifests(_options(Path("."), "text"), paths, out=out)
+
+
 @cli.command("list")
 @_project
 @_envs

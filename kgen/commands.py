@@ -297,3 +297,25 @@ def plan(options: Options) -> int:
         return EXIT_PROBLEMS
     options.out.write(table(outcome.result))
     return EXIT_PROBLEMS if outcome.failed else EXIT_OK
+
+
+def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
+    """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
+    from kgen.importer import import_files, write_project
+
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out} is not empty; import writes a new project folder")
+    result = import_files(list(paths), cwd=Path.cwd())
+    _report(options, Outcome(None, None, result.problems), to_stderr=True)
+    if not result.jobs:
+        options.err.write("kgen: no PyTorchJob or TFJob in the given files\n")
+        return EXIT_PROBLEMS
+    written = write_project(result, out)
+    options.err.write(
+        f"kgen: imported {len(result.jobs)} jobs into {out}/ ({len(written)} files); run `kgen build -C {out}`\n"
+    )
+    return (
+        EXIT_PROBLEMS
+        if any(p.severity == "error" for p in result.problems)
+        else EXIT_OK
+    )

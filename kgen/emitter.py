@@ -56,3 +56,16 @@ def dump_documents(documents: Iterable[Mapping[str, Any]], *, header: str = "") 
         width=1 << 30,
     )
     return header + body
+
+
+def dump_plain(data: Mapping[str, Any]) -> str:
+    """One document without the `---` marker, for files people edit (kgen import)."""
+    text: str = yaml.dump(
+        data,
+        Dumper=_Dumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=1 << 30,
+    )
+    return text

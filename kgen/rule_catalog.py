@@ -180,6 +180,13 @@ _INPUT = [
 
 _RULES = [
     _r(
+        "import-unsupported",
+        "error",
+        False,
+        "Something kgen import cannot express",
+        "A sidecar container, a volume type kgen does not render, or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently.",
+    ),
+    _r(
         "job-changed-in-place",
         "warning",
         True,

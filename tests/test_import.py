@@ -1,0 +1,248 @@
+"""kgen import: build(import(manifests)) gives the same objects back."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.conftest import REPO, RunKgen, write_tree
+
+KINDS = ("PyTorchJob", "TFJob", "PersistentVolumeClaim")
+
+
+def _objects(root: Path) -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in sorted(root.rglob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if doc and doc.get("kind") in KINDS:
+                found[f"{path.parent.name}/{doc['kind']}/{doc['metadata']['name']}"] = (
+                    doc
+                )
+    return found
+
+
+def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
+    inputs = [
+        str(p.relative_to(REPO))
+        for kind in ("pytorchjob", "tfjob", "persistentvolumeclaim")
+        for p in sorted(REPO.glob(f"manifests/*/*.{kind}.yaml"))
+    ]
+    result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=REPO)
+    assert result.code == 0, result
+    assert result.err.endswith(
+        "kgen: imported 33 jobs into "
+        + str(tmp_path / "imported")
+        + "/ (34 files); run `kgen build -C "
+        + str(tmp_path / "imported")
+        + "`\n"
+    )
+    built = run_kgen("build", "-C", str(tmp_path / "imported"))
+    assert built.code == 0, built
+    assert _objects(tmp_path / "imported" / "manifests") == _objects(REPO / "manifests")
+    spec = yaml.safe_load((tmp_path / "imported" / "jobs" / "tf-ps.yaml").read_text())
+    assert spec["roles"]["ps"]["resources"]["limits"] == {
+        "cpu": "2",
+        "memory": "16Gi",
+    }, "role overrides come back"
+
+
+# The style of Kubeflow's own examples (tf-operator dist-mnist, pytorch-operator mnist):
+# no ports, no restart policies where the operator defaults them, one file per cluster.
+KUBEFLOW_STYLE = {
+    "gpu/pytorch_job_mnist.yaml": """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata:
+          name: pytorch-dist-mnist
+          namespace: kubeflow
+        spec:
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              restartPolicy: OnFailure
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: gcr.io/kubeflow-ci/pytorch-dist-mnist-test:v1.0
+                      args: ["--backend", "nccl"]
+                      resources:
+                        limits:
+                          nvidia.com/gpu: 1
+            Worker:
+              replicas: 3
+              restartPolicy: OnFailure
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: gcr.io/kubeflow-ci/pytorch-dist-mnist-test:v1.0
+                      args: ["--backend", "nccl"]
+                      resources:
+                        limits:
+                          nvidia.com/gpu: 1
+    """,
+    "cpu/pytorch_job_mnist.yaml": """
+        apiVersion: kubeflow.org/v1beta2
+        kind: PyTorchJob
+        metadata:
+          name: pytorch-dist-mnist
+        spec:
+          cleanPodPolicy: None
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: gcr.io/kubeflow-ci/pytorch-dist-mnist-test:v1.0
+                      args: ["--backend", "gloo"]
+            Worker:
+              replicas: 3
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: gcr.io/kubeflow-ci/pytorch-dist-mnist-test:v1.0
+                      args: ["--backend", "gloo"]
+    """,
+    "ps/tf_job_mnist.yaml": """
+        apiVersion: kubeflow.org/v1
+        kind: TFJob
+        metadata:
+          name: dist-mnist-for-e2e-test
+        spec:
+          runPolicy:
+            backoffLimit: 2
+          tfReplicaSpecs:
+            PS:
+              replicas: 2
+              restartPolicy: Never
+              template:
+                spec:
+                  containers:
+                    - name: tensorflow
+                      image: kubeflow/tf-dist-mnist-test:1.0
+            Worker:
+              replicas: 4
+              restartPolicy: Never
+              template:
+                spec:
+                  containers:
+                    - name: tensorflow
+                      image: kubeflow/tf-dist-mnist-test:1.0
+    """,
+}
+PORTS = {
+    "PyTorchJob": ("pytorch", "pytorchjob-port", 23456),
+    "TFJob": ("tensorflow", "tfjob-port", 2222),
+}
+RESTART = {"PyTorchJob": "OnFailure", "TFJob": "Never"}
+
+
+def _normalised(job: dict[str, Any]) -> dict[str, Any]:
+    """The job as the operator sees it: its defaults filled in (kubeflow-api.md §3)."""
+    out = copy.deepcopy(job)
+    out["metadata"].get("labels", {}).pop("app.kubernetes.io/managed-by", None)
+    out["metadata"] = {k: v for k, v in out["metadata"].items() if v}
+    spec, kind = out["spec"], out["kind"]
+    v1 = "runPolicy" in spec or out["apiVersion"] == "kubeflow.org/v1"
+    policy = spec.setdefault("runPolicy", {}) if v1 else spec
+    policy.setdefault(
+        "cleanPodPolicy", "None" if v1 or kind == "PyTorchJob" else "Running"
+    )
+    if v1:
+        policy.setdefault("suspend", False)
+        if kind == "PyTorchJob":
+            spec.setdefault("nprocPerNode", "auto")
+    container, port_name, port = PORTS[kind]
+    for replica in spec[
+        f"{'pytorch' if kind == 'PyTorchJob' else 'tf'}ReplicaSpecs"
+    ].values():
+        replica.setdefault("replicas", 1)
+        replica.setdefault("restartPolicy", RESTART[kind])
+        for c in replica["template"]["spec"]["containers"]:
+            if c["name"] == container and not c.get("ports"):
+                c["ports"] = [{"name": port_name, "containerPort": port}]
+            for p in c.get("ports", []):
+                p.setdefault("protocol", "TCP")
+            limits = c.get("resources", {}).get("limits", {})
+            c.get("resources", {})["limits"] = {k: str(v) for k, v in limits.items()}
+            if not c.get("resources", {}).get("limits"):
+                c.pop("resources", None)
+    return out
+
+
+def test_round_trip_of_kubeflow_style_manifests(tmp_path: Path, run_kgen: RunKgen):
+    write_tree(tmp_path / "in", KUBEFLOW_STYLE)
+    result = run_kgen(
+        "import",
+        "gpu/pytorch_job_mnist.yaml",
+        "cpu/pytorch_job_mnist.yaml",
+        "ps/tf_job_mnist.yaml",
+        "--out",
+        str(tmp_path / "p"),
+        cwd=tmp_path / "in",
+    )
+    assert result.code == 0, result
+    assert sorted(p.name for p in (tmp_path / "p" / "overlays").iterdir()) == [
+        "cpu-pytorch-dist-mnist.yaml",
+        "gpu-pytorch-dist-mnist.yaml",
+        "v1.yaml",
+        "v1beta2.yaml",
+    ]
+    built = run_kgen("validate", "-C", str(tmp_path / "p"))
+    assert built.code == 0, built
+    assert "nprocPerNode auto" not in built.err, (
+        "the GPU job keeps auto, which is fine with GPUs"
+    )
+    assert "(ps-clean-pod-policy)" in built.err, (
+        "the PS job keeps the operator's None, and kgen says what that means"
+    )
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+    rebuilt = _objects(tmp_path / "p" / "manifests")
+    originals = {
+        f"{p.parent.name}/{d['kind']}/{d['metadata']['name']}": d
+        for p in (tmp_path / "in").rglob("*.yaml")
+        for d in [yaml.safe_load(p.read_text())]
+    }
+    assert sorted(rebuilt) == sorted(originals)
+    for key, original in originals.items():
+        assert _normalised(rebuilt[key]) == _normalised(original), key
+
+
+def test_what_import_cannot_express_is_reported_at_its_line(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    write_tree(
+        tmp_path,
+        {
+            "job.yaml": """
+        apiVersion: kubeflow.org/v1
+        kind: PyTorchJob
+        metadata: {name: sidecar}
+        spec:
+          pytorchReplicaSpecs:
+            Master:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                    - name: pytorch
+                      image: x:1
+                    - name: log-shipper
+                      image: fluentbit:3
+    """
+        },
+    )
+    result = run_kgen("import", "job.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.startswith(
+        "job.yaml:13:15: error: cannot import the sidecar container log-shipper: kgen has no equivalent (import-unsupported)\n"
+    )
+    refused = run_kgen("import", "job.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path)
+    assert refused.code == 2 and "is not empty" in refused.err
