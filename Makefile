@@ -35,9 +35,12 @@ typecheck: install
 
 check: lint test  ## everything CI runs
 
-golden: install  ## regenerate golden manifests and the committed output; review the diff
+golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, README); review the diff
 	$(BIN)/pytest tests/test_cases.py --update-golden -q
 	$(BIN)/kgen build
+	$(BIN)/kgen argocd
+	$(BIN)/kgen schema --out schemas
+	$(BIN)/python -m kgen.reference README.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
