@@ -13,7 +13,7 @@ from kgen.errors import Problem, UsageError
 from kgen.output import build_tree
 from kgen.pipeline import RunResult, run
 from kgen.reporters import REPORTERS, pick_format
-from kgen.rerun import changed_in_place
+from kgen.rerun import changed_in_place, fingerprints
 from kgen.scope import scope_for
 from kgen.writer import TreeDiff, compare, unified_diff, with_index, write_tree
 
@@ -99,7 +99,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
     if outcome.failed:
         _report(options, outcome)
         return EXIT_PROBLEMS
-    files = with_index(files, output)
+    files = with_index(files, output, fingerprints=fingerprints(outcome.result, output))
     if not check:
         outcome.problems += _changed_in_place(outcome)
     if check:
@@ -271,12 +271,13 @@ def diff(options: Options, *, exit_code: bool = False) -> int:
     _report(options, outcome)
     if outcome.failed:
         return EXIT_PROBLEMS
-    changes = compare(options.root, with_index(files, output), output=output)
+    files = with_index(files, output, fingerprints=fingerprints(outcome.result, output))
+    changes = compare(options.root, files, output=output)
     if options.envs:
         prefixes = tuple(f"{output}/{env}/" for env in options.envs)
         for paths in (changes.modified, changes.missing, changes.stale):
             paths[:] = [p for p in paths if p.startswith(prefixes)]
-    options.out.write(unified_diff(options.root, with_index(files, output), changes))
+    options.out.write(unified_diff(options.root, files, changes))
     counts = (len(changes.modified), len(changes.missing), len(changes.stale))
     summary = (
         "a build would change nothing"

@@ -30,9 +30,31 @@ CrdSchemas = Mapping[tuple[str, str], Any]
 
 
 @functools.cache
+def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
+    return {**envelope(kind, TARGETS[target]), "$defs": k8s_schema.definitions(version)}
+
+
+@functools.cache
 def job_validator(kind: str, target: str, version: str) -> Draft202012Validator:
-    defs = k8s_schema.definitions(version)
-    return Draft202012Validator({**envelope(kind, TARGETS[target]), "$defs": defs})
+    return Draft202012Validator(job_schema(kind, target, version))
+
+
+@functools.cache
+def fast_validator(kind: str, target: str, version: str) -> Any:
+    """jsonschema-rs for the common case, a valid object; None where it is missing."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover
+        return None
+    definition = CORE_DEFINITIONS.get(kind)
+    if definition is not None:
+        schema = {
+            "$ref": f"#/$defs/{definition}",
+            "$defs": k8s_schema.definitions(version),
+        }
+    else:
+        schema = job_schema(kind, target, version)
+    return jsonschema_rs.validator_for(schema)
 
 
 def validator_for(
@@ -49,7 +71,16 @@ def check_output(
 ) -> list[Problem]:
     problems = []
     for manifest in manifests:
-        validators = [validator_for(manifest, target, version)]
+        known = manifest.kind in CORE_DEFINITIONS or manifest.kind in (
+            "PyTorchJob",
+            "TFJob",
+        )
+        fast = fast_validator(manifest.kind, target, version) if known else None
+        validators = (
+            []
+            if fast is not None and fast.is_valid(manifest.body)
+            else [validator_for(manifest, target, version)]
+        )
         key = (manifest.body["apiVersion"], manifest.kind)
         if key in crds:
             validators.append(crds[key])

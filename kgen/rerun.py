@@ -5,45 +5,50 @@ one (kubeflow-api.md §6.1, §7). Warn at the spec, so a PR can rename it (runId
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
-import yaml
+import hashlib
+import json
+from dataclasses import replace
 
 from kgen.discover import Project
 from kgen.errors import Problem
 from kgen.pipeline import Finding, RenderedJob, RunResult, locate, merge_environments
 from kgen.rule_catalog import classified
+from kgen.writer import read_fingerprints
 
 JOB_KINDS = ("PyTorchJob", "TFJob")
 
 
-def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
-    findings = []
+def fingerprints(result: RunResult, output: str) -> dict[str, str]:
+    """Output path of each rendered job to a fingerprint of its `spec`."""
+    marks = {}
     for rendered in result.rendered:
         job = rendered.manifests[0]
-        if (
-            job.kind not in JOB_KINDS
-            or "job-changed-in-place" in rendered.spec.lint.ignore
-        ):
+        if job.kind in JOB_KINDS:
+            text = json.dumps(
+                job.body.get("spec"), sort_keys=True, separators=(",", ":")
+            )
+            marks[f"{output}/{rendered.env.name}/{job.filename}"] = (
+                "spec-sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+            )
+    return marks
+
+
+def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
+    output = project.spec.output
+    committed = read_fingerprints(project.root, output)
+    findings = []
+    for rendered in result.rendered:
+        if "job-changed-in-place" in rendered.spec.lint.ignore:
             continue
-        committed = _committed_spec(
-            project.root / project.spec.output / rendered.env.name / job.filename
-        )
-        if committed is not None and committed != job.body.get("spec"):
-            findings += [
-                Finding(p, rendered.job.file, rendered.env.name)
-                for p in _warn(rendered)
-            ]
+        for path, mark in fingerprints(
+            replace(result, rendered=[rendered]), output
+        ).items():
+            if committed.get(path) not in (None, mark):
+                findings += [
+                    Finding(p, rendered.job.file, rendered.env.name)
+                    for p in _warn(rendered)
+                ]
     return merge_environments(findings, {})
-
-
-def _committed_spec(path: Path) -> Any:
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
-        return None
-    return document.get("spec") if isinstance(document, dict) else None
 
 
 def _warn(rendered: RenderedJob) -> list[Problem]:

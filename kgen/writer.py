@@ -46,15 +46,33 @@ def index_path(output: str) -> str:
 
 
 def read_index(root: Path, output: str) -> set[str]:
+    return set(read_fingerprints(root, output))
+
+
+def read_fingerprints(root: Path, output: str) -> dict[str, str | None]:
+    """Owned paths, each with the fingerprint of its job spec when it is a job."""
     try:
         text = (root / index_path(output)).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return set()
-    return {line for line in text.splitlines() if line and not line.startswith("#")}
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    entries: dict[str, str | None] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            path, _, fingerprint = line.partition(" ")
+            entries[path] = fingerprint or None
+    return entries
 
 
-def with_index(files: dict[str, str], output: str) -> dict[str, str]:
-    listing = "".join(f"{path}\n" for path in sorted(files))
+def with_index(
+    files: dict[str, str], output: str, *, fingerprints: dict[str, str] | None = None
+) -> dict[str, str]:
+    """`files` plus the index of what kgen owns; a job's line carries a fingerprint of
+    its rendered spec, so a later run can tell a job changed without parsing YAML."""
+    marks = fingerprints or {}
+    listing = "".join(
+        f"{path} {marks[path]}\n" if path in marks else f"{path}\n"
+        for path in sorted(files)
+    )
     return {**files, index_path(output): _INDEX_HEADER + listing}
 
 

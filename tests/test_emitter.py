@@ -68,3 +68,78 @@ def test_header_comes_first():
     assert (
         dump_documents([{"a": 1}], header="# generated\n") == "# generated\n---\na: 1\n"
     )
+
+
+def test_direct_emitter_writes_exactly_what_pyyaml_writes():
+    from kgen.emitter import _dump_with_pyyaml
+    from tests.conftest import REPO
+
+    documents = [
+        d
+        for root in [
+            REPO / "manifests",
+            *(REPO / "tests" / "cases" / "positive").glob("*/expected"),
+            REPO / "argocd",
+        ]
+        for path in sorted(root.rglob("*.yaml"))
+        for d in yaml.safe_load_all(path.read_text())
+        if d
+    ]
+    assert len(documents) > 80
+    for document in documents:
+        assert dump_documents([document]) == _dump_with_pyyaml([document])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "plain",
+        "/abs/path",
+        "--flag=1",
+        "https://x.io/a:b",
+        "a:",
+        "a: b",
+        "a #b",
+        "#a",
+        "-",
+        "-x",
+        "- x",
+        "@at",
+        "a,b",
+        "a b",
+        "yes",
+        "No",
+        "ON",
+        "Null",
+        "1.5",
+        "0x1F",
+        "2024-01-01",
+        "é",
+        "tab\\there",
+        "'",
+        '"',
+        "a'b",
+        "{x}",
+        "[x]",
+        "x]",
+        "&a",
+        "*a",
+        "!t",
+        "%p",
+        "|",
+        ">",
+        "?",
+        "?x",
+        "~",
+        "=",
+        "<<",
+        "k8s.io/name",
+        "1Gi",
+        "500m",
+    ],
+)
+def test_direct_emitter_agrees_on_tricky_strings(value: str):
+    from kgen.emitter import _dump_with_pyyaml
+
+    document = {"key": value, "list": [value, {"name": value}], value: 1}
+    assert dump_documents([document]) == _dump_with_pyyaml([document])
