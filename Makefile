@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: help install build validate test lint typecheck check golden docs schemas clean
+.PHONY: help install build validate test lint typecheck check golden docs schemas bench clean
 
 help:  ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -50,3 +50,6 @@ schemas: install  ## regenerate schemas/ (editor schemas and job envelopes)
 
 docs: install  ## regenerate the spec reference in README.md from the models
 	$(BIN)/python -m kgen.reference README.md
+
+bench: install  ## time kgen (and kustomize) on a synthetic project; BENCH_JOBS, BENCH_RUNS
+	$(BIN)/python benchmarks/run.py

@@ -38,15 +38,15 @@ def job(index: int, rng: random.Random) -> str:
     lines = [
         f"name: {name}",
         f"framework: {'pytorch' if pytorch else 'tensorflow'}",
-        "labels: {team: team-%d, legacy: \"ok\"}" % (index % 7),
+        'labels: {team: team-%d, legacy: "ok"}' % (index % 7),
         f"image: registry.example.com/ml/train-{index % 11}:1.{index % 5}.0",
         "command: [python, -m, train]",
-        f"args: [--epochs, \"{rng.randint(1, 90)}\", --lr, \"0.0{rng.randint(1, 9)}\"]",
+        f'args: [--epochs, "{rng.randint(1, 90)}", --lr, "0.0{rng.randint(1, 9)}"]',
         "env:",
-        *(f"  - {{name: VAR_{k}, value: \"{rng.randint(0, 999)}\"}}" for k in range(6)),
+        *(f'  - {{name: VAR_{k}, value: "{rng.randint(0, 999)}"}}' for k in range(6)),
         "  - {name: WANDB_API_KEY, secretKeyRef: {name: wandb, key: api-key}}",
         "resources:",
-        f"  requests: {{cpu: \"{rng.choice([2, 4, 8])}\", memory: {rng.choice([8, 16, 32])}Gi}}",
+        f'  requests: {{cpu: "{rng.choice([2, 4, 8])}", memory: {rng.choice([8, 16, 32])}Gi}}',
         "  limits: {memory: 64Gi}",
         f"  gpu: {rng.choice([1, 2, 4])}",
         "volumes:",
@@ -56,7 +56,12 @@ def job(index: int, rng: random.Random) -> str:
     if index % 2 == 0:
         lines.append("tensorboard: {logDir: /out/logs}")
     if pytorch:
-        lines += ["sharedMemory: 4Gi", "roles:", "  master: {replicas: 1}", f"  worker: {{replicas: {rng.randint(1, 7)}}}"]
+        lines += [
+            "sharedMemory: 4Gi",
+            "roles:",
+            "  master: {replicas: 1}",
+            f"  worker: {{replicas: {rng.randint(1, 7)}}}",
+        ]
     else:
         lines += [
             "roles:",
@@ -64,7 +69,7 @@ def job(index: int, rng: random.Random) -> str:
             f"  worker: {{replicas: {rng.randint(1, 7)}}}",
             "  ps:",
             "    replicas: 2",
-            "    resources: {requests: {cpu: \"2\", memory: 32Gi}}",
+            '    resources: {requests: {cpu: "2", memory: 32Gi}}',
         ]
     return "\n".join(lines) + "\n"
 
