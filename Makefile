@@ -26,8 +26,8 @@ test: install  ## run the test suite
 	$(BIN)/pytest
 
 lint: install  ## ruff and mypy --strict
-	$(BIN)/ruff check kgen tests
-	$(BIN)/ruff format --check kgen tests
+	$(BIN)/ruff check kgen tests benchmarks
+	$(BIN)/ruff format --check kgen tests benchmarks
 	$(BIN)/mypy
 
 typecheck: install

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from generate import generate  # noqa: E402
+from generate import generate
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 JOBS = int(os.environ.get("BENCH_JOBS", "1000"))
