@@ -38,7 +38,7 @@ def job(index: int, rng: random.Random) -> str:
     lines = [
         f"name: {name}",
         f"framework: {'pytorch' if pytorch else 'tensorflow'}",
-        'labels: {team: team-%d, legacy: "ok"}' % (index % 7),
+        f'labels: {{team: team-{index % 7}, legacy: "ok"}}',
         f"image: registry.example.com/ml/train-{index % 11}:1.{index % 5}.0",
         "command: [python, -m, train]",
         f'args: [--epochs, "{rng.randint(1, 90)}", --lr, "0.0{rng.randint(1, 9)}"]',
