@@ -302,7 +302,8 @@ def plan(options: Options) -> int:
 
 def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
     """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
-    from kgen.importer import import_files, write_project
+    from kgen.import_project import write_project
+    from kgen.importer import import_files
 
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} is not empty; import writes a new project folder")

@@ -20,7 +20,8 @@ from kgen.models import JOB_MODELS, JobSpec
 from kgen.output_check import check_output
 from kgen.render import Environment, Manifest, render_job
 from kgen.rule_catalog import classified
-from kgen.spec_rules import RuleContext, check_spec
+from kgen.rule_context import RuleContext
+from kgen.spec_rules import check_spec
 from kgen.targets import DEFAULT_TARGET, TARGETS
 from kgen.validate import validate_model
 

@@ -7,38 +7,22 @@ paths into file:line:col through provenance, whichever file set the value.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator
 
 from kgen import k8s_schema
 from kgen.errors import DataPath, Problem
 from kgen.models import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
-from kgen.models.pod import EnvVar, ResourceAmounts, Resources
-from kgen.project import GpuPlacement
+from kgen.models.pod import EnvVar, ResourceAmounts
 from kgen.quantity import parse_quantity
 from kgen.render.names import generated_names
-from kgen.render.pod import role_settings
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
+from kgen.rule_context import Rule, RuleContext
 
 MAX_NAME = 63
 _URL_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@]+:[^/@]*@", re.IGNORECASE)
 _GIT_URL = re.compile(
     r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE
 )
-
-
-@dataclass(frozen=True)
-class RuleContext:
-    """What rules may know beyond the job: the project's declarations."""
-
-    gpu_placement: GpuPlacement | None = None
-    kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
-    job_names: str = "plain"
-    crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
-
-
-Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]
 
 
 def _unique_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -318,117 +302,6 @@ def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             )
 
 
-_SECRET_NAME = re.compile(
-    r"PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|APIKEY|API_KEY|(^|_)KEY$", re.IGNORECASE
-)
-
-
-def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    images: list[tuple[str, DataPath]] = [(spec.image, ("image",))]
-    images += [
-        (r.image, ("roles", name, "image")) for name, r in role_items(spec) if r.image
-    ]
-    for image, path in images:
-        if "@" in image:
-            continue
-        tag = image.rsplit("/", 1)[-1].partition(":")[2]
-        if tag in ("", "latest"):
-            what = "is tagged latest" if tag else "has no tag"
-            yield Problem(
-                f"image {image} {what}, so what runs changes over time",
-                "image-latest",
-                path=path,
-                hint="pin a version tag or a digest",
-            )
-
-
-def _secret_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    lists: list[tuple[list[EnvVar], DataPath]] = [(spec.env, ("env",))]
-    lists += [(r.env, ("roles", name, "env")) for name, r in role_items(spec) if r.env]
-    for env, path in lists:
-        for index, var in enumerate(env):
-            # A path to a mounted secret file is not the secret itself.
-            if (
-                var.value
-                and _SECRET_NAME.search(var.name)
-                and not var.value.startswith("/")
-            ):
-                yield Problem(
-                    f"{var.name} looks like a secret, and its literal value would be committed to git",
-                    "secret-env-literal",
-                    path=(*path, index, "value"),
-                    hint=f"use `secretKeyRef: {{name: <secret>, key: <key>}}` instead of `value` for {var.name}",
-                )
-
-
-def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    for name, role in role_items(spec):
-        settings = role_settings(spec, name, role)
-        missing = [
-            f"requests.{k}" for k in ("cpu", "memory") if k not in settings.requests
-        ]
-        missing += [] if "memory" in settings.limits else ["limits.memory"]
-        if not missing:
-            continue
-        # Point at the resources that fall short: the role's own, the job's, or the role.
-        if role.resources is not None:
-            where: DataPath = ("roles", name, "resources")
-        elif spec.resources != Resources():
-            where = ("resources",)
-        else:
-            where = ("roles", name)
-        yield Problem(
-            f"{name} pods have no {', '.join(missing)}",
-            "resources-missing",
-            path=where,
-            at_key=True,
-            hint="set requests for cpu and memory, and a memory limit",
-        )
-
-
-def _ps_cleanup(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    if (
-        isinstance(spec, TFJobSpec)
-        and spec.roles.ps is not None
-        and spec.run_policy.clean_pod_policy == "None"
-    ):
-        yield Problem(
-            "with cleanPodPolicy None the parameter servers keep running after the job ends",
-            "ps-clean-pod-policy",
-            path=("runPolicy", "cleanPodPolicy"),
-            hint="use Running (kgen's default for jobs with PS) or All",
-        )
-
-
-def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    placement = ctx.gpu_placement
-    if placement is None:
-        return
-    for name, role in role_items(spec):
-        settings = role_settings(spec, name, role)
-        if spec.resources.gpu_resource not in settings.limits:
-            continue
-        selected = set(settings.node_selector) & set(placement.node_selector_keys)
-        tolerated = {t.key for t in settings.tolerations} & set(
-            placement.toleration_keys
-        )
-        if not selected and not tolerated:
-            gpu_path: DataPath = (
-                ("roles", name, "resources", "gpu")
-                if role.resources and role.resources.gpu
-                else ("resources", "gpu")
-            )
-            keys = ", ".join(
-                [*placement.node_selector_keys, *placement.toleration_keys]
-            )
-            yield Problem(
-                f"{name} pods request GPUs but neither select nor tolerate GPU nodes",
-                "gpu-placement",
-                path=gpu_path,
-                hint=f"add a nodeSelector or toleration for one of: {keys} (kgen.yaml gpuPlacement)",
-            )
-
-
 SPEC_RULES: tuple[Rule, ...] = (
     _unique_env,
     _unique_volumes,
@@ -442,14 +315,16 @@ SPEC_RULES: tuple[Rule, ...] = (
     _nproc_on_cpu,
     _code_sync,
     _kube_objects,
-    _image_pinned,
-    _secret_literals,
-    _resources_set,
-    _ps_cleanup,
-    _gpu_placement,
 )
 
 
 def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
+    """Structural rules, then policy rules (kgen.policy_rules)."""
+    from kgen.policy_rules import POLICY_RULES
+
     context = ctx or RuleContext()
-    return [problem for rule in SPEC_RULES for problem in rule(spec, context)]
+    return [
+        problem
+        for rule in (*SPEC_RULES, *POLICY_RULES)
+        for problem in rule(spec, context)
+    ]

@@ -1,0 +1,25 @@
+"""What rules may know beyond the job itself: the project's declarations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgen import k8s_schema
+from kgen.errors import Problem
+from kgen.models import JobSpec
+from kgen.project import GpuPlacement
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """What rules may know beyond the job: the project's declarations."""
+
+    gpu_placement: GpuPlacement | None = None
+    kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
+    job_names: str = "plain"
+    crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
+
+
+Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]
