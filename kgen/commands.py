@@ -89,23 +89,16 @@ def _load_and_run(
 
 def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
     """Render every job for every environment; write the tree, or with `check` compare."""
-    outcome = _load_and_run(options)
-    if outcome.failed or outcome.project is None or outcome.result is None:
+    outcome, files = _render_tree(options)
+    if files is None or outcome.project is None or outcome.result is None:
         _report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
-    files, tree_problems = build_tree(outcome.result, output=output)
-    outcome.problems = [*(outcome.problems or []), *tree_problems]
-    if outcome.failed:
-        _report(options, outcome)
-        return EXIT_PROBLEMS
-    files = with_index(files, output, fingerprints=fingerprints(outcome.result, output))
-    if not check:
-        outcome.problems += _changed_in_place(outcome)
     if check:
         diff = compare(options.root, files, output=output)
         _report(options, outcome)
         return _report_drift(options, outcome.project, files, diff, show_diff=show_diff)
+    outcome.problems = [*(outcome.problems or []), *_changed_in_place(outcome)]
     summary, write_problems = write_tree(options.root, files, output=output)
     outcome.problems += write_problems
     _report(options, outcome)
@@ -116,6 +109,21 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
+
+
+def _render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
+    """Load, run and lay out the output tree (index included); no tree on errors."""
+    outcome = _load_and_run(options)
+    if outcome.failed or outcome.project is None or outcome.result is None:
+        return outcome, None
+    output = outcome.project.spec.output
+    files, tree_problems = build_tree(outcome.result, output=output)
+    outcome.problems = [*(outcome.problems or []), *tree_problems]
+    if outcome.failed:
+        return outcome, None
+    return outcome, with_index(
+        files, output, fingerprints=fingerprints(outcome.result, output)
+    )
 
 
 def _changed_in_place(outcome: Outcome) -> list[Problem]:
@@ -261,17 +269,11 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
 
 def diff(options: Options, *, exit_code: bool = False) -> int:
     """What `kgen build` would change (in the environments asked for), as a unified diff."""
-    outcome = _load_and_run(options)
-    if outcome.failed or outcome.project is None or outcome.result is None:
-        _report(options, outcome)
+    outcome, files = _render_tree(options)
+    _report(options, outcome)
+    if files is None or outcome.project is None:
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
-    files, tree_problems = build_tree(outcome.result, output=output)
-    outcome.problems = [*(outcome.problems or []), *tree_problems]
-    _report(options, outcome)
-    if outcome.failed:
-        return EXIT_PROBLEMS
-    files = with_index(files, output, fingerprints=fingerprints(outcome.result, output))
     changes = compare(options.root, files, output=output)
     if options.envs:
         prefixes = tuple(f"{output}/{env}/" for env in options.envs)

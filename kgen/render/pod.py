@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.models import EnvVar, JobSpec, Role, Toleration
+from kgen.models import EnvVar, JobSpec, Role, Toleration, role_items
 from kgen.models.addons import CodeSync
 from kgen.render.volumes import CODE_VOLUME, container_mounts, pod_volumes
 
@@ -75,6 +76,33 @@ def _merged(base: list[Any], extra: list[Any], *, key: str) -> list[Any]:
         elif item not in out:
             out.append(item)
     return out
+
+
+def replica_specs(
+    spec: JobSpec,
+    keys: Mapping[str, str],
+    *,
+    container: str,
+    port_name: str,
+    port: int,
+    default_restart: str,
+) -> dict[str, Any]:
+    """Every role as the operator's ReplicaSpec: explicit replicas and restart policy,
+    and the role's own pod template (kubeflow-api.md §3.3)."""
+    return {
+        keys[name]: {
+            "replicas": role.replicas,
+            "restartPolicy": role.restart_policy or default_restart,
+            "template": pod_template(
+                spec,
+                role_settings(spec, name, role),
+                container=container,
+                port_name=port_name,
+                port=port,
+            ),
+        }
+        for name, role in role_items(spec)
+    }
 
 
 def pod_template(

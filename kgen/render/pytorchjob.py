@@ -7,13 +7,14 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.models import PyTorchJobSpec, role_items
 from kgen.render.base import Environment, Manifest, object_meta
-from kgen.render.pod import pod_template, role_settings
+from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
 CONTAINER = "pytorch"
 PORT_NAME = "pytorchjob-port"
 PORT = 23456
 DEFAULT_RESTART = "OnFailure"
+ROLE_KEYS = {"master": "Master", "worker": "Worker"}
 
 
 def render_pytorchjob(
@@ -46,20 +47,14 @@ def render_pytorchjob(
                 hint="worker-only PyTorchJobs need training-operator 1.4 or later (target v1)",
             )
         )
-    body_spec["pytorchReplicaSpecs"] = {
-        role.capitalize(): {
-            "replicas": settings.replicas,
-            "restartPolicy": settings.restart_policy or DEFAULT_RESTART,
-            "template": pod_template(
-                spec,
-                role_settings(spec, role, settings),
-                container=CONTAINER,
-                port_name=PORT_NAME,
-                port=PORT,
-            ),
-        }
-        for role, settings in role_items(spec)
-    }
+    body_spec["pytorchReplicaSpecs"] = replica_specs(
+        spec,
+        ROLE_KEYS,
+        container=CONTAINER,
+        port_name=PORT_NAME,
+        port=PORT,
+        default_restart=DEFAULT_RESTART,
+    )
     body = {
         "apiVersion": target.api_version,
         "kind": "PyTorchJob",

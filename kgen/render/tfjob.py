@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.models import TFJobSpec, role_items
+from kgen.models import TFJobSpec
 from kgen.render.base import Environment, Manifest, object_meta
-from kgen.render.pod import pod_template, role_settings
+from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
 CONTAINER = "tensorflow"
@@ -40,20 +40,14 @@ def render_tfjob(
             body_spec[key] = value
         else:
             problems.append(cannot_express((key,), target))
-    body_spec["tfReplicaSpecs"] = {
-        ROLE_KEYS[role]: {
-            "replicas": settings.replicas,
-            "restartPolicy": settings.restart_policy or DEFAULT_RESTART,
-            "template": pod_template(
-                spec,
-                role_settings(spec, role, settings),
-                container=CONTAINER,
-                port_name=PORT_NAME,
-                port=PORT,
-            ),
-        }
-        for role, settings in role_items(spec)
-    }
+    body_spec["tfReplicaSpecs"] = replica_specs(
+        spec,
+        ROLE_KEYS,
+        container=CONTAINER,
+        port_name=PORT_NAME,
+        port=PORT,
+        default_restart=DEFAULT_RESTART,
+    )
     body = {
         "apiVersion": target.api_version,
         "kind": "TFJob",
