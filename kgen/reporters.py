@@ -31,6 +31,15 @@ class Reporter(Protocol):
     ) -> None: ...
 
 
+class StreamReporter:
+    """Writes to an injected stream; machine formats go to stdout."""
+
+    to_stdout: ClassVar[bool] = True
+
+    def __init__(self, *, stream: TextIO) -> None:
+        self.stream = stream
+
+
 class TextReporter:
     """`file:line:col: error: message (code)` with the hint and context below it.
 
@@ -64,13 +73,8 @@ class TextReporter:
             self.stream.write(summary(problems) + "\n")
 
 
-class ParsableReporter:
+class ParsableReporter(StreamReporter):
     """One line per problem, `file:line:col: [severity] message (code)`, for editors and grep."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
 
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
@@ -79,13 +83,8 @@ class ParsableReporter:
             self.stream.write(f"{p.location}: [{p.severity}] {p.message} ({p.code})\n")
 
 
-class JsonReporter:
+class JsonReporter(StreamReporter):
     """Every problem with all its fields, and counts."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
 
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
@@ -116,13 +115,8 @@ def _as_dict(problem: Problem) -> dict[str, object]:
     }
 
 
-class GithubReporter:
+class GithubReporter(StreamReporter):
     """GitHub Actions workflow commands: errors first, since only 10 of each kind show."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
 
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
@@ -159,14 +153,9 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-class SarifReporter:
+class SarifReporter(StreamReporter):
     """SARIF 2.1.0 for code scanning: every catalogued rule, and fingerprints that do not
     depend on line numbers, so a result keeps its identity when lines move."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
 
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
@@ -235,13 +224,8 @@ def _sarif_result(problem: Problem, ids: list[str]) -> dict[str, object]:
     return result
 
 
-class JunitReporter:
+class JunitReporter(StreamReporter):
     """JUnit XML: one test case per input file; errors fail it, warnings go to its output."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
 
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
