@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from kgen import __version__, commands
+from kgen import __version__
 from kgen.errors import KgenError, UsageError
 from kgen.reporters import REPORTERS
+
+# Each command imports kgen.commands when it runs: `kgen --version` and `--help` then
+# load none of pydantic, jsonschema or the renderers (start-up is a benchmark target).
+if TYPE_CHECKING:
+    from kgen import commands
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -52,6 +58,8 @@ def _options(
     envs: tuple[str, ...] = (),
     crds: tuple[str, ...] = (),
 ) -> commands.Options:
+    from kgen import commands
+
     return commands.Options(
         root=root,
         out=sys.stdout,
@@ -91,6 +99,8 @@ def build(
 ) -> int:
     """Render every job for every environment into the output folder."""
     options = _options(root, report_format, envs=envs, crds=crds)
+    from kgen import commands
+
     return commands.build(options, check=check, show_diff=show_diff)
 
 
@@ -115,6 +125,8 @@ def validate(
     environments of the overlays named, or everything if kgen.yaml is named.
     """
     options = _options(root, report_format, envs=envs, crds=crds)
+    from kgen import commands
+
     return commands.validate(options, strict=strict, paths=paths)
 
 
@@ -128,6 +140,8 @@ def validate(
 def render(job: str | None, env: str, root: Path, report_format: str) -> int:
     """Print JOB's manifests (or every job's) for one environment to stdout, as one
     multi-document YAML stream: for `kubectl apply -f -` or an Argo CD plugin."""
+    from kgen import commands
+
     return commands.render(_options(root, report_format, envs=(env,)), job)
 
 
@@ -144,6 +158,8 @@ def render(job: str | None, env: str, root: Path, report_format: str) -> int:
 )
 def schema(out: Path, check: bool) -> int:
     """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
+    from kgen import commands
+
     return commands.schema(_options(Path("."), "text"), out=out, check=check)
 
 
@@ -158,6 +174,8 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
 
     FIELD narrows the values to one key, e.g. resources or roles.worker.replicas.
     """
+    from kgen import commands
+
     return commands.explain(_options(root, "text", envs=(env,)), job, field=field)
 
 
@@ -169,6 +187,8 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
 )
 def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
     """Show what `kgen build` would change, as a unified diff (for review)."""
+    from kgen import commands
+
     return commands.diff(_options(root, "text", envs=envs), exit_code=exit_code)
 
 
@@ -180,6 +200,8 @@ def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
 def argocd(root: Path, check: bool) -> int:
     """Write Argo CD Applications (or an ApplicationSet), the health checks for
     PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
+    from kgen import commands
+
     return commands.argocd(_options(root, "text"), check=check)
 
 
@@ -200,6 +222,8 @@ def argocd(root: Path, check: bool) -> int:
 def import_command(paths: tuple[Path, ...], out: Path) -> int:
     """Turn PyTorchJob/TFJob manifests (any API version) and their PVCs into job specs,
     with an overlay per input where inputs share a job name."""
+    from kgen import commands
+
     return commands.import_manifests(_options(Path("."), "text"), paths, out=out)
 
 
@@ -209,6 +233,8 @@ def import_command(paths: tuple[Path, ...], out: Path) -> int:
 def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
     """Jobs x environments: roles, pods, GPUs, CPU and memory, with totals per
     environment (elastic jobs at their maximum size). Also `kgen plan`."""
+    from kgen import commands
+
     return commands.plan(_options(root, "text", envs=envs))
 
 
