@@ -50,6 +50,24 @@ class Project:
     crds: dict[tuple[str, str], Any] = field(default_factory=dict)
 
 
+def outside(root: Path, path: Path) -> bool:
+    """Whether `path` (after links) lies outside the project: kgen never reads there."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return True
+    return False
+
+
+def _escapes(display: str) -> Problem:
+    return Problem(
+        f"{display} links to a file outside the project; kgen reads only files inside it",
+        "io",
+        file=display,
+        hint="copy the file into the project instead of linking to it",
+    )
+
+
 def located(problem: Problem, doc: Document) -> Problem:
     """Give a problem found in `doc` (by data path) its file:line:col."""
     if problem.file is not None and problem.line is not None:
@@ -136,6 +154,10 @@ def _load_overlays(
             if not path.is_file():
                 problems.append(located(_no_overlay(root, spec, name, where), doc))
                 continue
+            if outside(root, path):
+                problems.append(_escapes(f"{spec.overlays}/{name}.yaml"))
+                broken.add(name)
+                continue
             overlay = _load_overlay(
                 path, f"{spec.overlays}/{name}.yaml", name, problems
             )
@@ -203,6 +225,9 @@ def _load_jobs(
     jobs = []
     by_name: dict[str, JobSource] = {}
     for path in paths:
+        if outside(root, path):
+            problems.append(_escapes(f"{spec.jobs}/{path.name}"))
+            continue
         job = _load_job(path, f"{spec.jobs}/{path.name}", problems)
         if job is None:
             continue

@@ -391,3 +391,26 @@ def test_a_job_changed_in_place_is_a_warning_with_a_way_out(
     spec.write_text(spec.read_text() + "runId: r2\n")
     renamed = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
     assert "job-changed-in-place" not in renamed.err
+
+
+def test_inputs_that_link_out_of_the_project_are_refused(
+    example: Path, run_kgen: RunKgen, tmp_path_factory: pytest.TempPathFactory
+):
+    secret = tmp_path_factory.mktemp("outside") / "elsewhere.yaml"
+    secret.write_text(
+        "framework: pytorch\nimage: x:1\nroles: {master: {replicas: 1}}\n"
+    )
+    (example / "jobs" / "sneaky.yaml").symlink_to(secret)
+    (example / "overlays" / "cpu.yaml").unlink()
+    (example / "overlays" / "cpu.yaml").symlink_to(secret)
+    result = run_kgen("validate", cwd=example)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert (
+        "jobs/sneaky.yaml: error: jobs/sneaky.yaml links to a file outside the project; kgen reads only files inside it (io)"
+        in lines
+    )
+    assert (
+        "overlays/cpu.yaml: error: overlays/cpu.yaml links to a file outside the project; kgen reads only files inside it (io)"
+        in lines
+    )
