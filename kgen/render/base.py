@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.errors import DataPath
+from kgen.models.job import JobSpecBase
 from kgen.targets import ApiTarget
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
@@ -46,3 +47,18 @@ def object_meta(
     if annotations:
         meta["annotations"] = dict(sorted(annotations.items()))
     return meta
+
+
+def job_manifest(
+    kind: str, spec: JobSpecBase, env: Environment, body_spec: dict[str, Any]
+) -> Manifest:
+    """A PyTorchJob or TFJob: the target's apiVersion, the job's metadata, `body_spec`."""
+    body = {
+        "apiVersion": env.target.api_version,
+        "kind": kind,
+        "metadata": object_meta(
+            spec.name, env, labels=spec.labels, annotations=spec.annotations
+        ),
+        "spec": body_spec,
+    }
+    return Manifest(kind, spec.name, body)

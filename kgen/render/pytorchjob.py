@@ -6,7 +6,7 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.models import PyTorchJobSpec, role_items
-from kgen.render.base import Environment, Manifest, object_meta
+from kgen.render.base import Environment, Manifest, job_manifest
 from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
@@ -55,15 +55,7 @@ def render_pytorchjob(
         port=PORT,
         default_restart=DEFAULT_RESTART,
     )
-    body = {
-        "apiVersion": target.api_version,
-        "kind": "PyTorchJob",
-        "metadata": object_meta(
-            spec.name, env, labels=spec.labels, annotations=spec.annotations
-        ),
-        "spec": body_spec,
-    }
-    return [Manifest("PyTorchJob", spec.name, body)], problems
+    return [job_manifest("PyTorchJob", spec, env, body_spec)], problems
 
 
 def nproc_per_node(spec: PyTorchJobSpec) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.models import TFJobSpec
-from kgen.render.base import Environment, Manifest, object_meta
+from kgen.render.base import Environment, Manifest, job_manifest
 from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy, supported
 
@@ -48,15 +48,7 @@ def render_tfjob(
         port=PORT,
         default_restart=DEFAULT_RESTART,
     )
-    body = {
-        "apiVersion": target.api_version,
-        "kind": "TFJob",
-        "metadata": object_meta(
-            spec.name, env, labels=spec.labels, annotations=spec.annotations
-        ),
-        "spec": body_spec,
-    }
-    return [Manifest("TFJob", spec.name, body)], problems
+    return [job_manifest("TFJob", spec, env, body_spec)], problems
 
 
 def clean_pod_policy(spec: TFJobSpec, *, default: str) -> str:
