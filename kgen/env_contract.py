@@ -16,7 +16,6 @@ from kgen.render import Environment
 from kgen.render.pytorchjob import PORT as PYTORCH_PORT
 from kgen.render.pytorchjob import nproc_per_node
 from kgen.render.tfjob import PORT as TF_PORT
-from kgen.render.tfjob import ROLE_KEYS
 
 
 @dataclass(frozen=True)
@@ -146,6 +145,3 @@ def tf_config(
     workers = {str(index): cluster["worker"][index]} if role == "worker" else {}
     sparse_cluster: dict[str, object] = {"worker": workers, "ps": cluster.get("ps", [])}
     return json.dumps({"cluster": sparse_cluster, "task": task}, separators=(",", ":"))
-
-
-ROLE_TITLES = {**ROLE_KEYS, "master": "Master"}

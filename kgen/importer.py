@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath, Problem
-from kgen.loader import Document, load_text
+from kgen.loader import Document, load_string
 from kgen.models.addons import GIT_SYNC_IMAGE
 
 KINDS = {
@@ -68,17 +68,41 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
                 Problem(f"cannot read file: {exc.strerror}", "io", file=display)
             )
             continue
-        documents += [load_text(chunk, display) for chunk in _documents(text)]
+        for chunk in _documents(text):
+            doc, problems = load_string(chunk, display)
+            result.problems += problems
+            if doc is not None:
+                documents.append(doc)
     # Claims may sit in files of their own, beside the jobs that mount them.
-    claims = {
-        doc.data["metadata"]["name"]: doc.data.get("spec", {})
-        for doc in documents
-        if isinstance(doc.data, dict)
-        and doc.data.get("kind") == "PersistentVolumeClaim"
-    }
+    claims: dict[str, dict[str, Any]] = {}
     for doc in documents:
-        _import_document(doc, result, claims=claims)
+        data = doc.data
+        name = _name(data) if isinstance(data, dict) else None
+        if name and data.get("kind") == "PersistentVolumeClaim":
+            claims[name] = data.get("spec") or {}
+    for doc in documents:
+        try:
+            _import_document(doc, result, claims=claims)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            # Manifests from anywhere: a shape the API does not have is the input's fault.
+            start = doc.origin(())
+            message = f"cannot import this {doc.data.get('kind')}: it does not have the API's shape ({type(exc).__name__}: {exc})"
+            result.problems.append(
+                Problem(
+                    message,
+                    "import-unsupported",
+                    file=doc.file,
+                    line=start.line,
+                    column=start.column,
+                )
+            )
     return result
+
+
+def _name(data: dict[str, Any]) -> str | None:
+    meta = data.get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return name if isinstance(name, str) else None
 
 
 def _documents(text: str) -> list[str]:
@@ -102,6 +126,19 @@ def _import_document(
 ) -> None:
     data = doc.data
     if not isinstance(data, dict) or data.get("kind") not in KINDS:
+        return
+    if _name(data) is None:
+        start = doc.origin(())
+        message = f"cannot import a {data['kind']} without metadata.name"
+        result.problems.append(
+            Problem(
+                message,
+                "import-unsupported",
+                file=doc.file,
+                line=start.line,
+                column=start.column,
+            )
+        )
         return
     problems: list[Problem] = []
     reader = _Reader(doc, problems)

@@ -9,7 +9,6 @@ core-schema tags, and a bounded expansion of aliases (no "billion laughs").
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,7 +48,7 @@ class Document:
     data: Any
     positions: Positions = field(default_factory=dict)
 
-    def origin(self, path: DataPath, *, key: bool = False) -> Origin:
+    def origin(self, path: DataPath) -> Origin:
         """The origin of `path`, or of its deepest existing ancestor."""
         return nearest_origin(self.positions, path, self.file)
 
@@ -110,6 +109,11 @@ def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Problem]
                 hint="save the file as UTF-8",
             )
         ]
+    return load_string(text, display)
+
+
+def load_string(text: str, display: str) -> tuple[Document | None, list[Problem]]:
+    """Like load_bytes, for text already decoded: a document, or the problem."""
     try:
         return load_text(text, display), []
     except _LoadError as exc:
@@ -324,14 +328,3 @@ def _line_col(raw: bytes, offset: int) -> tuple[int, int]:
     line = before.count(b"\n") + 1
     column = len(before) - (before.rfind(b"\n") + 1) + 1
     return line, column
-
-
-def iter_paths(data: Any, prefix: DataPath = ()) -> Iterator[DataPath]:
-    """Every path in `data`, parents before children (used by tests and `explain`)."""
-    yield prefix
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from iter_paths(value, (*prefix, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from iter_paths(value, (*prefix, index))

@@ -12,7 +12,6 @@ from dataclasses import replace
 from kgen.discover import Project
 from kgen.errors import Problem
 from kgen.pipeline import Finding, RenderedJob, RunResult, locate, merge_environments
-from kgen.rule_catalog import classified
 from kgen.writer import read_fingerprints
 
 JOB_KINDS = ("PyTorchJob", "TFJob")
@@ -60,4 +59,4 @@ def _warn(rendered: RenderedJob) -> list[Problem]:
         at_key=True,
         hint="set a new runId (or kgen.yaml jobNames: content-hash) to start a new job; or lint.ignore it if the job has not run",
     )
-    return [classified(p) for p in locate(rendered.job, rendered.layers, [problem])]
+    return locate(rendered.job, rendered.layers, [problem])

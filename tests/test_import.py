@@ -246,3 +246,36 @@ def test_what_import_cannot_express_is_reported_at_its_line(
     )
     refused = run_kgen("import", "job.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path)
     assert refused.code == 2 and "is not empty" in refused.err
+
+
+def test_malformed_inputs_are_clean_errors_not_crashes(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    write_tree(
+        tmp_path,
+        {
+            "broken.yaml": "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec: [\n",
+            "nameless.yaml": "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec: {}\n",
+            "badspec.yaml": "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: x}\nspec: [1]\n",
+        },
+    )
+    result = run_kgen(
+        "import",
+        "broken.yaml",
+        "nameless.yaml",
+        "badspec.yaml",
+        "--out",
+        str(tmp_path / "p"),
+        cwd=tmp_path,
+    )
+    assert result.code == 1
+    assert result.err.splitlines()[:2] == [
+        "badspec.yaml:1:1: error: cannot import this TFJob: it does not have the API's shape"
+        " (AttributeError: 'list' object has no attribute 'get') (import-unsupported)",
+        "broken.yaml:4:1: error: did not find expected node content (yaml-syntax)",
+    ]
+    assert (
+        "nameless.yaml:1:1: error: cannot import a TFJob without metadata.name (import-unsupported)"
+        in result.err
+    )
+    assert result.err.endswith("kgen: no PyTorchJob or TFJob in the given files\n")
