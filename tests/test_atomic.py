@@ -76,11 +76,14 @@ def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
     rng = random.Random(20261122)
     outcomes = {"old": 0, "new": 0}
     state = 2
-    for _ in range(KILLS):
+    # One kill per slot across 1.6x a build's length, jittered: the early slots land
+    # before the swap and the late ones after it, on a slow machine or a fast one.
+    moments = [duration * 1.6 * (slot + rng.random()) / KILLS for slot in range(KILLS)]
+    for moment in moments:
         old, state = state, 3 - state
         _set_state(root, state)
         proc = _build(root)
-        time.sleep(rng.uniform(0.0, duration * 1.1))
+        time.sleep(moment)
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
         now = _tree(root)
