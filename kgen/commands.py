@@ -62,8 +62,15 @@ def _checked(project: Project | None) -> list[str]:
 
 
 def _load_and_run(
-    options: Options, *, jobs: tuple[str, ...] = (), paths: tuple[Path, ...] = ()
+    options: Options,
+    *,
+    jobs: tuple[str, ...] = (),
+    paths: tuple[Path, ...] = (),
+    keep: bool = False,
+    emit: bool = False,
 ) -> Outcome:
+    """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
+    YAML (see pipeline.run)."""
     project, problems = load_project(options.root, extra_crds=options.crds)
     if project is None:
         return Outcome(None, None, problems)
@@ -76,12 +83,18 @@ def _load_and_run(
         if job not in names and not problems:
             raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
     if not paths:
-        result = run(project, envs=options.envs or None, jobs=jobs or None)
+        result = run(
+            project,
+            envs=options.envs or None,
+            jobs=jobs or None,
+            keep=keep,
+            emit=emit,
+        )
         return Outcome(project, result, problems + result.problems)
     scope = scope_for(project, list(paths), cwd=Path.cwd())
     if scope.empty:
         return Outcome(project, None, [p for p in problems if scope.reports(p)])
-    result = run(project, envs=options.envs or None, select=scope.selects)
+    result = run(project, envs=options.envs or None, select=scope.selects, keep=keep)
     return Outcome(
         project, result, [p for p in problems + result.problems if scope.reports(p)]
     )
@@ -113,7 +126,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
 
 def _render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
     """Load, run and lay out the output tree (index included); no tree on errors."""
-    outcome = _load_and_run(options)
+    outcome = _load_and_run(options, emit=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None
     output = outcome.project.spec.output
@@ -138,11 +151,9 @@ def _changed_in_place(outcome: Outcome) -> list[Problem]:
 
 
 def _scope(result: RunResult) -> str:
-    jobs = len({rendered.job.file for rendered in result.rendered})
-    envs = len(
-        {rendered.env.name for rendered in result.rendered} or result.environments
-    )
-    return f"{jobs} jobs in {envs} environments ({len(result.rendered)} renders)"
+    jobs = len({render.job.file for render in result.renders})
+    envs = len({render.env.name for render in result.renders} or result.environments)
+    return f"{jobs} jobs in {envs} environments ({len(result.renders)} renders)"
 
 
 def _report_drift(
@@ -194,7 +205,7 @@ def validate(
 def render(options: Options, job: str | None) -> int:
     """Print one job's manifests, or every job's, for one environment as multi-document
     YAML; problems go to stderr, whatever the format, so stdout stays a manifest stream."""
-    outcome = _load_and_run(options, jobs=(job,) if job else ())
+    outcome = _load_and_run(options, jobs=(job,) if job else (), keep=True)
     _report(options, outcome, to_stderr=True)
     if outcome.result is None or outcome.failed:
         return EXIT_PROBLEMS
@@ -218,7 +229,7 @@ def argocd(options: Options, *, check: bool = False) -> int:
     """Write Argo CD Applications (or an ApplicationSet) and the health checks."""
     from kgen.argocd import argocd_files
 
-    outcome = _load_and_run(options)
+    outcome = _load_and_run(options, keep=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
         _report(options, outcome)
         return EXIT_PROBLEMS
@@ -254,7 +265,7 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
     """Where each value of JOB in one environment came from, and the run-time env."""
     from kgen.explain import explain as write_explanation
 
-    outcome = _load_and_run(options, jobs=(job,))
+    outcome = _load_and_run(options, jobs=(job,), keep=True)
     _report(options, outcome, to_stderr=True)
     if outcome.result is None or outcome.failed or not outcome.result.rendered:
         if outcome.result is not None and not outcome.failed:

@@ -13,6 +13,7 @@ from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.loader import Document, load_file
 from kgen.models import JOB_MODELS
+from kgen.parallel import map_units
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.validate import validate_model
 
@@ -222,13 +223,16 @@ def _load_jobs(
     paths = sorted(
         p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file()
     )
-    jobs = []
-    by_name: dict[str, JobSource] = {}
+    inside = []
     for path in paths:
         if outside(root, path):
             problems.append(_escapes(f"{spec.jobs}/{path.name}"))
-            continue
-        job = _load_job(path, f"{spec.jobs}/{path.name}", problems)
+        else:
+            inside.append((path, f"{spec.jobs}/{path.name}"))
+    jobs = []
+    by_name: dict[str, JobSource] = {}
+    for job, errors in map_units(_load_job, inside):
+        problems += errors
         if job is None:
             continue
         if job.name in by_name:
@@ -250,11 +254,11 @@ def _load_jobs(
     return jobs
 
 
-def _load_job(path: Path, display: str, problems: list[Problem]) -> JobSource | None:
+def _load_job(file: tuple[Path, str]) -> tuple[JobSource | None, list[Problem]]:
+    path, display = file
     doc, errors = _load_mapping(path, display, what="a job spec")
-    problems += errors
     if doc is None:
-        return None
+        return None, errors
     data: dict[str, Any] = doc.data
     if "name" not in data:
         # A job is named after its file unless it says otherwise.
@@ -276,7 +280,6 @@ def _load_job(path: Path, display: str, problems: list[Problem]) -> JobSource | 
                 path=("framework",),
                 hint="use pytorch or tensorflow",
             )
-        problems.append(located(problem, doc))
-        return None
+        return None, [located(problem, doc)]
     name = data["name"]
-    return JobSource(doc, name if isinstance(name, str) else str(name), framework)
+    return JobSource(doc, name if isinstance(name, str) else str(name), framework), []

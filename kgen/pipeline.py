@@ -14,10 +14,12 @@ from typing import NamedTuple
 
 from kgen.discover import JobSource, Overlay, Project
 from kgen.errors import Problem
+from kgen.facts import Facts, facts_of
 from kgen.loader import nearest_origin
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
 from kgen.models import JOB_MODELS, JobSpec
 from kgen.output_check import check_output
+from kgen.parallel import map_units
 from kgen.render import Environment, Manifest, render_job
 from kgen.rule_catalog import classified
 from kgen.rule_context import RuleContext
@@ -38,6 +40,17 @@ class RenderedJob:
     layers: tuple[Layer, ...] = ()
 
 
+@dataclass(frozen=True)
+class Render:
+    """What a run keeps of every render: the job, its overlays and its facts."""
+
+    env: Environment
+    job: JobSource
+    overlays: tuple[str, ...]
+    layers: tuple[Layer, ...]
+    facts: Facts
+
+
 class Finding(NamedTuple):
     """A located problem, the job it concerns (if any) and the environment."""
 
@@ -49,8 +62,10 @@ class Finding(NamedTuple):
 @dataclass
 class RunResult:
     problems: list[Problem] = field(default_factory=list)
-    rendered: list[RenderedJob] = field(default_factory=list)
+    renders: list[Render] = field(default_factory=list)
     environments: list[Environment] = field(default_factory=list)
+    # The full renders (specs and object trees), kept only when a command asks.
+    rendered: list[RenderedJob] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -68,17 +83,39 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
     return env, overlays
 
 
+@dataclass(frozen=True)
+class _Work:
+    """Everything a render needs, set before worker processes fork so they inherit it."""
+
+    project: Project
+    environments: list[tuple[Environment, list[Overlay]]]
+    context: RuleContext
+    keep: bool
+    emit: bool
+
+
+_work: _Work | None = None
+
+
 def run(
     project: Project,
     *,
     envs: Iterable[str] | None = None,
     jobs: Iterable[str] | None = None,
     select: Callable[[str, str], bool] | None = None,
+    keep: bool = False,
+    emit: bool = False,
 ) -> RunResult:
-    """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks."""
+    """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
+
+    `emit` makes each render's YAML text; `keep` keeps the full renders (specs and object
+    trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
+    results come back in order, so the outcome is the same on one core or many.
+    """
     # Imported here: project rules read RunResult, which this module defines.
     from kgen.project_rules import check_project
 
+    global _work
     result = RunResult()
     wanted = set(jobs) if jobs is not None else None
     context = RuleContext(
@@ -87,24 +124,43 @@ def run(
         job_names=project.spec.job_names,
         crds=project.crds,
     )
-    findings: list[Finding] = []
+    names = list(envs) if envs is not None else list(project.spec.environments)
+    environments = [environment_for(project, name) for name in names]
+    units: list[tuple[int, int]] = []
     env_count: dict[str, int] = {}  # per job: how many environments render it
-    for env_name in envs if envs is not None else project.spec.environments:
-        env, overlays = environment_for(project, env_name)
-        selector = project.spec.environments[env_name].jobs
+    for env_index, (env, _overlays) in enumerate(environments):
+        selector = project.spec.environments[env.name].jobs
         result.environments.append(env)
-        for job in project.jobs:
+        for job_index, job in enumerate(project.jobs):
             if (wanted is not None and job.name not in wanted) or not selector_matches(
                 selector, job.doc.data
             ):
                 continue
-            if select is not None and not select(env_name, job.file):
+            if select is not None and not select(env.name, job.file):
                 continue
             env_count[job.file] = env_count.get(job.file, 0) + 1
-            rendered, problems = render_one(job, env, overlays, context)
-            if rendered is not None:
-                result.rendered.append(rendered)
-            findings += [Finding(p, job.file, env_name) for p in problems]
+            units.append((env_index, job_index))
+    _work = _Work(project, environments, context, keep, emit)
+    try:
+        outcomes = map_units(_render_unit, units, parallel=not keep)
+    finally:
+        _work = None
+    findings: list[Finding] = []
+    for (env_index, job_index), (facts, rendered, problems) in zip(
+        units, outcomes, strict=True
+    ):
+        env, overlays = environments[env_index]
+        job = project.jobs[job_index]
+        if facts is not None:
+            applied = applied_overlays(job, overlays)
+            result.renders.append(
+                Render(
+                    env, job, tuple(o.name for o in applied), _layers(applied), facts
+                )
+            )
+        if rendered is not None:
+            result.rendered.append(rendered)
+        findings += [Finding(p, job.file, env.name) for p in problems]
     findings += check_project(project, result)
     ignored = project.spec.lint.ignore
     result.problems = merge_environments(
@@ -113,15 +169,36 @@ def run(
     return result
 
 
-def render_one(
-    job: JobSource, env: Environment, overlays: list[Overlay], context: RuleContext
-) -> tuple[RenderedJob | None, list[Problem]]:
-    applied = [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
-    layers = tuple(
+def _render_unit(
+    unit: tuple[int, int],
+) -> tuple[Facts | None, RenderedJob | None, list[Problem]]:
+    assert _work is not None
+    env, overlays = _work.environments[unit[0]]
+    job = _work.project.jobs[unit[1]]
+    rendered, problems = render_one(job, env, overlays, _work.context)
+    if rendered is None:
+        return None, None, problems
+    facts = facts_of(rendered.spec, env, rendered.manifests, emit=_work.emit)
+    return facts, rendered if _work.keep else None, problems
+
+
+def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
+    return [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
+
+
+def _layers(applied: list[Overlay]) -> tuple[Layer, ...]:
+    return tuple(
         Layer(o.spec.patch, o.doc.positions, ("patch",))
         for o in applied
         if o.spec.patch
     )
+
+
+def render_one(
+    job: JobSource, env: Environment, overlays: list[Overlay], context: RuleContext
+) -> tuple[RenderedJob | None, list[Problem]]:
+    applied = applied_overlays(job, overlays)
+    layers = _layers(applied)
     merged = merge_layers(job.doc.data, list(layers))
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     if spec is None:

@@ -8,67 +8,15 @@ is what the quota must hold.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 
 from kgen.discover import Project, located
 from kgen.errors import Problem
-from kgen.models import JobSpec, PyTorchJobSpec, role_items
-from kgen.pipeline import Finding, RenderedJob, RunResult
-from kgen.quantity import parse_quantity
-from kgen.render.pod import role_settings
-
-
-@dataclass(frozen=True)
-class JobLoad:
-    env: str
-    job: str
-    kind: str
-    target: str
-    roles: str
-    pods: int
-    gpus: int
-    cpu: Decimal
-    memory: Decimal
-
-
-def job_load(rendered: RenderedJob) -> JobLoad:
-    spec = rendered.spec
-    pods = gpus = 0
-    cpu = memory = Decimal(0)
-    parts = []
-    for name, role in role_items(spec):
-        count = _max_replicas(spec, name, role.replicas)
-        settings = role_settings(spec, name, role)
-        pods += count
-        gpus += count * int(settings.limits.get(spec.resources.gpu_resource, "0"))
-        cpu += count * (parse_quantity(settings.requests.get("cpu", "0")) or 0)
-        memory += count * (parse_quantity(settings.requests.get("memory", "0")) or 0)
-        parts.append(
-            f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
-        )
-    kind = "PyTorchJob" if isinstance(spec, PyTorchJobSpec) else "TFJob"
-    return JobLoad(
-        rendered.env.name,
-        spec.name,
-        kind,
-        rendered.env.target.name,
-        ", ".join(parts),
-        pods,
-        gpus,
-        cpu,
-        memory,
-    )
-
-
-def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
-    if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
-        return max(replicas, spec.elastic_policy.max_replicas or replicas)
-    return replicas
+from kgen.pipeline import Finding, RunResult
 
 
 def table(result: RunResult) -> str:
-    loads = [job_load(r) for r in result.rendered]
+    loads = [r.facts.load for r in result.renders]
     header = (
         "ENVIRONMENT",
         "JOB",
@@ -139,7 +87,7 @@ def check_quotas(project: Project, result: RunResult) -> Iterator[Finding]:
     for env, settings in project.spec.environments.items():
         if settings.gpu_quota is None:
             continue
-        loads = [job_load(r) for r in result.rendered if r.env.name == env]
+        loads = [r.facts.load for r in result.renders if r.env.name == env]
         wanted = sum(load.gpus for load in loads)
         if wanted > settings.gpu_quota:
             biggest = ", ".join(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from kgen.discover import Project, located
 from kgen.errors import Problem
 from kgen.merge import selector_matches
-from kgen.pipeline import Finding, RenderedJob, RunResult, locate
+from kgen.pipeline import Finding, Render, RunResult, locate
 
 
 def check_project(project: Project, result: RunResult) -> list[Finding]:
@@ -40,49 +40,49 @@ def _overlays_match(project: Project) -> Iterator[Finding]:
 
 def _claims_declared(project: Project, result: RunResult) -> Iterator[Finding]:
     created: dict[str, set[str]] = {}
-    for rendered in result.rendered:
-        created.setdefault(rendered.env.name, set()).update(
-            v.claim for v in rendered.spec.volumes if v.create is not None and v.claim
+    for render in result.renders:
+        created.setdefault(render.env.name, set()).update(
+            c.name for c in render.facts.claims if c.created
         )
     external = set(project.spec.external_claims)
-    for rendered in result.rendered:
-        known = created.get(rendered.env.name, set()) | external
+    for render in result.renders:
+        known = created.get(render.env.name, set()) | external
         problems = [
             Problem(
-                f"claim '{volume.claim}' is neither created by a job here nor declared external",
+                f"claim '{claim.name}' is neither created by a job here nor declared external",
                 "claim-undeclared",
-                path=("volumes", index, "claim"),
-                hint=f"add `create: {{size: ...}}` to this volume, or list {volume.claim} in kgen.yaml externalClaims",
+                path=("volumes", claim.index, "claim"),
+                hint=f"add `create: {{size: ...}}` to this volume, or list {claim.name} in kgen.yaml externalClaims",
             )
-            for index, volume in enumerate(rendered.spec.volumes)
-            if volume.claim and volume.create is None and volume.claim not in known
+            for claim in render.facts.claims
+            if not claim.created and claim.name not in known
         ]
-        yield from _findings(rendered, problems)
+        yield from _findings(render, problems)
 
 
 def _claims_agree(result: RunResult) -> Iterator[Finding]:
     # Claims are immutable but for their size: one claim (same name and namespace) must
     # have the same access modes and class in every environment that creates it.
-    first: dict[tuple[str | None, str], tuple[RenderedJob, tuple[object, ...]]] = {}
-    for rendered in result.rendered:
-        for index, volume in enumerate(rendered.spec.volumes):
-            if volume.create is None or volume.claim is None:
+    first: dict[tuple[str | None, str], tuple[Render, tuple[object, ...]]] = {}
+    for render in result.renders:
+        for claim in render.facts.claims:
+            if not claim.created:
                 continue
-            shape = (tuple(volume.create.access_modes), volume.create.storage_class)
-            key = (rendered.env.namespace, volume.claim)
-            earlier = first.setdefault(key, (rendered, shape))
+            shape = (claim.access_modes, claim.storage_class)
+            key = (render.env.namespace, claim.name)
+            earlier = first.setdefault(key, (render, shape))
             if earlier[1] != shape:
                 problem = Problem(
-                    f"claim '{volume.claim}' has other access modes or class here than in environment {earlier[0].env.name}",
+                    f"claim '{claim.name}' has other access modes or class here than in environment {earlier[0].env.name}",
                     "claim-conflict",
-                    path=("volumes", index, "create"),
+                    path=("volumes", claim.index, "create"),
                     at_key=True,
                     hint="accessModes and storageClass cannot change once the claim exists; use another claim name",
                 )
-                yield from _findings(rendered, [problem])
+                yield from _findings(render, [problem])
 
 
-def _findings(rendered: RenderedJob, problems: list[Problem]) -> Iterator[Finding]:
-    problems = [p for p in problems if p.code not in rendered.spec.lint.ignore]
-    for problem in locate(rendered.job, rendered.layers, problems):
-        yield Finding(problem, rendered.job.file, rendered.env.name)
+def _findings(render: Render, problems: list[Problem]) -> Iterator[Finding]:
+    problems = [p for p in problems if p.code not in render.facts.ignore]
+    for problem in locate(render.job, render.layers, problems):
+        yield Finding(problem, render.job.file, render.env.name)

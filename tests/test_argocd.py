@@ -163,7 +163,7 @@ def test_kueue_jobs_ignore_suspend_and_applicationset_mode(
 
     project, _ = load_project(tmp_path)
     assert project is not None
-    assert ignore_differences(run(project), "dev") == [
+    assert ignore_differences(run(project, keep=True), "dev") == [
         {
             "group": "kubeflow.org",
             "kind": "TFJob",

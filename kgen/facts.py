@@ -1,0 +1,144 @@
+"""What the rest of a run needs to know of one rendered job, in plain picklable data.
+
+A render's pydantic spec and object trees are large and slow to move between processes;
+the rules that span jobs (claims, quotas, in-place changes) and the output tree need only
+these facts: claims, GPU and CPU load, the spec fingerprint and the emitted files. A
+worker process renders and boils each job down to them; the parent never needs more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+
+from kgen.emitter import dump_documents
+from kgen.errors import DataPath
+from kgen.models import JobSpec, PyTorchJobSpec, role_items
+from kgen.quantity import parse_quantity
+from kgen.render import Environment, Manifest
+from kgen.render.pod import role_settings
+
+JOB_KINDS = ("PyTorchJob", "TFJob")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A volume's claim: its index under `volumes`, and its shape when the job creates it."""
+
+    index: int
+    name: str
+    created: bool
+    access_modes: tuple[str, ...] = ()
+    storage_class: str | None = None
+
+
+@dataclass(frozen=True)
+class JobLoad:
+    env: str
+    job: str
+    kind: str
+    target: str
+    roles: str
+    pods: int
+    gpus: int
+    cpu: Decimal
+    memory: Decimal
+
+
+@dataclass(frozen=True)
+class OutFile:
+    """One object as emitted YAML (without the header), and where it came from."""
+
+    filename: str
+    text: str
+    kind: str
+    name: str
+    spec_path: DataPath
+
+
+@dataclass(frozen=True)
+class Facts:
+    job_name: str
+    claims: tuple[Claim, ...]
+    ignore: frozenset[str]
+    load: JobLoad
+    # The job object's file name and a digest of its `spec`, for the in-place check.
+    fingerprint: tuple[str, str] | None
+    files: tuple[OutFile, ...] = ()
+
+
+def facts_of(
+    spec: JobSpec, env: Environment, manifests: list[Manifest], *, emit: bool
+) -> Facts:
+    claims = tuple(
+        Claim(
+            index,
+            volume.claim,
+            volume.create is not None,
+            tuple(volume.create.access_modes) if volume.create else (),
+            volume.create.storage_class if volume.create else None,
+        )
+        for index, volume in enumerate(spec.volumes)
+        if volume.claim
+    )
+    files = (
+        tuple(
+            OutFile(m.filename, dump_documents([m.body]), m.kind, m.name, m.spec_path)
+            for m in manifests
+        )
+        if emit
+        else ()
+    )
+    return Facts(
+        manifests[0].name,
+        claims,
+        frozenset(spec.lint.ignore),
+        job_load(spec, env),
+        _fingerprint(manifests[0]),
+        files,
+    )
+
+
+def _fingerprint(job: Manifest) -> tuple[str, str] | None:
+    if job.kind not in JOB_KINDS:
+        return None
+    text = json.dumps(job.body.get("spec"), sort_keys=True, separators=(",", ":"))
+    return job.filename, "spec-sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def job_load(spec: JobSpec, env: Environment) -> JobLoad:
+    """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
+    maximum size, since that is what a quota must hold."""
+    pods = gpus = 0
+    cpu = memory = Decimal(0)
+    parts = []
+    for name, role in role_items(spec):
+        count = _max_replicas(spec, name, role.replicas)
+        settings = role_settings(spec, name, role)
+        pods += count
+        gpus += count * int(settings.limits.get(spec.resources.gpu_resource, "0"))
+        cpu += count * (parse_quantity(settings.requests.get("cpu", "0")) or 0)
+        memory += count * (parse_quantity(settings.requests.get("memory", "0")) or 0)
+        parts.append(
+            f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
+        )
+    kind = "PyTorchJob" if isinstance(spec, PyTorchJobSpec) else "TFJob"
+    return JobLoad(
+        env.name,
+        spec.name,
+        kind,
+        env.target.name,
+        ", ".join(parts),
+        pods,
+        gpus,
+        cpu,
+        memory,
+    )
+
+
+def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
+    if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
+        return max(replicas, spec.elastic_policy.max_replicas or replicas)
+    return replicas

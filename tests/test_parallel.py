@@ -1,0 +1,86 @@
+"""Workers change nothing but the time: the same bytes, problems and exit codes on one
+core or several (loading and rendering both go through kgen.parallel)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from kgen import parallel
+from tests.conftest import REPO, RunKgen
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from generate import generate
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    generate(root, 40)
+    return root
+
+
+def _run(
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    project: Path,
+    workers: int,
+    *args: str,
+) -> tuple[int, str, str]:
+    monkeypatch.setenv("KGEN_WORKERS", str(workers))
+    result = run_kgen(*args, "-C", str(project))
+    return result.code, result.out, result.err
+
+
+@pytest.fixture(autouse=True)
+def small_runs_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL", 2)
+
+
+def test_parallel_build_is_byte_identical(
+    project: Path, tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    other = tmp_path / "other"
+    shutil.copytree(project, other)
+    pools: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str) -> object:
+        pools.append(method)
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    serial = _run(run_kgen, monkeypatch, project, 1, "build")
+    assert pools == []
+    spread = _run(run_kgen, monkeypatch, other, 2, "build")
+    assert pools == ["fork", "fork"]  # loading, then rendering
+    assert serial[0] == 0, serial
+    assert spread == serial
+    assert _tree(other / "manifests") == _tree(project / "manifests")
+    assert len(_tree(project / "manifests")) > 400
+
+
+def test_parallel_problems_are_identical(
+    project: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    jobs = sorted((project / "jobs").iterdir())
+    jobs[3].write_text(jobs[3].read_text().replace("replicas: ", "replicas: -"))
+    jobs[17].write_text("name: [unclosed\n")
+    jobs[30].write_text(jobs[30].read_text() + "extraKey: 1\n")
+    serial = _run(run_kgen, monkeypatch, project, 1, "validate", "--format", "json")
+    spread = _run(run_kgen, monkeypatch, project, 2, "validate", "--format", "json")
+    assert serial[0] == 1
+    assert spread == serial
+    assert serial[1].count('"severity": "error"') >= 3, serial[1]
