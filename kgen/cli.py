@@ -60,6 +60,8 @@ def _options(
 ) -> commands.Options:
     from kgen import commands
 
+    context = click.get_current_context(silent=True)
+    no_cache = bool(context and context.find_root().params.get("no_cache"))
     return commands.Options(
         root=root,
         out=sys.stdout,
@@ -67,12 +69,18 @@ def _options(
         envs=envs,
         report_format=report_format,
         crds=crds,
+        cache=not no_cache,
     )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="kgen")
-def cli() -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache of earlier runs (also KGEN_NO_CACHE=1).",
+)
+def cli(no_cache: bool) -> None:
     """Render Kubeflow training jobs from short specs and overlays into GitOps manifests."""
 
 

@@ -29,6 +29,7 @@ class Options:
     envs: tuple[str, ...] = ()
     report_format: str = "text"
     crds: tuple[str, ...] = ()
+    cache: bool = True
 
 
 @dataclass
@@ -71,7 +72,9 @@ def _load_and_run(
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
     YAML (see pipeline.run)."""
-    project, problems = load_project(options.root, extra_crds=options.crds)
+    project, problems = load_project(
+        options.root, extra_crds=options.crds, use_cache=options.cache
+    )
     if project is None:
         return Outcome(None, None, problems)
     for env in options.envs:

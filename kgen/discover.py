@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kgen.cache import Cache, Identity, cache_folder, code_digest, digest
 from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
-from kgen.loader import Document, load_file
+from kgen.loader import Document, load_bytes, load_file, read_bounded
 from kgen.models import JOB_MODELS
 from kgen.parallel import map_units
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
@@ -27,17 +28,42 @@ class Overlay:
     spec: OverlaySpec
 
 
-@dataclass(frozen=True)
 class JobSource:
-    """A job spec file: its loaded document, with `name` defaulted to the file stem."""
+    """A job spec file: its name, framework and labels (what selectors read) at once, its
+    document (with `name` defaulted to the file stem) parsed on first use.
 
-    doc: Document
-    name: str
-    framework: str
+    Runs that find a job's renders in the cache never parse it; they know it from the
+    identity recorded when it was last parsed, keyed by its bytes.
+    """
+
+    def __init__(
+        self,
+        file: str,
+        identity: Identity,
+        *,
+        doc: Document | None = None,
+        raw: bytes = b"",
+        key: str = "",
+    ) -> None:
+        self.file = file
+        self.name, self.framework, labels = identity
+        self.identity = identity
+        self.key = key
+        self.selected = {"name": self.name, "framework": self.framework}
+        if labels is not None:
+            self.selected["labels"] = labels
+        self._doc = doc
+        self._raw = raw
 
     @property
-    def file(self) -> str:
-        return self.doc.file
+    def doc(self) -> Document:
+        if self._doc is None:
+            doc, problems = load_bytes(self._raw, self.file)
+            if doc is None or problems:  # pragma: no cover - it parsed before
+                raise KgenError(*problems)
+            doc.data.setdefault("name", Path(self.file).stem)
+            self._doc = doc
+        return self._doc
 
 
 @dataclass
@@ -49,6 +75,9 @@ class Project:
     jobs: list[JobSource]
     # User CRD validators by (apiVersion, kind), from kgen.yaml `crds:` and `--crd`.
     crds: dict[tuple[str, str], Any] = field(default_factory=dict)
+    cache: Cache = field(default_factory=lambda: Cache(None))
+    # A digest of every input but the job specs, and of kgen itself (see kgen.cache).
+    inputs: str = ""
 
 
 def outside(root: Path, path: Path) -> bool:
@@ -80,7 +109,7 @@ def located(problem: Problem, doc: Document) -> Problem:
 
 
 def load_project(
-    root: Path, *, extra_crds: tuple[str, ...] = ()
+    root: Path, *, extra_crds: tuple[str, ...] = (), use_cache: bool = True
 ) -> tuple[Project | None, list[Problem]]:
     """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
     path = root / PROJECT_FILE
@@ -101,9 +130,28 @@ def load_project(
     if spec is None:
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems)
-    jobs = _load_jobs(root, spec, doc, problems)
-    crds, crd_problems = load_crd_schemas(root, [*spec.crds, *extra_crds])
-    return Project(root, doc, spec, overlays, jobs, crds), problems + crd_problems
+    store = Cache(cache_folder(root) if use_cache else None)
+    jobs = _load_jobs(root, spec, doc, problems, store)
+    crd_files = [*spec.crds, *extra_crds]
+    crds, crd_problems = load_crd_schemas(root, crd_files)
+    inputs = digest(
+        code_digest(),
+        *(_bytes(root / name) for name in [PROJECT_FILE, *crd_files]),
+        *(
+            part
+            for o in overlays.values()
+            for part in (o.name, _bytes(root / o.doc.file))
+        ),
+    )
+    project = Project(root, doc, spec, overlays, jobs, crds, store, inputs)
+    return project, problems + crd_problems
+
+
+def _bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        return f"unreadable: {exc.strerror}".encode()
 
 
 def _load_mapping(
@@ -113,17 +161,19 @@ def _load_mapping(
     if doc is None:
         return None, problems
     if not isinstance(doc.data, dict):
-        shown = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
-        return None, [
-            Problem(
-                f"{what} must be a YAML mapping of keys to values, but it is {shown}",
-                "not-a-mapping",
-                file=display,
-                line=1,
-                column=1,
-            )
-        ]
+        return None, [_not_a_mapping(doc, display, what=what)]
     return doc, []
+
+
+def _not_a_mapping(doc: Document, display: str, *, what: str) -> Problem:
+    shown = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
+    return Problem(
+        f"{what} must be a YAML mapping of keys to values, but it is {shown}",
+        "not-a-mapping",
+        file=display,
+        line=1,
+        column=1,
+    )
 
 
 def environment_overlay_path(doc: Document, env: str, index: int) -> DataPath:
@@ -210,7 +260,11 @@ def _load_overlay(
 
 
 def _load_jobs(
-    root: Path, spec: ProjectSpec, project_doc: Document, problems: list[Problem]
+    root: Path,
+    spec: ProjectSpec,
+    project_doc: Document,
+    problems: list[Problem],
+    store: Cache,
 ) -> list[JobSource]:
     folder = root / spec.jobs
     if not folder.is_dir():
@@ -223,16 +277,35 @@ def _load_jobs(
     paths = sorted(
         p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file()
     )
-    inside = []
+    found: list[JobSource | None] = []
+    to_parse: list[tuple[int, str, bytes, str]] = []
     for path in paths:
+        display = f"{spec.jobs}/{path.name}"
         if outside(root, path):
-            problems.append(_escapes(f"{spec.jobs}/{path.name}"))
+            problems.append(_escapes(display))
+            continue
+        raw, errors = read_bounded(path, display)
+        if raw is None:
+            problems += errors
+            continue
+        key = digest(display, raw)
+        identity = store.identity(key)
+        if identity is None:
+            to_parse.append((len(found), display, raw, key))
+            found.append(None)
         else:
-            inside.append((path, f"{spec.jobs}/{path.name}"))
+            found.append(JobSource(display, identity, raw=raw, key=key))
+    for (index, _display, _raw, key), (job, errors) in zip(
+        to_parse, map_units(_parse_job, to_parse), strict=True
+    ):
+        problems += errors
+        if job is not None:
+            job.key = key
+            store.remember_identity(key, job.identity)
+        found[index] = job
     jobs = []
     by_name: dict[str, JobSource] = {}
-    for job, errors in map_units(_load_job, inside):
-        problems += errors
+    for job in found:
         if job is None:
             continue
         if job.name in by_name:
@@ -254,15 +327,19 @@ def _load_jobs(
     return jobs
 
 
-def _load_job(file: tuple[Path, str]) -> tuple[JobSource | None, list[Problem]]:
-    path, display = file
-    doc, errors = _load_mapping(path, display, what="a job spec")
+def _parse_job(
+    item: tuple[int, str, bytes, str],
+) -> tuple[JobSource | None, list[Problem]]:
+    _index, display, raw, _key = item
+    doc, errors = load_bytes(raw, display)
     if doc is None:
         return None, errors
+    if not isinstance(doc.data, dict):
+        return None, [_not_a_mapping(doc, display, what="a job spec")]
     data: dict[str, Any] = doc.data
     if "name" not in data:
         # A job is named after its file unless it says otherwise.
-        data["name"] = path.stem
+        data["name"] = Path(display).stem
     framework = data.get("framework")
     if framework not in JOB_MODELS:
         if "framework" not in data:
@@ -282,4 +359,9 @@ def _load_job(file: tuple[Path, str]) -> tuple[JobSource | None, list[Problem]]:
             )
         return None, [located(problem, doc)]
     name = data["name"]
-    return JobSource(doc, name if isinstance(name, str) else str(name), framework), []
+    identity = (
+        name if isinstance(name, str) else str(name),
+        framework,
+        data.get("labels"),
+    )
+    return JobSource(display, identity, doc=doc), []

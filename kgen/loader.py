@@ -9,6 +9,7 @@ core-schema tags, and a bounded expansion of aliases (no "billion laughs").
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -78,25 +79,43 @@ class _LoadError(Exception):
 
 def load_file(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
     """Read and load one file; `display` is the name problems carry (relative path)."""
+    raw, problems = read_bounded(path, display)
+    if raw is None:
+        return None, problems
+    return load_bytes(raw, display)
+
+
+def read_bounded(path: Path, display: str) -> tuple[bytes | None, list[Problem]]:
+    """A file's bytes, never reading more than the size limit allows."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+            size = (
+                len(raw)
+                if len(raw) <= MAX_FILE_BYTES
+                else os.fstat(handle.fileno()).st_size
+            )
     except OSError as exc:
         return None, [Problem(f"cannot read file: {exc.strerror}", "io", file=display)]
-    return load_bytes(raw, display)
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [_too_large(display, size)]
+    return raw, []
+
+
+def _too_large(display: str, size: int) -> Problem:
+    return Problem(
+        f"file is {size} bytes, more than the limit of {MAX_FILE_BYTES}",
+        "file-too-large",
+        file=display,
+        line=1,
+        column=1,
+        hint="a job spec or overlay is a few dozen lines; split it",
+    )
 
 
 def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Problem]]:
     if len(raw) > MAX_FILE_BYTES:
-        return None, [
-            Problem(
-                f"file is {len(raw)} bytes, more than the limit of {MAX_FILE_BYTES}",
-                "file-too-large",
-                file=display,
-                line=1,
-                column=1,
-                hint="a job spec or overlay is a few dozen lines; split it",
-            )
-        ]
+        return None, [_too_large(display, len(raw))]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

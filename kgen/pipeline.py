@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from kgen.cache import digest
 from kgen.discover import JobSource, Overlay, Project
 from kgen.errors import Problem
 from kgen.facts import Facts, facts_of
@@ -133,22 +134,41 @@ def run(
         result.environments.append(env)
         for job_index, job in enumerate(project.jobs):
             if (wanted is not None and job.name not in wanted) or not selector_matches(
-                selector, job.doc.data
+                selector, job.selected
             ):
                 continue
             if select is not None and not select(env.name, job.file):
                 continue
             env_count[job.file] = env_count.get(job.file, 0) + 1
             units.append((env_index, job_index))
+    # Renders found in the cache are not redone; a run over a few chosen files (select)
+    # renders too little for the cache to pay.
+    cache = project.cache if not keep and select is None else None
+    keys = [
+        digest(project.inputs, environments[e][0].name, project.jobs[j].key)
+        for e, j in units
+    ]
+    outcomes: list[_Outcome | None] = [None] * len(units)
+    for index, key in enumerate(keys):
+        entry = cache.render(key, emitted=emit) if cache else None
+        if entry is not None:
+            outcomes[index] = (entry[0], None, entry[1])
+    missing = [i for i, found in enumerate(outcomes) if found is None]
     _work = _Work(project, environments, context, keep, emit)
     try:
-        outcomes = map_units(_render_unit, units, parallel=not keep)
+        fresh = map_units(_render_unit, [units[i] for i in missing], parallel=not keep)
     finally:
         _work = None
+    for index, outcome in zip(missing, fresh, strict=True):
+        outcomes[index] = outcome
+        if cache:
+            cache.remember_render(keys[index], (outcome[0], outcome[2]))
+    if cache:
+        cache.save(whole=envs is None and jobs is None)
     findings: list[Finding] = []
-    for (env_index, job_index), (facts, rendered, problems) in zip(
-        units, outcomes, strict=True
-    ):
+    for (env_index, job_index), done in zip(units, outcomes, strict=True):
+        assert done is not None
+        facts, rendered, problems = done
         env, overlays = environments[env_index]
         job = project.jobs[job_index]
         if facts is not None:
@@ -169,9 +189,10 @@ def run(
     return result
 
 
-def _render_unit(
-    unit: tuple[int, int],
-) -> tuple[Facts | None, RenderedJob | None, list[Problem]]:
+_Outcome = tuple[Facts | None, RenderedJob | None, list[Problem]]
+
+
+def _render_unit(unit: tuple[int, int]) -> _Outcome:
     assert _work is not None
     env, overlays = _work.environments[unit[0]]
     job = _work.project.jobs[unit[1]]
@@ -183,7 +204,7 @@ def _render_unit(
 
 
 def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
-    return [o for o in overlays if selector_matches(o.spec.match, job.doc.data)]
+    return [o for o in overlays if selector_matches(o.spec.match, job.selected)]
 
 
 def _layers(applied: list[Overlay]) -> tuple[Layer, ...]:
@@ -215,7 +236,7 @@ def render_one(
             crds=context.crds,
         )
     problems = [p for p in problems + render_problems if p.code not in spec.lint.ignore]
-    located = locate(job, layers, problems) if problems else []
+    located = locate(job, layers, problems)
     if any(p.severity == "error" for p in located):
         return None, located
     sourced = [replace(m, source=job.file) for m in manifests]
@@ -232,6 +253,8 @@ def locate(
     Provenance is only worth its cost when there is something to point at: merge again,
     this time recording which file and line set each value.
     """
+    if not problems:
+        return []
     provenance = Provenance(dict(job.doc.positions))
     merge_layers(job.doc.data, list(layers), provenance=provenance)
     located = []

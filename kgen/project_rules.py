@@ -26,7 +26,7 @@ def _overlays_match(project: Project) -> Iterator[Finding]:
         if overlay.spec.match is None:
             continue
         if not any(
-            selector_matches(overlay.spec.match, job.doc.data) for job in project.jobs
+            selector_matches(overlay.spec.match, job.selected) for job in project.jobs
         ):
             problem = Problem(
                 f"overlay '{overlay.name}' matches no job, so it changes nothing",

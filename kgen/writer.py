@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,11 +80,12 @@ def with_index(
 def compare(root: Path, files: dict[str, str], *, output: str) -> TreeDiff:
     """How the tree on disk differs from `files` (which must include the index)."""
     diff = TreeDiff()
+    base = os.fspath(root)
     for path, text in files.items():
-        current = _read(root / path)
+        current = _read_bytes(os.path.join(base, path))
         if current is None:
             diff.missing.append(path)
-        elif current != text:
+        elif current != text.encode():
             diff.modified.append(path)
     on_disk = read_index(root, output) | _files_under(root, output)
     diff.stale = sorted(p for p in on_disk if p not in files)
@@ -136,7 +138,9 @@ def write_tree(
         if summary.written or summary.removed:
             keep = _files_under(root, output) - owned - files.keys()
             try:
-                _stage_and_swap(root, files, output=output, keep=keep)
+                changed = {*diff.modified, *diff.missing}
+                same = {p for p in files if p not in changed}
+                _stage_and_swap(root, files, output=output, keep=keep, same=same)
             except OSError as exc:
                 # A full disk or a read-only folder: the old tree is still in place.
                 reason = exc.strerror or str(exc)
@@ -148,27 +152,42 @@ def write_tree(
 
 
 def _stage_and_swap(
-    root: Path, files: dict[str, str], *, output: str, keep: set[str]
+    root: Path,
+    files: dict[str, str],
+    *,
+    output: str,
+    keep: set[str],
+    same: set[str],
 ) -> None:
+    """Stage the new tree beside the old and swap it in. Files kgen does not own, and
+    its own files that did not change, are hard links to the old tree's (copies where
+    links fail): neither tree's files are ever changed in place."""
     target = root / output
     staged = staging_dir(target)
+    made: set[Path] = set()
     try:
-        for path in sorted(keep):
-            # Files kgen does not own ride along unchanged (hard links when possible).
-            destination = staged / Path(path).relative_to(output)
-            destination.parent.mkdir(parents=True, exist_ok=True)
+        for path in sorted(keep | same):
+            destination = _prepare(staged, path, output, made)
             try:
-                os.link(root / path, destination)
+                os.link(root / path, destination, follow_symlinks=False)
             except OSError:
                 shutil.copy2(root / path, destination)
         for path, text in files.items():
-            destination = staged / Path(path).relative_to(output)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            destination.write_text(text, encoding="utf-8", newline="\n")
+            if path not in same:
+                destination = _prepare(staged, path, output, made)
+                destination.write_text(text, encoding="utf-8", newline="\n")
         swap_in(staged, target)
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
+
+
+def _prepare(staged: Path, path: str, output: str, made: set[Path]) -> Path:
+    destination = staged / Path(path).relative_to(output)
+    if destination.parent not in made:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        made.add(destination.parent)
+    return destination
 
 
 def _foreign(path: str) -> Problem:
@@ -190,6 +209,19 @@ def _read(path: Path) -> str | None:
         UnicodeDecodeError,
     ):
         return None
+
+
+def _read_bytes(path: str) -> bytes | None:
+    """A file's bytes; None when it is missing or not a regular file kgen could have
+    written (a symbolic link counts as missing, so the build replaces it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return handle.read()
 
 
 def _files_under(root: Path, output: str) -> set[str]:

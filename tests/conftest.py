@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,6 +13,11 @@ from kgen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "reference"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # kgen's cache lives in the user's cache folder; tests keep theirs to themselves.
+    os.environ["KGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="kgen-test-cache-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -47,6 +47,7 @@ def _run(
 @pytest.fixture(autouse=True)
 def small_runs_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 2)
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")  # every run does all its work
 
 
 def test_parallel_build_is_byte_identical(

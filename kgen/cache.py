@@ -1,0 +1,156 @@
+"""The incremental path: what earlier runs worked out, keyed by content hashes.
+
+Two tables, each a single file under the user's cache folder (never inside the project,
+so a pull request cannot plant one):
+
+- identities: job file (name and bytes) -> the name, framework and labels selectors
+  read, so a run need not parse specs it does not render;
+- renders: (kgen's code and dependencies, kgen.yaml, overlays, CRDs, environment, job
+  bytes) -> that render's facts and problems.
+
+A key covers every input of what it stands for, and kgen's own code, so a hit gives
+exactly what a cold run would (tests compare the two byte for byte). Files that are
+missing, unreadable, corrupt or from another kgen are ignored; only kgen's own plain
+data types can be unpickled. `KGEN_CACHE_DIR` moves the folder; `KGEN_NO_CACHE=1` or
+`--no-cache` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kgen.errors import Problem
+from kgen.facts import Facts
+
+Identity = tuple[str, str, Any]  # name, framework, labels
+Entry = tuple[Facts | None, list[Problem]]
+
+# Packages whose versions change what kgen renders or reports.
+_DEPENDENCIES = (
+    *("pydantic", "pydantic-core", "PyYAML", "ruamel.yaml"),
+    *("jsonschema", "jsonschema-rs", "kubernetes-validate"),
+)
+_ALLOWED = {
+    ("builtins", name) for name in ("frozenset", "set", "tuple", "list", "dict")
+} | {
+    ("decimal", "Decimal"),
+    ("kgen.errors", "Problem"),
+    *(("kgen.facts", name) for name in ("Facts", "Claim", "JobLoad", "OutFile")),
+}
+
+
+def digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+@cache
+def code_digest() -> str:
+    """kgen's own source and the versions of what it renders with."""
+    parts: list[bytes | str] = [sys.version]
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        parts += [path.relative_to(package).as_posix(), path.read_bytes()]
+    for name in _DEPENDENCIES:
+        try:
+            parts.append(f"{name}=={importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            parts.append(f"{name} missing")
+    return digest(*parts)
+
+
+def cache_folder(root: Path) -> Path | None:
+    if os.environ.get("KGEN_NO_CACHE", "") not in ("", "0"):
+        return None
+    base = os.environ.get("KGEN_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kgen"
+    )
+    return Path(base) / digest(str(root.resolve()))[:24]
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not cache data")
+        return super().find_class(module, name)
+
+
+class Cache:
+    """The two tables for one project; `folder` None means off (every lookup misses)."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.identities: dict[str, Identity] = self._read("identities")
+        self._renders: dict[str, Entry] | None = None
+        self._used: dict[str, Entry] = {}
+        self._dirty: set[str] = set()
+
+    def identity(self, key: str) -> Identity | None:
+        return self.identities.get(key)
+
+    def remember_identity(self, key: str, identity: Identity) -> None:
+        if self.folder is not None and self.identities.get(key) != identity:
+            self.identities[key] = identity
+            self._dirty.add("identities")
+
+    def render(self, key: str, *, emitted: bool) -> Entry | None:
+        if self.folder is None:
+            return None
+        if self._renders is None:
+            self._renders = self._read("renders")
+        entry = self._renders.get(key)
+        if entry is None or (emitted and entry[0] is not None and not entry[0].files):
+            return None
+        self._used[key] = entry
+        return entry
+
+    def remember_render(self, key: str, entry: Entry) -> None:
+        if self.folder is not None:
+            self._used[key] = entry
+            self._dirty.add("renders")
+
+    def save(self, *, whole: bool) -> None:
+        """Write what changed; after a run over everything, only the renders it used."""
+        if self.folder is None or not self._dirty:
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if "identities" in self._dirty:
+                self._write("identities", self.identities)
+            if "renders" in self._dirty:
+                renders = self._used
+                if not whole:
+                    renders = {**(self._renders or self._read("renders")), **renders}
+                self._write("renders", renders)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+        self._dirty.clear()
+
+    def _read(self, name: str) -> dict[str, Any]:
+        if self.folder is None:
+            return {}
+        try:
+            with open(self.folder / f"{name}.pickle", "rb") as handle:
+                salt, table = _Unpickler(handle).load()
+        except Exception:
+            return {}
+        return table if salt == code_digest() and isinstance(table, dict) else {}
+
+    def _write(self, name: str, table: dict[str, Any]) -> None:
+        assert self.folder is not None
+        path = self.folder / f"{name}.pickle"
+        partial = path.with_name(f".{name}.{os.getpid()}.tmp")
+        with open(partial, "wb") as handle:
+            pickle.dump((code_digest(), table), handle, protocol=5)
+        os.replace(partial, path)
