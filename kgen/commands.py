@@ -156,7 +156,15 @@ def _changed_in_place(outcome: Outcome) -> list[Problem]:
 def _scope(result: RunResult) -> str:
     jobs = len({render.job.file for render in result.renders})
     envs = len({render.env.name for render in result.renders} or result.environments)
-    return f"{jobs} jobs in {envs} environments ({len(result.renders)} renders)"
+    renders = len(result.renders)
+    return (
+        f"{_count(jobs, 'job')} in {_count(envs, 'environment')}"
+        f" ({_count(renders, 'render')})"
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _report_drift(

@@ -89,6 +89,15 @@ def outside(root: Path, path: Path) -> bool:
     return False
 
 
+def _not_a_file(display: str) -> Problem:
+    return Problem(
+        f"{display} is not a file",
+        "io",
+        file=display,
+        hint="the jobs folder holds job spec files; move or rename this entry",
+    )
+
+
 def _escapes(display: str) -> Problem:
     return Problem(
         f"{display} links to a file outside the project; kgen reads only files inside it",
@@ -166,7 +175,8 @@ def _load_mapping(
 
 
 def _not_a_mapping(doc: Document, display: str, *, what: str) -> Problem:
-    shown = "empty" if doc.data is None else f"a {type(doc.data).__name__}"
+    kinds = {list: "a list", str: "a string", bool: "a boolean"}
+    shown = "empty" if doc.data is None else kinds.get(type(doc.data), "a number")
     return Problem(
         f"{what} must be a YAML mapping of keys to values, but it is {shown}",
         "not-a-mapping",
@@ -274,15 +284,16 @@ def _load_jobs(
             located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc)
         )
         return []
-    paths = sorted(
-        p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES and p.is_file()
-    )
+    paths = sorted(p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES)
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
     for path in paths:
         display = f"{spec.jobs}/{path.name}"
         if outside(root, path):
             problems.append(_escapes(display))
+            continue
+        if not path.is_file():
+            problems.append(_not_a_file(display))
             continue
         raw, errors = read_bounded(path, display)
         if raw is None:

@@ -100,7 +100,7 @@ _SCALARS: dict[str, str] = {}
 def _scalar(value: Any) -> str:
     if isinstance(value, str):
         if (
-            _PLAIN.match(value)
+            _PLAIN.fullmatch(value)
             and not value.endswith(":")
             and value.lower() not in _WORDS
         ):

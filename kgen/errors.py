@@ -13,6 +13,22 @@ from typing import Literal
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
 
+# Control characters from user input (a value, a file name) would reach terminals and CI
+# logs raw: an escape sequence could repaint the screen, a newline fake a problem line,
+# a bidirectional override reorder what the reader sees.
+
+
+def printable(text: str) -> str:
+    """`text` with every unprintable character (newlines too) as a \\x or \\u escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -50,6 +66,12 @@ class Problem:
             self.code,
             self.message,
         )
+
+    def __post_init__(self) -> None:
+        for name in ("message", "file", "hint", "context"):
+            value = getattr(self, name)
+            if value is not None and not value.isprintable():
+                object.__setattr__(self, name, printable(value))
 
     def at(self, file: str, line: int, column: int) -> Problem:
         return replace(self, file=file, line=line, column=column)

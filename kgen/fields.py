@@ -22,7 +22,7 @@ _DNS1123_SUBDOMAIN = re.compile(
 _QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _IMAGE = re.compile(
-    r"^[a-z0-9][^\s@:]*(:[\w][\w.-]{0,127})?(@[a-z0-9]+:[a-f0-9]{32,})?$"
+    r"^[a-z0-9][^\s@:\x00-\x1f\x7f]*(:[\w][\w.-]{0,127})?(@[a-z0-9]+:[a-f0-9]{32,})?$"
 )
 INT32_MAX = 2**31 - 1
 
@@ -38,7 +38,7 @@ def checked(check: Callable[[str], str | None]) -> AfterValidator:
 
 
 def _dns1035(value: str) -> str | None:
-    if len(value) > 63 or not _DNS1035.match(value):
+    if len(value) > 63 or not _DNS1035.fullmatch(value):
         return (
             f"'{value}' is not a valid name: use at most 63 lowercase letters, digits"
             " and '-', starting with a letter and ending with a letter or digit"
@@ -47,7 +47,7 @@ def _dns1035(value: str) -> str | None:
 
 
 def _dns1123_label(value: str) -> str | None:
-    if len(value) > 63 or not _DNS1123_LABEL.match(value):
+    if len(value) > 63 or not _DNS1123_LABEL.fullmatch(value):
         return (
             f"'{value}' is not a valid name: use at most 63 lowercase letters, digits"
             " and '-', starting and ending with a letter or digit"
@@ -56,7 +56,7 @@ def _dns1123_label(value: str) -> str | None:
 
 
 def _dns1123_subdomain(value: str) -> str | None:
-    if len(value) > 253 or not _DNS1123_SUBDOMAIN.match(value):
+    if len(value) > 253 or not _DNS1123_SUBDOMAIN.fullmatch(value):
         return (
             f"'{value}' is not a valid object name: use lowercase letters, digits,"
             " '-' and '.', starting and ending with a letter or digit"
@@ -69,7 +69,7 @@ def _qualified_key(value: str) -> str | None:
     if (
         (prefix and _dns1123_subdomain(prefix))
         or len(name) > 63
-        or not _QUALIFIED_NAME.match(name)
+        or not _QUALIFIED_NAME.fullmatch(name)
     ):
         return (
             f"'{value}' is not a valid key: an optional DNS prefix and '/', then at most"
@@ -79,7 +79,7 @@ def _qualified_key(value: str) -> str | None:
 
 
 def _label_value(value: str) -> str | None:
-    if value and (len(value) > 63 or not _QUALIFIED_NAME.match(value)):
+    if value and (len(value) > 63 or not _QUALIFIED_NAME.fullmatch(value)):
         return (
             f"'{value}' is not a valid label value: at most 63 letters, digits, '-',"
             " '_' or '.', starting and ending alphanumeric"
@@ -88,13 +88,13 @@ def _label_value(value: str) -> str | None:
 
 
 def _env_name(value: str) -> str | None:
-    if not _ENV_NAME.match(value):
+    if not _ENV_NAME.fullmatch(value):
         return f"'{value}' is not a valid environment variable name"
     return None
 
 
 def _image(value: str) -> str | None:
-    if not _IMAGE.match(value):
+    if not _IMAGE.fullmatch(value):
         return f"'{value}' is not a valid image reference (registry/name:tag or @sha256:digest)"
     return None
 
@@ -113,7 +113,7 @@ def _sub_path(value: str) -> str | None:
 
 def _gpu_resource(value: str) -> str | None:
     prefix, _, name = value.partition("/")
-    if not prefix or _dns1123_subdomain(prefix) or not _QUALIFIED_NAME.match(name):
+    if not prefix or _dns1123_subdomain(prefix) or not _QUALIFIED_NAME.fullmatch(name):
         return f"'{value}' is not an extended resource name such as nvidia.com/gpu"
     return None
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
@@ -119,6 +120,17 @@ def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Problem]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return None, [
+                Problem(
+                    "file is UTF-16; kgen reads UTF-8",
+                    "yaml-encoding",
+                    file=display,
+                    line=1,
+                    column=1,
+                    hint="save the file as UTF-8",
+                )
+            ]
         line, column = _line_col(raw, exc.start)
         return None, [
             Problem(
@@ -183,6 +195,18 @@ def load_text(text: str, display: str) -> Document:
         node = _yaml().compose(text)
     except MarkedYAMLError as exc:
         raise _LoadError(_from_yaml_error(exc, display, text)) from None
+    except ReaderError as exc:
+        line, column = _text_line_col(text, exc.position)
+        code = exc.character if isinstance(exc.character, int) else 0
+        problem = Problem(
+            f"character U+{code:04X} is not allowed in YAML",
+            "yaml-syntax",
+            file=display,
+            line=line,
+            column=column,
+            hint="remove it; write control characters as escapes in double quotes (\\t, \\x07)",
+        )
+        raise _LoadError(problem) from None
     except YAMLError as exc:
         problem = Problem(
             f"YAML error: {exc}", "yaml-syntax", file=display, line=1, column=1
@@ -379,6 +403,11 @@ def _float(value: str) -> float:
     if text.endswith(".nan"):
         return math.nan
     return float(text)
+
+
+def _text_line_col(text: str, offset: int) -> tuple[int, int]:
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 def _line_col(raw: bytes, offset: int) -> tuple[int, int]:

@@ -85,6 +85,9 @@ class _Merger:
                 if key in out:
                     del out[key]
                     self._drop(child_dst)
+                    # A problem about the missing key (a required field an overlay
+                    # deleted) then points at the deletion.
+                    self._set(child_dst, child_src)
                 continue
             if key in out:
                 out[key] = self.merge(out[key], value, child_dst, child_src)

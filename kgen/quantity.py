@@ -25,7 +25,7 @@ _SCALE = {
 
 def parse_quantity(text: str) -> Decimal | None:
     """The quantity's value in base units, or None when `text` is not a quantity."""
-    match = _QUANTITY.match(text)
+    match = _QUANTITY.fullmatch(text)
     if match is None:
         return None
     suffix = match["suffix"] or ""

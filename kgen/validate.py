@@ -51,7 +51,8 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
         return Problem(
             f"missing required key '{loc[-1]}'",
             "missing-key",
-            path=loc[:-1],
+            # Located at the parent, unless an overlay deleted the key: then at that.
+            path=loc,
             at_key=True,
             hint=None,
         )

@@ -223,7 +223,7 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
         "jobs/tf-ps.yaml:8:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
     )
     assert relaxed.err.endswith(
-        "kgen: 1 warning in 1 file\nkgen: 6 jobs in 1 environments (6 renders): valid\n"
+        "kgen: 1 warning in 1 file\nkgen: 6 jobs in 1 environment (6 renders): valid\n"
     )
     strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
     assert strict.code == 1
@@ -235,7 +235,7 @@ def test_validate_paths_checks_only_what_they_touch(example: Path, run_kgen: Run
     one_job = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
     assert (one_job.code, one_job.err) == (
         0,
-        "kgen: 1 jobs in 7 environments (7 renders): valid\n",
+        "kgen: 1 job in 7 environments (7 renders): valid\n",
     )
     overlay = run_kgen("validate", "overlays/v1beta2.yaml", cwd=example)
     assert (overlay.code, overlay.err) == (
@@ -268,7 +268,7 @@ def test_validate_paths_resolve_from_another_folder(
     )
     assert (result.code, result.err) == (
         0,
-        "kgen: 1 jobs in 7 environments (7 renders): valid\n",
+        "kgen: 1 job in 7 environments (7 renders): valid\n",
     )
 
 

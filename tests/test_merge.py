@@ -53,13 +53,15 @@ def test_maps_merge_deeply_and_scalars_replace():
     ]
 
 
-def test_null_deletes_a_key_and_its_provenance():
+def test_null_deletes_a_key_and_points_its_provenance_at_the_deletion():
     merged, prov = merge(
         "resources: {gpu: 1, limits: {cpu: '2'}}\n",
         "patch:\n  resources:\n    gpu: null\n",
     )
     assert merged == {"resources": {"limits": {"cpu": "2"}}}
-    assert ("resources", "gpu") not in prov.origins
+    # A problem about the missing key (a required field deleted) names the overlay.
+    origin = prov.origins[("resources", "gpu")]
+    assert (origin.file, origin.line, origin.column) == ("o0.yaml", 3, 10)
 
 
 def test_null_for_an_absent_key_is_a_no_op():

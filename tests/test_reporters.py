@@ -142,7 +142,7 @@ def test_github_reporter_escapes_and_notes_the_annotation_limit():
     out = _render("github", many).splitlines()
     assert (
         out[0]
-        == "::error file=jobs/a%2Cb.yaml,line=1,col=1,title=kgen (invalid-value)::bad: 100%25, line%0A1"
+        == "::error file=jobs/a%2Cb.yaml,line=1,col=1,title=kgen (invalid-value)::bad: 100%25, line\\x0a1"
     )
     assert (
         out[-1]

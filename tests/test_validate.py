@@ -42,10 +42,12 @@ def test_unknown_key_far_from_any_lists_the_allowed_ones():
     assert problem.hint == "allowed keys: chief, evaluator, ps, worker"
 
 
-def test_missing_key_points_at_the_parent():
+def test_missing_key_names_the_key_and_points_at_it():
+    # Locating climbs to the parent for a key that was never written (see the
+    # missing-image case), and stops at an overlay's `key: null` that deleted it.
     _, problems = validate_model(
         PyTorchJobSpec, {"name": "a", "framework": "pytorch", "roles": {}}
     )
-    assert [(p.code, p.path, p.message) for p in problems] == [
-        ("missing-key", (), "missing required key 'image'")
+    assert [(p.code, p.path, p.at_key, p.message) for p in problems] == [
+        ("missing-key", ("image",), True, "missing required key 'image'")
     ]
