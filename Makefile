@@ -36,7 +36,7 @@ typecheck: install
 check: lint test  ## everything CI runs
 
 golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, README); review the diff
-	$(BIN)/pytest tests/test_cases.py --update-golden -q
+	$(BIN)/pytest tests/test_cases.py tests/hostile --update-golden -q
 	$(BIN)/kgen build
 	$(BIN)/kgen argocd
 	$(BIN)/kgen schema --out schemas

@@ -179,6 +179,11 @@ def _silenceable_rule(value: str) -> str | None:
         close = difflib.get_close_matches(value, list(RULES), n=1)
         suffix = f"; did you mean '{close[0]}'?" if close else ""
         return f"'{value}' is not a kgen rule{suffix}"
+    if value == "secret-env-literal":
+        return (
+            f"'{value}' cannot be silenced for a whole job; allow each variable under"
+            " lint.allowLiterals instead"
+        )
     if not rule.silenceable:
         return f"'{value}' cannot be silenced: the output would be wrong or rejected"
     return None

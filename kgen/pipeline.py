@@ -124,6 +124,7 @@ def run(
         kubernetes_version=project.spec.kubernetes_version,
         job_names=project.spec.job_names,
         crds=project.crds,
+        allowed_literals=frozenset(project.spec.lint.allow_literals),
     )
     names = list(envs) if envs is not None else list(project.spec.environments)
     environments = [environment_for(project, name) for name in names]

@@ -38,6 +38,7 @@ def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 
 def _secret_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    allowed = ctx.allowed_literals | spec.lint.allow_literals.keys()
     lists: list[tuple[list[EnvVar], DataPath]] = [(spec.env, ("env",))]
     lists += [(r.env, ("roles", name, "env")) for name, r in role_items(spec) if r.env]
     for env, path in lists:
@@ -47,12 +48,13 @@ def _secret_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 var.value
                 and _SECRET_NAME.search(var.name)
                 and not var.value.startswith("/")
+                and var.name not in allowed
             ):
                 yield Problem(
                     f"{var.name} looks like a secret, and its literal value would be committed to git",
                     "secret-env-literal",
                     path=(*path, index, "value"),
-                    hint=f"use `secretKeyRef: {{name: <secret>, key: <key>}}` instead of `value` for {var.name}",
+                    hint=f"use `secretKeyRef: {{name: <secret>, key: <key>}}` instead of `value`; if {var.name} is no secret, allow it under lint.allowLiterals with a reason",
                 )
 
 

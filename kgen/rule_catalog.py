@@ -357,9 +357,9 @@ _RULES = [
     _r(
         "secret-env-literal",
         "error",
-        True,
+        False,
         "A literal value for a secret-looking variable",
-        "A variable named like *PASSWORD*, *TOKEN*, *SECRET* or *_KEY with a literal value puts a credential in git. Use secretKeyRef.",
+        "A variable named like *PASSWORD*, *TOKEN*, *SECRET* or *_KEY with a literal value puts a credential in git. Use secretKeyRef. A variable that only looks like a secret (TOKEN_TTL) is allowed one by one, with a reason: `lint.allowLiterals: {TOKEN_TTL: a lifetime in seconds}`; the rule cannot be silenced for a whole job.",
     ),
     _r(
         "image-latest",

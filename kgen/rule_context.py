@@ -20,6 +20,8 @@ class RuleContext:
     kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
     job_names: str = "plain"
     crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
+    # kgen.yaml lint.allowLiterals: variables allowed a literal value in every job.
+    allowed_literals: frozenset[str] = frozenset()
 
 
 Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]

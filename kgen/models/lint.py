@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from kgen.fields import Reason, SilenceableRule
+from kgen.fields import EnvName, Reason, SilenceableRule
 from kgen.models.base import SpecModel
 
 
@@ -16,4 +16,10 @@ class LintSettings(SpecModel):
         default_factory=dict,
         description="Rule id to the reason it does not apply.",
         examples=[{"image-latest": "nightly smoke test of the moving tag"}],
+    )
+    allow_literals: dict[EnvName, Reason] = Field(
+        default_factory=dict,
+        description="Variables named like a secret whose literal value is not one, each"
+        " with the reason (secret-env-literal is never silenced for a whole job).",
+        examples=[{"TOKEN_TTL_SECONDS": "a lifetime, not a token"}],
     )
