@@ -3,6 +3,7 @@ return the exit code. No click here, so each command is testable as a plain func
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -257,19 +258,40 @@ def _write_or_check(
     """Write generated files that differ, or with `check` list them and exit 1."""
     stale = []
     for path, text in files.items():
+        linked = _link_on_the_way(path, options.root)
+        if linked is not None:
+            options.err.write(
+                f"{linked}: error: is a symbolic link; kgen does not write through links (io)\n"
+            )
+            return EXIT_PROBLEMS
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current == text:
             continue
         stale.append(path)
         if not check:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            partial = path.with_name(f".{path.name}.kgen-new")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)
     for path in stale:
         options.err.write(f"{'stale' if check else 'wrote'}: {path}\n")
     if check and stale:
         options.err.write(f"kgen: generated files are out of date; run `{fix}`\n")
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _link_on_the_way(path: Path, root: Path) -> Path | None:
+    """The file itself if it is a symbolic link, or a linked folder above it inside
+    the project (outside the project, the folders are the user's own choice)."""
+    if path.is_symlink():
+        return path
+    for parent in path.parents:
+        if parent == root or root not in parent.parents:
+            break
+        if parent.is_symlink():
+            return parent
+    return None
 
 
 def explain(options: Options, job: str, *, field: str | None = None) -> int:

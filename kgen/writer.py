@@ -121,13 +121,16 @@ def write_tree(
         ]
     with build_lock(target):
         recover(target)
+        linked = _linked_folders(target)
+        if linked:
+            return WriteSummary(), [_linked(root, path) for path in linked]
         owned = read_index(root, output)
         foreign = [
             p
             for p, text in files.items()
             if p not in owned
             and p != index_path(output)
-            and _read(root / p) not in (None, text)
+            and _read_bytes(os.path.join(root, p)) not in (None, text.encode())
         ]
         if foreign:
             return WriteSummary(), [_foreign(path) for path in foreign]
@@ -188,6 +191,27 @@ def _prepare(staged: Path, path: str, output: str, made: set[Path]) -> Path:
         destination.parent.mkdir(parents=True, exist_ok=True)
         made.add(destination.parent)
     return destination
+
+
+def _linked_folders(target: Path) -> list[Path]:
+    """Symbolic links to folders inside the output root: writing below one would write
+    wherever it points."""
+    if not target.is_dir():
+        return []
+    found = []
+    for dirpath, dirs, _names in os.walk(target):
+        found += [Path(dirpath) / d for d in dirs if (Path(dirpath) / d).is_symlink()]
+    return sorted(found)
+
+
+def _linked(root: Path, path: Path) -> Problem:
+    shown = path.relative_to(root).as_posix()
+    return Problem(
+        f"{shown} is a symbolic link to a folder; kgen writes only real folders",
+        "io",
+        file=shown,
+        hint="remove the link; kgen builds the whole output folder itself",
+    )
 
 
 def _foreign(path: str) -> Problem:
