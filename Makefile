@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: help install build validate test lint typecheck check golden docs schemas bench clean
+.PHONY: help install build validate test lint typecheck check golden docs schemas bench hardening fuzz clean
 
 help:  ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -53,3 +53,14 @@ docs: install  ## regenerate the spec reference in README.md from the models
 
 bench: install  ## time kgen (and kustomize) on a synthetic project; BENCH_JOBS, BENCH_RUNS
 	$(BIN)/python benchmarks/run.py
+
+hardening: install  ## hostile corpus within 1 s and 200 MB each, 50 kills, 150 property examples
+	$(BIN)/python tests/hostile/bounds.py
+	KGEN_TEST_KILLS=50 $(BIN)/pytest -q tests/test_atomic.py
+	HYPOTHESIS_PROFILE=hardening $(BIN)/pytest -q -p no:cacheprovider tests/test_properties.py
+
+FUZZ_SECONDS ?= 60
+fuzz: install  ## fuzz the loader with atheris for FUZZ_SECONDS (not part of CI)
+	$(BIN)/pip install --quiet -e '.[fuzz]'
+	mkdir -p .fuzz-corpus && cp jobs/*.yaml .fuzz-corpus/
+	$(BIN)/python tests/fuzz/fuzz_loader.py .fuzz-corpus -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024
