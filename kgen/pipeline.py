@@ -164,8 +164,9 @@ def run(
         outcomes[index] = outcome
         if cache:
             cache.remember_render(keys[index], (outcome[0], outcome[2]))
-    if cache:
-        cache.save(whole=envs is None and jobs is None)
+    # Job identities parsed this run are kept whatever the run; renders only by runs
+    # that used the cache.
+    project.cache.save(whole=envs is None and jobs is None and select is None)
     findings: list[Finding] = []
     for (env_index, job_index), done in zip(units, outcomes, strict=True):
         assert done is not None

@@ -202,3 +202,13 @@ def test_no_cache_flag_writes_nothing(tmp_path: Path, run_kgen: RunKgen):
     assert _cache_files(root) == []
     assert run_kgen("build", "-C", str(root)).code == 0
     assert len(_cache_files(root)) == 2
+
+
+def test_a_one_spec_validate_keeps_identities_but_renders_nothing_new(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _copy(tmp_path / "project")
+    assert run_kgen("validate", "jobs/tf-ps.yaml", cwd=root).code == 0
+    assert [f.name for f in _cache_files(root)] == ["identities.pickle"]
+    identities = pickle.loads(_cache_files(root)[0].read_bytes())[1]
+    assert len(identities) == len(list((root / "jobs").glob("*.yaml")))
