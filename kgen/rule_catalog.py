@@ -58,6 +58,13 @@ _INPUT = [
         "Save the file as UTF-8; the location is the first byte that is not.",
     ),
     _r(
+        "too-many-problems",
+        "error",
+        False,
+        "More problems in one spec than kgen lists",
+        "After 200 problems in one spec kgen stops listing them and says how many more there are; fix the first ones (often one mistake, such as wrong indentation, causes them all) and validate again.",
+    ),
+    _r(
         "yaml-too-large",
         "error",
         False,

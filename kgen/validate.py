@@ -7,6 +7,7 @@ data path the loader and the overlay merge keep positions for.
 from __future__ import annotations
 
 import difflib
+import functools
 import types
 import typing
 from typing import Any, TypeVar
@@ -34,7 +35,24 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        return None, [_problem(model, error) for error in exc.errors()]
+        errors = exc.errors()
+        problems = [_problem(model, error) for error in errors[:MAX_PROBLEMS]]
+        if len(errors) > MAX_PROBLEMS:
+            # Thousands of problems are one mistake repeated; listing them all costs
+            # time and buries the first.
+            problems.append(
+                Problem(
+                    f"{len(errors) - MAX_PROBLEMS} more problems in this spec are not listed",
+                    "too-many-problems",
+                    path=(),
+                    at_key=True,
+                    hint="fix the ones listed (often one mistake causes them all) and validate again",
+                )
+            )
+        return None, problems
+
+
+MAX_PROBLEMS = 200
 
 
 def _problem(model: type[BaseModel], error: Any) -> Problem:
@@ -122,9 +140,21 @@ def _kind(value: Any) -> str:
 
 def suggest(key: str, allowed: list[str]) -> str | None:
     """ "did you mean" for a near miss, else the allowed keys."""
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean '{close[0]}'?"
+    return _suggest(key, tuple(allowed))
+
+
+@functools.lru_cache(maxsize=65536)
+def _suggest(key: str, allowed: tuple[str, ...]) -> str | None:
+    # Cached: the same unknown key comes back once per environment. Keys far longer
+    # than any allowed one cannot be near misses (and difflib's cost grows with them).
+    if len(key) <= 2 * max(map(len, allowed), default=0):
+        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+        if close:
+            return f"did you mean '{close[0]}'?"
+    return _allowed_hint(allowed)
+
+
+def _allowed_hint(allowed: tuple[str, ...]) -> str | None:
     return ("allowed keys: " + ", ".join(sorted(allowed))) if allowed else None
 
 
