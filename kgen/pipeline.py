@@ -116,7 +116,6 @@ def run(
     # Imported here: project rules read RunResult, which this module defines.
     from kgen.project_rules import check_project
 
-    global _work
     result = RunResult()
     wanted = set(jobs) if jobs is not None else None
     context = RuleContext(
@@ -142,35 +141,18 @@ def run(
                 continue
             env_count[job.file] = env_count.get(job.file, 0) + 1
             units.append((env_index, job_index))
-    # Renders found in the cache are not redone; a run over a few chosen files (select)
-    # renders too little for the cache to pay.
-    cache = project.cache if not keep and select is None else None
-    keys = [
-        digest(project.inputs, environments[e][0].name, project.jobs[j].key)
-        for e, j in units
-    ]
-    outcomes: list[_Outcome | None] = [None] * len(units)
-    for index, key in enumerate(keys):
-        entry = cache.render(key, emitted=emit) if cache else None
-        if entry is not None:
-            outcomes[index] = (entry[0], None, entry[1])
-    missing = [i for i, found in enumerate(outcomes) if found is None]
-    _work = _Work(project, environments, context, keep, emit)
-    try:
-        fresh = map_units(_render_unit, [units[i] for i in missing], parallel=not keep)
-    finally:
-        _work = None
-    for index, outcome in zip(missing, fresh, strict=True):
-        outcomes[index] = outcome
-        if cache:
-            cache.remember_render(keys[index], (outcome[0], outcome[2]))
+    # A run over a few chosen files (select) renders too little for the cache to pay.
+    use_cache = not keep and select is None
+    outcomes = _outcomes(
+        project, _Work(project, environments, context, keep, emit), units, use_cache
+    )
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
     findings: list[Finding] = []
-    for (env_index, job_index), done in zip(units, outcomes, strict=True):
-        assert done is not None
-        facts, rendered, problems = done
+    for (env_index, job_index), (facts, rendered, problems) in zip(
+        units, outcomes, strict=True
+    ):
         env, overlays = environments[env_index]
         job = project.jobs[job_index]
         if facts is not None:
@@ -192,6 +174,37 @@ def run(
 
 
 _Outcome = tuple[Facts | None, RenderedJob | None, list[Problem]]
+
+
+def _outcomes(
+    project: Project, work: _Work, units: list[tuple[int, int]], use_cache: bool
+) -> list[_Outcome]:
+    """Each unit's outcome, in order: from the cache where an earlier run left it, else
+    rendered (on every core unless full renders are kept)."""
+    global _work
+    cache = project.cache if use_cache else None
+    keys = [
+        digest(project.inputs, work.environments[e][0].name, project.jobs[j].key)
+        for e, j in units
+    ]
+    outcomes: list[_Outcome | None] = [None] * len(units)
+    for index, key in enumerate(keys):
+        entry = cache.render(key, emitted=work.emit) if cache else None
+        if entry is not None:
+            outcomes[index] = (entry[0], None, entry[1])
+    missing = [i for i, found in enumerate(outcomes) if found is None]
+    _work = work
+    try:
+        fresh = map_units(
+            _render_unit, [units[i] for i in missing], parallel=not work.keep
+        )
+    finally:
+        _work = None
+    for index, outcome in zip(missing, fresh, strict=True):
+        outcomes[index] = outcome
+        if cache:
+            cache.remember_render(keys[index], (outcome[0], outcome[2]))
+    return [outcome for outcome in outcomes if outcome is not None]
 
 
 def _render_unit(unit: tuple[int, int]) -> _Outcome:
