@@ -16,6 +16,12 @@ from typing import Any, NamedTuple
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    CollectionEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    SequenceStartEvent,
+)
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import VersionedResolver
@@ -192,6 +198,8 @@ def _yaml() -> YAML:
 
 def load_text(text: str, display: str) -> Document:
     try:
+        if _nesting_bound(text) > _SAFE_NESTING:
+            _refuse_deep_nesting(text, display)
         node = _yaml().compose(text)
     except MarkedYAMLError as exc:
         raise _LoadError(_from_yaml_error(exc, display, text)) from None
@@ -216,8 +224,102 @@ def load_text(text: str, display: str) -> Document:
         raise _LoadError(_too_deep(display, 1, 1)) from None
     doc = Document(display, None)
     if node is not None:
+        sizes: dict[int, int] = {}
+        if _measure(node, sizes, depth=0) > MAX_NODES:
+            # Refuse before building anything: an alias bomb costs its node count.
+            raise _LoadError(_expands_too_far(node, sizes, doc))
         doc.data = _construct(node, (), doc, _Budget(), depth=0)
     return doc
+
+
+def _measure(node: Node, sizes: dict[int, int], *, depth: int) -> int:
+    """How many values `node` expands to, aliases repeated (capped just past the
+    limit), counted once per distinct node. Deeper than the depth limit counts as 0:
+    _construct reports that, at the place it is."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    if depth > MAX_DEPTH:
+        return 0
+    total = 1
+    if isinstance(node, SequenceNode):
+        for item in node.value:
+            total += _measure(item, sizes, depth=depth + 1)
+    elif isinstance(node, MappingNode):
+        for _key, value in node.value:
+            total += _measure(value, sizes, depth=depth + 1)
+    total = min(total, MAX_NODES + 1)
+    sizes[id(node)] = total
+    return total
+
+
+def _expands_too_far(root: Node, sizes: dict[int, int], doc: Document) -> Problem:
+    """The problem at the value where the count, in document order, passes the limit."""
+    node, counted = root, 0
+    while True:
+        counted += 1
+        if counted > MAX_NODES:
+            break
+        children = (
+            node.value
+            if isinstance(node, SequenceNode)
+            else [value for _key, value in node.value]
+        )
+        for child in children:
+            if counted + sizes.get(id(child), 0) <= MAX_NODES:
+                counted += sizes.get(id(child), 0)
+                continue
+            node = child
+            break
+        else:  # pragma: no cover - the sizes say a child passes the limit
+            break
+    mark = node.start_mark
+    return Problem(
+        f"document expands to more than {MAX_NODES} values",
+        "yaml-too-large",
+        file=doc.file,
+        line=mark.line + 1,
+        column=mark.column + 1,
+        hint="aliases (*name) that repeat large anchors multiply; write it out",
+    )
+
+
+# ruamel's C composer recurses once per level of nesting (tens of thousands of levels
+# overflow the C stack and kill the process) and its scanner is quadratic in flow depth
+# (100,000 levels of '[' take minutes). Up to this many levels both are harmless.
+_SAFE_NESTING = 1000
+
+
+def _nesting_bound(text: str) -> int:
+    """At least the nesting depth of `text`: every collection starts with '[', '{', '-'
+    or '?', or is a block mapping, whose first key is followed by ':'."""
+    return sum(text.count(c) for c in "[{-?:")
+
+
+def _refuse_deep_nesting(text: str, display: str) -> None:
+    """Read the events (not nodes) of a document that might nest deeper than is safe to
+    compose, and raise at the first value deeper than MAX_DEPTH: the place _construct
+    would report. Stops there, so its cost is linear whatever follows."""
+    # Per open collection: the number of children seen so far, or -1 for a sequence
+    # (children of a mapping alternate key, value; keys are not depth-checked).
+    open_: list[int] = []
+    for event in _yaml().parse(text):
+        if isinstance(event, CollectionEndEvent):
+            open_.pop()
+            continue
+        if not isinstance(event, NodeEvent):
+            continue
+        is_key = False
+        if open_ and open_[-1] >= 0:
+            is_key = open_[-1] % 2 == 0
+            open_[-1] += 1
+        if not is_key and len(open_) > MAX_DEPTH:
+            mark = event.start_mark
+            raise _LoadError(_too_deep(display, mark.line + 1, mark.column + 1))
+        if isinstance(event, MappingStartEvent):
+            open_.append(0)
+        elif isinstance(event, SequenceStartEvent):
+            open_.append(-1)
 
 
 def _from_yaml_error(exc: MarkedYAMLError, display: str, text: str) -> Problem:

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
+from kgen import loader
 from kgen.loader import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
 
 
@@ -142,3 +146,62 @@ def test_large_files_are_refused_before_parsing():
 
 def test_complex_keys_are_refused():
     assert only_problem("? [a, b]\n: 1\n")[2] == "yaml-syntax"
+
+
+def _nested_block_maps(levels: int) -> str:
+    return "".join("  " * i + f"k{i}:\n" for i in range(levels)) + "  " * levels + "x\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n",
+        "a: " + "{a: " * (MAX_DEPTH + 1) + "1" + "}" * (MAX_DEPTH + 1) + "\n",
+        "- " * (MAX_DEPTH + 2) + "x\n",
+        _nested_block_maps(MAX_DEPTH + 1),
+        "a:\n" + "".join("  " * i + "- " for i in range(1, 3)) + "[" * 99 + "]" * 99,
+        "top: " + "[" * MAX_DEPTH + "1, 2" + "]" * MAX_DEPTH + "\n",
+        "- {a: 1, " + "b: [" * MAX_DEPTH + "]" * MAX_DEPTH + "}\n",
+    ],
+)
+def test_the_event_guard_reports_where_construction_would(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guard against composing deep documents must name the same place as the
+    node walk it stands in for."""
+    monkeypatch.setattr(loader, "_SAFE_NESTING", 10**9)
+    walked = only_problem(text)
+    with pytest.raises(loader._LoadError) as caught:
+        loader._refuse_deep_nesting(text, "f.yaml")
+    problem = caught.value.problem
+    assert walked == (problem.line, problem.column, problem.code, problem.message)
+    assert walked[2] == "yaml-too-deep"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "a: " + "{a: " * 100_000 + "}" * 100_000 + "\n",
+        "- " * 400_000 + "x\n",
+    ],
+    ids=["flow-sequences", "flow-mappings", "block-sequences"],
+)
+def test_nesting_that_kills_the_c_composer_is_refused_before_it(text: str) -> None:
+    """ruamel's C composer overflows the C stack (SIGSEGV) past some 20,000 levels and
+    its scanner is quadratic in flow depth: such input must never reach them."""
+    program = (
+        "import sys; from kgen.loader import load_string; "
+        "doc, problems = load_string(sys.stdin.read(), 'f.yaml'); "
+        "print(problems[0].code, problems[0].line, problems[0].column)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[0] == "yaml-too-deep"

@@ -146,6 +146,17 @@ CASES: dict[str, Case] = {
     # --- sizes and depth
     "deep-flow-nesting": Case(job("labels: " + "[" * 5000 + "]" * 5000 + "\n")),
     "deep-block-nesting": Case(job("- " * 3000 + "x\n")),
+    # Found in review: ruamel's C composer overflowed the C stack (SIGSEGV) on these,
+    # and its scanner took minutes on the first; now refused before composing.
+    "flow-nesting-that-crashed-the-parser": Case(
+        job("labels: " + "[" * 100_000 + "]" * 100_000 + "\n"), about="200 KB"
+    ),
+    "flow-mapping-nesting-that-crashed-the-parser": Case(
+        job("labels: " + "{a: " * 100_000 + "}" * 100_000 + "\n"), about="500 KB"
+    ),
+    "block-nesting-that-crashed-the-parser": Case(
+        job("- " * 400_000 + "x\n"), about="800 KB"
+    ),
     "deep-but-allowed-nesting": Case(job(VALID_JOB + _nested_maps(90))),
     "file-over-the-size-limit": Case(job(VALID_JOB + "# " + "x" * 2_000_000 + "\n")),
     "one-very-long-line": Case(
