@@ -5,12 +5,13 @@ server prunes them from a structural CRD without a word)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft7Validator
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import Problem
 from kgen.loader import load_file
+
+if TYPE_CHECKING:
+    from jsonschema import Draft7Validator
 
 
 def load_crd_schemas(
@@ -18,6 +19,10 @@ def load_crd_schemas(
 ) -> tuple[dict[tuple[str, str], Draft7Validator], list[Problem]]:
     validators: dict[tuple[str, str], Draft7Validator] = {}
     problems: list[Problem] = []
+    if not paths:
+        return validators, problems
+    from jsonschema import Draft7Validator
+
     for name in paths:
         doc, errors = load_file(root / name, name)
         problems += errors

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from kgen import k8s_schema
 from kgen.envelopes import envelope
 from kgen.errors import DataPath, Problem, format_path
 from kgen.render import Manifest
 from kgen.targets import TARGETS
+
+if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
+    from jsonschema import Draft202012Validator, ValidationError
 
 CORE_DEFINITIONS = {
     "PersistentVolumeClaim": "io.k8s.api.core.v1.PersistentVolumeClaim",
@@ -36,6 +37,8 @@ def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
 
 @functools.cache
 def job_validator(kind: str, target: str, version: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(job_schema(kind, target, version))
 
 

@@ -6,12 +6,10 @@ the machine formats go to stdout so they can be redirected into a file.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Sequence
 from typing import ClassVar, Protocol, TextIO
-from xml.etree import ElementTree
 
 from kgen import __version__
 from kgen.errors import Problem, format_path
@@ -194,6 +192,8 @@ def _sarif_rule(rule_id: str) -> dict[str, object]:
 
 
 def _sarif_result(problem: Problem, ids: list[str]) -> dict[str, object]:
+    import hashlib
+
     region = {"startLine": problem.line or 1, "startColumn": problem.column or 1}
     identity = "\0".join(
         [problem.code, problem.file or "", problem.message, problem.context or ""]
@@ -230,6 +230,8 @@ class JunitReporter(StreamReporter):
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
     ) -> None:
+        from xml.etree import ElementTree  # only this format needs it (start-up)
+
         files = sorted({*checked, *(p.file or "kgen.yaml" for p in problems)})
         failing = {p.file for p in problems if p.severity == "error"}
         suite = ElementTree.Element(
