@@ -32,7 +32,7 @@ CrdSchemas = Mapping[tuple[str, str], Any]
 
 @functools.cache
 def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
-    return {**envelope(kind, TARGETS[target]), "$defs": k8s_schema.definitions(version)}
+    return k8s_schema.with_definitions(envelope(kind, TARGETS[target]), version)
 
 
 @functools.cache
@@ -51,10 +51,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
         return None
     definition = CORE_DEFINITIONS.get(kind)
     if definition is not None:
-        schema = {
-            "$ref": f"#/$defs/{definition}",
-            "$defs": k8s_schema.definitions(version),
-        }
+        schema = k8s_schema.with_definitions({"$ref": f"#/$defs/{definition}"}, version)
     else:
         schema = job_schema(kind, target, version)
     return jsonschema_rs.validator_for(schema)
