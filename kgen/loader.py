@@ -273,6 +273,10 @@ def _expands_too_far(root: Node, sizes: dict[int, int], doc: Document) -> Proble
             break
         else:  # pragma: no cover - the sizes say a child passes the limit
             break
+    return _too_many_values(node, doc)
+
+
+def _too_many_values(node: Node, doc: Document) -> Problem:
     mark = node.start_mark
     return Problem(
         f"document expands to more than {MAX_NODES} values",
@@ -369,18 +373,8 @@ def _construct(
     node: Node, path: DataPath, doc: Document, budget: _Budget, *, depth: int
 ) -> Any:
     budget.nodes += 1
-    if budget.nodes > MAX_NODES:
-        mark = node.start_mark
-        raise _LoadError(
-            Problem(
-                f"document expands to more than {MAX_NODES} values",
-                "yaml-too-large",
-                file=doc.file,
-                line=mark.line + 1,
-                column=mark.column + 1,
-                hint="aliases (*name) that repeat large anchors multiply; write it out",
-            )
-        )
+    if budget.nodes > MAX_NODES:  # pragma: no cover - _measure refuses these first
+        raise _LoadError(_too_many_values(node, doc))
     if depth > MAX_DEPTH:
         raise _LoadError(
             _too_deep(doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
