@@ -100,7 +100,8 @@ def _references(schema: Any) -> list[str]:
     return found
 
 
-def _definition_schema(definition: str, version: str) -> dict[str, Any]:
+def definition_schema(definition: str, version: str) -> dict[str, Any]:
+    """A schema for one core definition, with what it references."""
     return with_definitions({"$ref": _DEFS + definition}, version)
 
 
@@ -110,7 +111,7 @@ def validator_for(
 ) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(_definition_schema(definition, version))
+    return Draft202012Validator(definition_schema(definition, version))
 
 
 @functools.cache
@@ -118,7 +119,7 @@ def fast_validator(definition: str, version: str = DEFAULT_KUBERNETES_VERSION) -
     """The compiled check of the common case, a valid object; jsonschema words errors."""
     import jsonschema_rs
 
-    return jsonschema_rs.validator_for(_definition_schema(definition, version))
+    return jsonschema_rs.validator_for(definition_schema(definition, version))
 
 
 def check_object(

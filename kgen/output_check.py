@@ -51,7 +51,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
         return None
     definition = CORE_DEFINITIONS.get(kind)
     if definition is not None:
-        schema = k8s_schema.with_definitions({"$ref": f"#/$defs/{definition}"}, version)
+        schema = k8s_schema.definition_schema(definition, version)
     else:
         schema = job_schema(kind, target, version)
     return jsonschema_rs.validator_for(schema)
