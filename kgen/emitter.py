@@ -9,7 +9,7 @@ takes `y`/`n` for booleans and `1e3` for a number; quoting those keeps a string 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
@@ -53,9 +53,11 @@ def dump_documents(documents: Iterable[Mapping[str, Any]], *, header: str = "") 
     """
     documents = list(documents)
     try:
-        return header + "".join(
-            "---\n" + "".join(_emit_mapping(d, 0)) for d in documents
-        )
+        lines = [header]
+        for document in documents:
+            lines.append("---\n")
+            _emit_mapping(document, 0, lines)
+        return "".join(lines)
     except _NotSimple:
         return header + _dump_with_pyyaml(documents)
 
@@ -94,67 +96,96 @@ class _NotSimple(Exception):
 # no ': ' or ' #', not ending in ':', and nothing a YAML 1.1 reader takes for another type.
 _PLAIN = re.compile(r"^-?[A-Za-z_/][A-Za-z0-9_./@+=~:-]*$")
 _WORDS = {"yes", "no", "on", "off", "true", "false", "y", "n", "null"}
-_SCALARS: dict[str, str] = {}
+# Each string's text as a scalar, worked out once: a build writes the same names,
+# labels and images thousands of times. Bounded, so no input can grow it without end.
+_TEXTS: dict[str, str] = {}
+_MAX_TEXTS = 100_000
+_CONSTANTS: dict[Any, str] = {True: "true", False: "false", None: "null"}
+
+
+def _text(value: str) -> str:
+    """`value` as PyYAML writes it: plain where it can, else quoted."""
+    text = _TEXTS.get(value)
+    if text is not None:
+        return text
+    if (
+        _PLAIN.fullmatch(value)
+        and not value.endswith(":")
+        and value.lower() not in _WORDS
+    ):
+        text = value
+    elif "\n" in value or "\r" in value:
+        raise _NotSimple
+    else:
+        text = yaml.dump(
+            {"k": value}, Dumper=_Dumper, width=1 << 30, allow_unicode=True
+        )[3:-1]
+    if len(_TEXTS) >= _MAX_TEXTS:
+        _TEXTS.clear()
+    _TEXTS[value] = text
+    return text
 
 
 def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        if (
-            _PLAIN.fullmatch(value)
-            and not value.endswith(":")
-            and value.lower() not in _WORDS
-        ):
-            return value
-        cached = _SCALARS.get(value)
-        if cached is None:
-            if "\n" in value or "\r" in value:
-                raise _NotSimple
-            cached = _SCALARS[value] = yaml.dump(
-                {"k": value}, Dumper=_Dumper, width=1 << 30, allow_unicode=True
-            )[3:-1]
-        return cached
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    if isinstance(value, int):
+    """Any scalar the direct emitter writes; the exact types are the fast path."""
+    kind = type(value)
+    if kind is str:
+        return _TEXTS.get(value) or _text(value)
+    if kind is int:
         return str(value)
+    if kind is bool or value is None:
+        return _CONSTANTS[value]
+    if isinstance(value, str):
+        return _text(str.__str__(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int.__repr__(value)
     raise _NotSimple
 
 
-def _emit_mapping(data: Mapping[str, Any], indent: int) -> Iterator[str]:
+def _emit_mapping(data: Mapping[str, Any], indent: int, lines: list[str]) -> None:
+    """Append `data`'s lines in block style at `indent`: one function, one list, no
+    generators, since it runs for every line kgen writes."""
     pad = " " * indent
+    append = lines.append
     for key, value in data.items():
-        if not isinstance(key, str):
+        if type(key) is not str:
             raise _NotSimple
-        head = f"{pad}{_scalar(key)}:"
-        if isinstance(value, Mapping):
+        head = pad + (_TEXTS.get(key) or _text(key)) + ":"
+        kind = type(value)
+        if kind is str:
+            append(f"{head} {_TEXTS.get(value) or _text(value)}\n")
+        elif kind is dict or (kind is not list and isinstance(value, Mapping)):
             if value:
-                yield head + "\n"
-                yield from _emit_mapping(value, indent + 2)
+                append(head + "\n")
+                _emit_mapping(value, indent + 2, lines)
             else:
-                yield head + " {}\n"
-        elif isinstance(value, list):
+                append(head + " {}\n")
+        elif kind is list:
             if value:
-                yield head + "\n"
-                yield from _emit_sequence(value, indent)
+                append(head + "\n")
+                _emit_sequence(value, indent, lines)
             else:
-                yield head + " []\n"
+                append(head + " []\n")
         else:
-            yield f"{head} {_scalar(value)}\n"
+            append(f"{head} {_scalar(value)}\n")
 
 
-def _emit_sequence(items: list[Any], indent: int) -> Iterator[str]:
+def _emit_sequence(items: list[Any], indent: int, lines: list[str]) -> None:
     # PyYAML writes a sequence inside a mapping at the mapping's own indentation.
     pad = " " * indent
+    dash = pad + "- "
+    inner = indent + 2
     for item in items:
-        if isinstance(item, Mapping) and item:
-            lines = list(_emit_mapping(item, indent + 2))
-            yield pad + "- " + lines[0][indent + 2 :]
-            yield from lines[1:]
-        elif isinstance(item, Mapping | list):
+        kind = type(item)
+        if kind is str:
+            lines.append(f"{dash}{_TEXTS.get(item) or _text(item)}\n")
+        elif kind is dict or (kind is not list and isinstance(item, Mapping)):
+            if not item:
+                raise _NotSimple
+            first = len(lines)
+            _emit_mapping(item, inner, lines)
+            lines[first] = dash + lines[first][inner:]
+        elif kind is list:
             raise _NotSimple
         else:
-            yield f"{pad}- {_scalar(item)}\n"
+            lines.append(f"{dash}{_scalar(item)}\n")
