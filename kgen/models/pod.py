@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -35,8 +35,13 @@ class FieldRef(SpecModel):
 class EnvVar(OneOf):
     """An environment variable: a literal `value`, or a reference to where it comes from."""
 
-    _sources = ("value", "secret_key_ref", "config_map_key_ref", "field_ref")
-    _what = "an environment variable"
+    _sources: ClassVar[tuple[str, ...]] = (
+        "value",
+        "secret_key_ref",
+        "config_map_key_ref",
+        "field_ref",
+    )
+    _what: ClassVar[str] = "an environment variable"
 
     name: EnvName = Field(description="Variable name.", examples=["LOG_LEVEL"])
     value: str | None = Field(
@@ -64,8 +69,8 @@ class EnvVar(OneOf):
 class EnvFrom(OneOf):
     """Every key of a ConfigMap or Secret as environment variables."""
 
-    _sources = ("config_map", "secret")
-    _what = "an envFrom entry"
+    _sources: ClassVar[tuple[str, ...]] = ("config_map", "secret")
+    _what: ClassVar[str] = "an envFrom entry"
 
     config_map: ObjectName | None = Field(
         None, description="A ConfigMap.", examples=["tf-settings"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -44,8 +44,8 @@ class ClaimSpec(SpecModel):
 class Volume(OneOf):
     """Mount a volume into every replica: a claim (existing or `create`d), a ConfigMap or a Secret."""
 
-    _sources = ("claim", "config_map", "secret")
-    _what = "a volume"
+    _sources: ClassVar[tuple[str, ...]] = ("claim", "config_map", "secret")
+    _what: ClassVar[str] = "a volume"
 
     name: DnsLabel = Field(
         description="Volume name, unique in the job.", examples=["data"]

@@ -28,9 +28,29 @@ class RoleSettings:
     affinity: dict[str, Any] | None
 
 
+# The settings of the specs rendered last, by spec identity: the policy rules, the
+# renderer and the load facts each ask for every role of the spec being rendered.
+_RECENT: dict[int, tuple[JobSpec, dict[str, RoleSettings]]] = {}
+_RECENT_SPECS = 8
+
+
 def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
     """Role keys replace job keys; env and tolerations merge by name and key; resources
-    merge per resource. A parameter server gets no GPU unless its role asks for one."""
+    merge per resource. A parameter server gets no GPU unless its role asks for one.
+
+    `role` is `spec`'s role `name`; callers share the result, so none may change it."""
+    entry = _RECENT.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        if len(_RECENT) >= _RECENT_SPECS:
+            _RECENT.clear()
+        entry = _RECENT[id(spec)] = (spec, {})
+    settings = entry[1].get(name)
+    if settings is None:
+        settings = entry[1][name] = _role_settings(spec, name, role)
+    return settings
+
+
+def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
     overrides = role.resources
     requests = spec.resources.requests.model_dump(by_alias=True, exclude_none=True)
     limits = spec.resources.limits.model_dump(by_alias=True, exclude_none=True)
