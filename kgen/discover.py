@@ -5,6 +5,7 @@ Each file is read once, whatever number of environments use it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -284,15 +285,23 @@ def _load_jobs(
             located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc)
         )
         return []
-    paths = sorted(p for p in folder.iterdir() if p.suffix in JOB_SUFFIXES)
+    # Entries, not paths: the folder listing already says which are links and files,
+    # so only links need resolving (a thousand `resolve()` calls cost 0.1 s).
+    folder_outside = outside(root, folder)
+    with os.scandir(folder) as listing:
+        entries = sorted(
+            (e for e in listing if os.path.splitext(e.name)[1] in JOB_SUFFIXES),
+            key=lambda e: e.name,
+        )
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
-    for path in paths:
-        display = f"{spec.jobs}/{path.name}"
-        if outside(root, path):
+    for entry in entries:
+        path = folder / entry.name
+        display = f"{spec.jobs}/{entry.name}"
+        if folder_outside or (entry.is_symlink() and outside(root, path)):
             problems.append(_escapes(display))
             continue
-        if not path.is_file():
+        if not entry.is_file():
             problems.append(_not_a_file(display))
             continue
         raw, errors = read_bounded(path, display)

@@ -414,3 +414,24 @@ def test_inputs_that_link_out_of_the_project_are_refused(
         "overlays/cpu.yaml: error: overlays/cpu.yaml links to a file outside the project; kgen reads only files inside it (io)"
         in lines
     )
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_is_answered_before_the_command_line_loads(
+    flag: str, run_kgen: RunKgen
+):
+    # `python -m kgen --version` and the `kgen` script answer without importing click;
+    # the answer must be the one click's version option gives.
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = ['kgen', '{flag}']\n"
+        "try:\n    runpy.run_module('kgen', run_name='__main__')\n"
+        "except SystemExit as exc:\n    code = exc.code\n"
+        "print(code, 'click' in sys.modules)\n"
+    )
+    fast = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True
+    )
+    clicked = run_kgen(flag)
+    assert (clicked.code, clicked.out) == (0, f"kgen, version {__version__}\n")
+    assert (fast.stdout, fast.stderr) == (clicked.out + "0 False\n", "")
