@@ -197,6 +197,20 @@ def _yaml() -> YAML:
 
 
 def load_text(text: str, display: str) -> Document:
+    shallow = _nesting_bound(text) <= _SAFE_NESTING
+    if shallow:
+        # Imported here: the fast path reads this module's limits and scalar rules.
+        from kgen.quick_load import quick_load
+
+        quick = quick_load(text, display)
+        if quick is not None:
+            return Document(display, *quick)
+    return full_load(text, display)
+
+
+def full_load(text: str, display: str) -> Document:
+    """load_text without the fast path: the path that words every problem, and the
+    reference the fast path is tested against."""
     try:
         if _nesting_bound(text) > _SAFE_NESTING:
             _refuse_deep_nesting(text, display)
@@ -466,9 +480,19 @@ def _bad_node(
 
 
 def _scalar(node: ScalarNode, doc: Document) -> Any:
-    value: str = node.value
-    tag = node.tag
-    if tag in (_TAG + "str", _TAG + "timestamp"):
+    value = tagged_value(node.tag, node.value)
+    if value is REFUSED:
+        raise _LoadError(_bad_tag(node, doc))
+    return value
+
+
+REFUSED = object()
+
+
+def tagged_value(tag: Any, value: str) -> Any:
+    """A scalar's value by its core-schema tag (a Tag or its full name); REFUSED for
+    any other tag."""
+    if tag == _TAG + "str" or tag == _TAG + "timestamp":
         # Timestamps stay strings: nothing in a job spec is a date, and a date-like
         # string (a tag, a run id) must survive unchanged.
         return value
@@ -480,7 +504,7 @@ def _scalar(node: ScalarNode, doc: Document) -> Any:
         return value.lower() == "true"
     if tag == _TAG + "null":
         return None
-    raise _LoadError(_bad_tag(node, doc))
+    return REFUSED
 
 
 def _int(value: str) -> int:

@@ -1,0 +1,143 @@
+"""The loader's fast path answers only where it agrees with the full loader.
+
+Where `quick_load` gives a value, it must be exactly the full loader's: the same values
+of the same types, the same positions in the same order. Where the full loader refuses
+a file, the fast path must decline it, so the problem is worded by one loader only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kgen import loader
+from kgen.quick_load import quick_load
+from tests.conftest import REPO
+from tests.hostile.corpus import CASES
+
+
+def _typed(value: Any) -> Any:
+    """Values with their types, NaN equal to itself."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def _agree(text: str) -> bool:
+    """Assert the two paths agree on `text`; True when the fast path answered."""
+    quick = quick_load(text, "f.yaml")
+    try:
+        full = loader.full_load(text, "f.yaml")
+    except loader._LoadError as refused:
+        assert quick is None, f"the full loader refuses this: {refused.problem}"
+        return False
+    if quick is None:
+        return False
+    data, positions = quick
+    assert _typed(data) == _typed(full.data)
+    assert list(positions.items()) == list(full.positions.items())
+    return True
+
+
+def _texts(*patterns: str) -> list[str]:
+    paths = [p for pattern in patterns for p in sorted(REPO.glob(pattern))]
+    return [p.read_text(encoding="utf-8") for p in paths]
+
+
+def _corpus_texts() -> list[str]:
+    texts = []
+    for case in CASES.values():
+        for content in case.files.values():
+            raw = content.encode() if isinstance(content, str) else content
+            if isinstance(raw, bytes):
+                try:
+                    texts.append(raw.decode("utf-8-sig"))
+                except UnicodeDecodeError:
+                    continue
+    return [t for t in texts if loader._nesting_bound(t) <= loader._SAFE_NESTING]
+
+
+def test_the_example_project_is_read_by_the_fast_path_alike():
+    texts = _texts("jobs/*.yaml", "overlays/*.yaml", "kgen.yaml")
+    assert len(texts) > 10
+    assert all(_agree(text) for text in texts)
+
+
+def test_every_case_file_agrees_or_is_declined():
+    texts = _texts("tests/cases/**/*.yaml")
+    answered = [t for t in texts if _agree(t)]
+    assert 100 < len(answered) < len(texts)
+
+
+def test_the_hostile_corpus_agrees_or_is_declined():
+    texts = _corpus_texts()
+    answered = [t for t in texts if _agree(t)]
+    # Most cases are valid YAML with a bad value; those the fast path reads.
+    assert 20 < len(answered) < len(texts)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: !custom 1\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "a: 1\na: 2\n",
+        "<<: {a: 1}\n",
+        "a: 1\n---\nb: 2\n",
+        "a: [1, 2\n",
+        "{[1]: x}\n",
+        "a: " + "[" * (loader.MAX_DEPTH + 1) + "]" * (loader.MAX_DEPTH + 1) + "\n",
+    ],
+)
+def test_what_the_fast_path_leaves_to_the_full_loader(text: str):
+    assert quick_load(text, "f.yaml") is None
+
+
+def test_the_merge_key_quoted_is_an_ordinary_key():
+    assert _agree("'<<': 1\n")
+
+
+# Mutations of real job files: characters that mean something to YAML, inserted,
+# replaced or deleted anywhere. Most results are broken; both paths must agree on which.
+_JOBS = [p.read_text(encoding="utf-8") for p in sorted((REPO / "jobs").glob("*.yaml"))]
+_SIGNIFICANT = st.sampled_from(
+    [*":-?[]{},#&*!|>'\"%@` \t\n\r\\~.0123456789eExXoO", "  ", ": ", "- ", "\ufeff"]
+)
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(_JOBS))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert", "replace", "delete"]))
+        piece = draw(_SIGNIFICANT)
+        if action == "insert":
+            text = text[:at] + piece + text[at:]
+        elif action == "replace":
+            text = text[:at] + piece + text[at + 1 :]
+        else:
+            text = text[:at] + text[at + draw(st.integers(1, 8)) :]
+    return text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated())
+def test_mutated_job_files_agree(text: str):
+    _agree(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1:-[]{}, \n'\"#&*!.")), max_size=40))
+def test_random_yaml_like_text_agrees(text: str):
+    _agree(text)
