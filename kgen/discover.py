@@ -54,7 +54,21 @@ class JobSource:
         if labels is not None:
             self.selected["labels"] = labels
         self._doc = doc
+        self._data: Any = None
         self._raw = raw
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Between processes a job travels as its data and bytes: the positions are
+        # four fifths of a pickled document, and only a problem to locate needs them
+        # (`doc` parses the bytes again then).
+        return {**self.__dict__, "_doc": None, "_data": self.data}
+
+    @property
+    def data(self) -> Any:
+        """The spec as loaded (`doc.data`), without needing its positions."""
+        if self._doc is None and self._data is not None:
+            return self._data
+        return self.doc.data
 
     @property
     def doc(self) -> Document:
@@ -384,4 +398,4 @@ def _parse_job(
         framework,
         data.get("labels"),
     )
-    return JobSource(display, identity, doc=doc), []
+    return JobSource(display, identity, doc=doc, raw=raw), []

@@ -235,7 +235,7 @@ def render_one(
 ) -> tuple[RenderedJob | None, list[Problem]]:
     applied = applied_overlays(job, overlays)
     layers = _layers(applied)
-    merged = merge_layers(job.doc.data, list(layers))
+    merged = merge_layers(job.data, list(layers))
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     if spec is None:
         return None, locate(job, layers, problems)
