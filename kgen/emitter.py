@@ -142,18 +142,32 @@ def _scalar(value: Any) -> str:
     raise _NotSimple
 
 
+# Each key's line start ("  name:"), by indentation, worked out once.
+_HEADS: dict[int, dict[str, str]] = {}
+
+
+def _head(key: Any, indent: int, heads: dict[str, str]) -> str:
+    if type(key) is not str:
+        raise _NotSimple
+    if len(heads) >= _MAX_TEXTS:
+        heads.clear()
+    head = heads[key] = " " * indent + _text(key) + ":"
+    return head
+
+
 def _emit_mapping(data: Mapping[str, Any], indent: int, lines: list[str]) -> None:
     """Append `data`'s lines in block style at `indent`: one function, one list, no
     generators, since it runs for every line kgen writes."""
-    pad = " " * indent
     append = lines.append
+    texts = _TEXTS
+    heads = _HEADS.get(indent)
+    if heads is None:
+        heads = _HEADS[indent] = {}
     for key, value in data.items():
-        if type(key) is not str:
-            raise _NotSimple
-        head = pad + (_TEXTS.get(key) or _text(key)) + ":"
+        head = heads.get(key) or _head(key, indent, heads)
         kind = type(value)
         if kind is str:
-            append(f"{head} {_TEXTS.get(value) or _text(value)}\n")
+            append(f"{head} {texts.get(value) or _text(value)}\n")
         elif kind is dict or (kind is not list and isinstance(value, Mapping)):
             if value:
                 append(head + "\n")
