@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from kgen.atomic import build_lock, recover, staging_dir, swap_in
 from kgen.errors import Problem
+from kgen.parallel import worker_count
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -211,18 +212,19 @@ def _stage_and_swap(
         raise
 
 
-# Opening, creating and linking thousands of files is mostly kernel time, which
-# threads overlap: on the 2-core CI kind four threads write 12,000 files in about
-# 0.6x the time one takes. Below _IO_MIN_FILES files one thread does it all.
-_IO_THREADS = 4
+# Creating and linking thousands of files is mostly kernel time, which a thread per
+# core overlaps: on the 2-core CI kind two threads write 12,000 files in 0.6x the time
+# one takes. (Reading is not: from the page cache it is quick, and threads only
+# contend for the interpreter.) Below _IO_MIN_FILES files one thread does it all.
 _IO_MIN_FILES = 500
 
 
 def _chunks(items: list[T]) -> list[list[T]]:
-    """`items` in up to _IO_THREADS runs, in order (files of a folder stay together)."""
-    if len(items) < _IO_MIN_FILES:
+    """`items` in a run per core (up to 4), in order: files of a folder stay together."""
+    threads = min(worker_count(), 4)
+    if len(items) < _IO_MIN_FILES or threads < 2:
         return [items] if items else []
-    size = -(-len(items) // _IO_THREADS)
+    size = -(-len(items) // threads)
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
@@ -240,12 +242,7 @@ def _threaded(func: Callable[[list[T]], R], chunks: list[list[T]]) -> list[R]:
 def read_current(root: Path, paths: list[str]) -> dict[str, bytes | None]:
     """Each path's bytes on disk, None where missing or not a regular file."""
     base = os.fspath(root)
-
-    def read(part: list[str]) -> list[bytes | None]:
-        return [_read_bytes(os.path.join(base, path)) for path in part]
-
-    found = [data for part in _threaded(read, _chunks(paths)) for data in part]
-    return dict(zip(paths, found, strict=True))
+    return {path: _read_bytes(os.path.join(base, path)) for path in paths}
 
 
 def _linked_folders(target: Path) -> list[Path]:
@@ -307,8 +304,10 @@ def _files_under(root: Path, output: str) -> set[str]:
     base = root / output
     if not base.is_dir():
         return set()
-    found = set()
-    for dirpath, _dirs, names in os.walk(base):
-        for name in names:
-            found.add((Path(dirpath) / name).relative_to(root).as_posix())
+    found: set[str] = set()
+    top = os.path.join(os.fspath(root), output)
+    start = len(top) - len(output)  # each folder's path from the project root
+    for dirpath, _dirs, names in os.walk(top):
+        folder = dirpath[start:].replace(os.sep, "/")
+        found.update(f"{folder}/{name}" for name in names)
     return found
