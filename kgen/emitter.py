@@ -8,11 +8,13 @@ takes `y`/`n` for booleans and `1e3` for a number; quoting those keeps a string 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 _AMBIGUOUS = re.compile(
     r"""^(?:
@@ -26,22 +28,28 @@ _AMBIGUOUS = re.compile(
 )
 
 
-class _Dumper(yaml.CSafeDumper):
-    # Renderers share sub-trees (one pod template for every role); a reviewer and
-    # every tool downstream should see each written out, never `&id001`/`*id001`.
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
+@functools.cache
+def pyyaml() -> tuple[Any, type[yaml.CSafeDumper]]:
+    """PyYAML and kgen's dumper, imported on first use: a run that only compares an
+    up-to-date tree never needs them (50 ms of start-up). Call it before forking
+    workers that will emit, so they inherit it."""
+    import yaml
 
+    class Dumper(yaml.CSafeDumper):
+        # Renderers share sub-trees (one pod template for every role); a reviewer and
+        # every tool downstream should see each written out, never `&id001`/`*id001`.
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
 
-def _represent_str(dumper: _Dumper, value: str) -> yaml.ScalarNode:
-    if "\n" in value:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
-    if _AMBIGUOUS.match(value):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'")
-    return dumper.represent_str(value)
+    def represent_str(dumper: Dumper, value: str) -> yaml.ScalarNode:
+        if "\n" in value:
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+        if _AMBIGUOUS.match(value):
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="'")
+        return dumper.represent_str(value)
 
-
-_Dumper.add_representer(str, _represent_str)
+    Dumper.add_representer(str, represent_str)
+    return yaml, Dumper
 
 
 def dump_documents(documents: Iterable[Mapping[str, Any]], *, header: str = "") -> str:
@@ -63,9 +71,10 @@ def dump_documents(documents: Iterable[Mapping[str, Any]], *, header: str = "") 
 
 
 def _dump_with_pyyaml(documents: list[Mapping[str, Any]]) -> str:
+    yaml, dumper = pyyaml()
     body: str = yaml.dump_all(
         documents,
-        Dumper=_Dumper,
+        Dumper=dumper,
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,
@@ -77,9 +86,10 @@ def _dump_with_pyyaml(documents: list[Mapping[str, Any]]) -> str:
 
 def dump_plain(data: Mapping[str, Any]) -> str:
     """One document without the `---` marker, for files people edit (kgen import)."""
+    yaml, dumper = pyyaml()
     text: str = yaml.dump(
         data,
-        Dumper=_Dumper,
+        Dumper=dumper,
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,
@@ -117,8 +127,9 @@ def _text(value: str) -> str:
     elif "\n" in value or "\r" in value:
         raise _NotSimple
     else:
+        yaml, dumper = pyyaml()
         text = yaml.dump(
-            {"k": value}, Dumper=_Dumper, width=1 << 30, allow_unicode=True
+            {"k": value}, Dumper=dumper, width=1 << 30, allow_unicode=True
         )[3:-1]
     if len(_TEXTS) >= _MAX_TEXTS:
         _TEXTS.clear()

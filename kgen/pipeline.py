@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from kgen.cache import digest
 from kgen.discover import JobSource, Overlay, Project
+from kgen.emitter import pyyaml
 from kgen.errors import Problem
 from kgen.facts import Facts, facts_of
 from kgen.loader import nearest_origin
@@ -194,6 +195,8 @@ def _outcomes(
             outcomes[index] = (entry[0], None, entry[1])
     missing = [i for i, found in enumerate(outcomes) if found is None]
     _work = work
+    if missing and work.emit:
+        pyyaml()  # imported once here, not in every worker
     try:
         fresh = map_units(
             _render_unit, [units[i] for i in missing], parallel=not work.keep

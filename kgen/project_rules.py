@@ -45,8 +45,9 @@ def _claims_declared(project: Project, result: RunResult) -> Iterator[Finding]:
             c.name for c in render.facts.claims if c.created
         )
     external = set(project.spec.external_claims)
+    known_in = {env: names | external for env, names in created.items()}
     for render in result.renders:
-        known = created.get(render.env.name, set()) | external
+        known = known_in.get(render.env.name, external)
         problems = [
             Problem(
                 f"claim '{claim.name}' is neither created by a job here nor declared external",

@@ -294,10 +294,18 @@ def _read_bytes(path: str) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+    # Plain system calls: a build reads every file of the tree, and a file object per
+    # file costs a third of the time.
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
             return None
-        return handle.read()
+        data = b""
+        while chunk := os.read(fd, max(status.st_size - len(data), 0) + 4096):
+            data += chunk
+        return data
+    finally:
+        os.close(fd)
 
 
 def _files_under(root: Path, output: str) -> set[str]:
