@@ -14,7 +14,7 @@ from kgen.cache import Cache, Identity, cache_folder, code_digest, digest
 from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.loader import Document, load_bytes, load_file, read_bounded
-from kgen.models import JOB_MODELS
+from kgen.models.base import FRAMEWORKS
 from kgen.parallel import map_units
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.validate import validate_model
@@ -375,7 +375,7 @@ def _parse_job(
         # A job is named after its file unless it says otherwise.
         data["name"] = Path(display).stem
     framework = data.get("framework")
-    if framework not in JOB_MODELS:
+    if framework not in FRAMEWORKS:
         if "framework" not in data:
             problem = Problem(
                 "missing required key 'framework'",

@@ -12,13 +12,15 @@ import hashlib
 import json
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from kgen.emitter import dump_documents
 from kgen.errors import DataPath
-from kgen.models import JobSpec, PyTorchJobSpec, role_items
 from kgen.quantity import parse_quantity
-from kgen.render import Environment, Manifest
-from kgen.render.pod import role_settings
+
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
+    from kgen.render import Environment, Manifest
 
 JOB_KINDS = ("PyTorchJob", "TFJob")
 
@@ -118,6 +120,10 @@ def _fingerprint(job: Manifest) -> tuple[str, str] | None:
 def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
     maximum size, since that is what a quota must hold."""
+    # Imported here: runs that take every render from the cache never build the models.
+    from kgen.models import PyTorchJobSpec, role_items
+    from kgen.render.pod import role_settings
+
     pods = gpus = 0
     cpu = memory = Decimal(0)
     parts = []
@@ -146,6 +152,8 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
 
 
 def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
+    from kgen.models import PyTorchJobSpec
+
     if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
         return max(replicas, spec.elastic_policy.max_replicas or replicas)
     return replicas

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.cache import digest
 from kgen.discover import JobSource, Overlay, Project
@@ -19,15 +19,15 @@ from kgen.errors import Problem
 from kgen.facts import Facts, facts_of
 from kgen.loader import nearest_origin
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
-from kgen.models import JOB_MODELS, JobSpec
-from kgen.output_check import check_output
 from kgen.parallel import map_units
-from kgen.render import Environment, Manifest, render_job
+from kgen.render import Environment, Manifest
 from kgen.rule_catalog import classified
 from kgen.rule_context import RuleContext
-from kgen.spec_rules import check_spec
 from kgen.targets import DEFAULT_TARGET, TARGETS
 from kgen.validate import validate_model
+
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
 
 
 @dataclass(frozen=True)
@@ -195,8 +195,9 @@ def _outcomes(
             outcomes[index] = (entry[0], None, entry[1])
     missing = [i for i, found in enumerate(outcomes) if found is None]
     _work = work
-    if missing and work.emit:
-        pyyaml()  # imported once here, not in every worker
+    if missing:
+        # Imported once here, not in every worker.
+        _prepare_rendering(emit=work.emit)
     try:
         fresh = map_units(
             _render_unit, [units[i] for i in missing], parallel=not work.keep
@@ -208,6 +209,16 @@ def _outcomes(
         if cache:
             cache.remember_render(keys[index], (outcome[0], outcome[2]))
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _prepare_rendering(*, emit: bool) -> None:
+    import kgen.output_check
+    import kgen.render.pytorchjob
+    import kgen.render.tfjob
+    import kgen.spec_rules  # noqa: F401
+
+    if emit:
+        pyyaml()
 
 
 def _render_unit(unit: tuple[int, int]) -> _Outcome:
@@ -239,6 +250,13 @@ def render_one(
     applied = applied_overlays(job, overlays)
     layers = _layers(applied)
     merged = merge_layers(job.data, list(layers))
+    # Imported here: a run whose renders all come from the cache needs none of these
+    # (the job models are a fifth of start-up). Forked workers inherit them.
+    from kgen.models import JOB_MODELS
+    from kgen.output_check import check_output
+    from kgen.render import render_job
+    from kgen.spec_rules import check_spec
+
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     if spec is None:
         return None, locate(job, layers, problems)

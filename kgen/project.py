@@ -8,7 +8,7 @@ from pydantic import BeforeValidator, Field
 
 from kgen.fields import DnsLabel, ObjectName, checked
 from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
-from kgen.models import Framework, SpecModel
+from kgen.models.base import Framework, SpecModel
 from kgen.models.lint import LintSettings
 from kgen.targets import TARGETS
 

@@ -19,6 +19,7 @@ from pydantic.fields import FieldInfo
 
 from kgen import fields as f
 from kgen.models import addons, job, pod, policy, storage
+from kgen.models.base import Framework
 from kgen.models.lint import LintSettings
 from kgen.project import (
     ArgoCDSettings,
@@ -117,7 +118,7 @@ def render_reference() -> str:
 
 def _row(key: str, info: FieldInfo) -> str:
     example = _flow(info.examples[0]) if info.examples else ""
-    kind = _type_of(job.Framework) if key == "framework" else _type(info)
+    kind = _type_of(Framework) if key == "framework" else _type(info)
     cells = [
         f"`{key}`",
         kind,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgen import k8s_schema
 from kgen.errors import Problem
-from kgen.models import JobSpec
 from kgen.project import GpuPlacement
+
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
 
 
 @dataclass(frozen=True)
@@ -24,4 +26,4 @@ class RuleContext:
     allowed_literals: frozenset[str] = frozenset()
 
 
-Rule = Callable[[JobSpec, RuleContext], Iterator[Problem]]
+Rule = Callable[["JobSpec", RuleContext], Iterator[Problem]]

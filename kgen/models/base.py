@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic.alias_generators import to_camel
+
+Framework = Literal["pytorch", "tensorflow"]
+FRAMEWORKS: tuple[str, ...] = get_args(Framework)
 
 
 class SpecModel(BaseModel):

@@ -31,7 +31,6 @@ from kgen.models.pod import (
 from kgen.models.policy import ElasticPolicy, RestartPolicy, RunPolicy
 from kgen.models.storage import Volume
 
-Framework = Literal["pytorch", "tensorflow"]
 RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
 
 

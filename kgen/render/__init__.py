@@ -8,29 +8,39 @@ target cannot express, located by spec data path.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
-from kgen.models import JobSpec
 from kgen.render.base import MANAGED_BY, Environment, Manifest, object_meta
-from kgen.render.pytorchjob import render_pytorchjob
-from kgen.render.tensorboard import render_tensorboard
-from kgen.render.tfjob import render_tfjob
-from kgen.render.volumes import claim_body
 
-Renderer = Callable[[JobSpec, Environment], tuple[list[Manifest], list[Problem]]]
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
 
-RENDERERS: dict[str, Renderer] = {
-    "pytorch": render_pytorchjob,  # type: ignore[dict-item]
-    "tensorflow": render_tfjob,  # type: ignore[dict-item]
-}
+Renderer = Callable[["JobSpec", Environment], tuple[list[Manifest], list[Problem]]]
+
+
+@functools.cache
+def renderers() -> dict[str, Renderer]:
+    """The builder per framework. Imported on first use, with the job models: this
+    package's records (Environment, Manifest) are needed by runs that render nothing."""
+    from kgen.render.pytorchjob import render_pytorchjob
+    from kgen.render.tfjob import render_tfjob
+
+    return {
+        "pytorch": render_pytorchjob,  # type: ignore[dict-item]
+        "tensorflow": render_tfjob,  # type: ignore[dict-item]
+    }
 
 
 def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
-    manifests, problems = RENDERERS[spec.framework](spec, env)
+    from kgen.render.tensorboard import render_tensorboard
+
+    manifests, problems = renderers()[spec.framework](spec, env)
     manifests = [named_run(manifests[0], spec, env), *manifests[1:]]
     return [
         *manifests,
@@ -65,6 +75,8 @@ def named_run(job: Manifest, spec: JobSpec, env: Environment) -> Manifest:
 
 
 def render_claims(spec: JobSpec, env: Environment) -> list[Manifest]:
+    from kgen.render.volumes import claim_body
+
     claims = []
     for index, volume in enumerate(spec.volumes):
         if volume.create is not None and volume.claim is not None:
@@ -77,4 +89,4 @@ def render_claims(spec: JobSpec, env: Environment) -> list[Manifest]:
     return claims
 
 
-__all__ = ["MANAGED_BY", "RENDERERS", "Environment", "Manifest", "render_job"]
+__all__ = ["MANAGED_BY", "Environment", "Manifest", "render_job", "renderers"]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath
-from kgen.models.job import JobSpecBase
 from kgen.targets import ApiTarget
+
+if TYPE_CHECKING:
+    from kgen.models.job import JobSpecBase
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
 
