@@ -20,7 +20,6 @@ class SpecModel(BaseModel):
         strict=True,
         alias_generator=to_camel,
         populate_by_name=False,
-        defer_build=True,
     )
 
 
