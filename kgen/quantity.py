@@ -7,6 +7,7 @@ suffix.
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -23,6 +24,7 @@ _SCALE = {
 }  # fmt: skip
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_quantity(text: str) -> Decimal | None:
     """The quantity's value in base units, or None when `text` is not a quantity."""
     match = _QUANTITY.fullmatch(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -321,6 +322,12 @@ def role_items(spec: JobSpec) -> list[tuple[str, Role]]:
     roles = spec.roles
     return [
         (name, role)
-        for name in type(roles).model_fields
+        for name in _role_names(type(roles))
         if (role := getattr(roles, name))
     ]
+
+
+@functools.cache
+def _role_names(roles: type[PyTorchRoles | TFRoles]) -> tuple[str, ...]:
+    # Asked ten times a render; pydantic builds the field mapping on every access.
+    return tuple(roles.model_fields)
