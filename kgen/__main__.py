@@ -6,6 +6,7 @@ find kgen, and start-up is a benchmark target (click alone is a third of it).
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from kgen import __version__
@@ -18,6 +19,9 @@ def main() -> int:
         # Exactly what click's version option prints.
         sys.stdout.write(f"kgen, version {__version__}\n")
         return 0
+    # A run allocates millions of short-lived objects and few cycles: collecting after
+    # every 700 allocations costs 5% of a build for nothing.
+    gc.set_threshold(50_000, 20, 20)
     from kgen.cli import main as cli_main
 
     return cli_main()

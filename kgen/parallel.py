@@ -7,6 +7,7 @@ of receiving it; only each piece's result crosses back. Small runs, a single cor
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -45,8 +46,14 @@ def map_units(
         return [func(item) for item in items]
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
     chunks = [(func, items[i : i + size]) for i in range(0, len(items), size)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        done = pool.map(_chunk, chunks, chunksize=1)
+    # Objects the workers inherit stay out of their garbage collector: its passes
+    # would write to every one of them and copy the parent's memory page by page.
+    gc.freeze()
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            done = pool.map(_chunk, chunks, chunksize=1)
+    finally:
+        gc.unfreeze()
     return [result for chunk in done for result in chunk]
 
 
