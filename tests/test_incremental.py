@@ -212,3 +212,16 @@ def test_a_one_spec_validate_keeps_identities_but_renders_nothing_new(
     assert [f.name for f in _cache_files(root)] == ["identities.pickle"]
     identities = pickle.loads(_cache_files(root)[0].read_bytes())[1]
     assert len(identities) == len(list((root / "jobs").glob("*.yaml")))
+
+
+def test_dependency_versions_are_the_ones_importlib_metadata_reports():
+    # The cache key reads versions from the dist-info folders itself (importlib.metadata
+    # is slow to import); both must name the same installed versions.
+    import importlib.metadata
+
+    from kgen.cache import _DEPENDENCIES, _normalized, installed_versions
+
+    versions = installed_versions()
+    assert {name: versions.get(_normalized(name)) for name in _DEPENDENCIES} == {
+        name: importlib.metadata.version(name) for name in _DEPENDENCIES
+    }
