@@ -35,11 +35,19 @@ def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
         ):
             continue
         path, mark = _marks(render, output)
-        if committed.get(path) not in (None, mark):
+        if _differs(committed.get(path), mark):
             findings += [
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)
             ]
     return merge_environments(findings, {})
+
+
+def _differs(committed: str | None, mark: str) -> bool:
+    """Whether a committed mark says the spec changed; a mark of another scheme (from
+    an older kgen) says nothing either way, and the next build rewrites it."""
+    if committed is None:
+        return False
+    return committed.partition(":")[0] == mark.partition(":")[0] and committed != mark
 
 
 def _warn(render: Render) -> list[Problem]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -391,6 +392,45 @@ def test_a_job_changed_in_place_is_a_warning_with_a_way_out(
     spec.write_text(spec.read_text() + "runId: r2\n")
     renamed = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
     assert "job-changed-in-place" not in renamed.err
+
+
+def test_only_the_job_spec_counts_as_a_change_in_place(
+    example: Path, run_kgen: RunKgen
+):
+    run_kgen("build", cwd=example)
+    index = example / "manifests" / ".kgen-index"
+    lines = index.read_text().splitlines()
+    marks = [line for line in lines if not line.startswith("#") and " " in line]
+    assert marks and all(" spec-yaml-sha256:" in line for line in marks)
+    spec = example / "jobs" / "tf-ps.yaml"
+    original = spec.read_text()
+    # A new label changes the job's metadata, not what its pods run.
+    spec.write_text(original.replace("labels:\n", "labels:\n  team: vision\n"))
+    relabelled = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert relabelled.code == 0 and "job-changed-in-place" not in relabelled.err
+    spec.write_text(original.replace("    replicas: 4\n", "    replicas: 6\n"))
+    changed = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert "job-changed-in-place" in changed.err
+
+
+def test_marks_of_an_older_scheme_are_not_read_as_changes(
+    example: Path, run_kgen: RunKgen
+):
+    run_kgen("build", cwd=example)
+    index = example / "manifests" / ".kgen-index"
+    # What kgen 0.1 wrote: a digest of the spec as canonical JSON.
+    old = re.sub(
+        r"spec-yaml-sha256:[0-9a-f]{16}",
+        "spec-sha256:0123456789abcdef",
+        index.read_text(),
+    )
+    index.write_text(old)
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("    replicas: 4\n", "    replicas: 6\n"))
+    result = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert result.code == 0 and "job-changed-in-place" not in result.err
+    assert run_kgen("build", cwd=example).code == 0
+    assert "spec-sha256:" not in index.read_text()
 
 
 def test_inputs_that_link_out_of_the_project_are_refused(
