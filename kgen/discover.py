@@ -310,15 +310,14 @@ def _load_jobs(
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
     for entry in entries:
-        path = folder / entry.name
         display = f"{spec.jobs}/{entry.name}"
-        if folder_outside or (entry.is_symlink() and outside(root, path)):
+        if folder_outside or (entry.is_symlink() and outside(root, Path(entry.path))):
             problems.append(_escapes(display))
             continue
         if not entry.is_file():
             problems.append(_not_a_file(display))
             continue
-        raw, errors = read_bounded(path, display)
+        raw, errors = read_bounded(entry.path, display)
         if raw is None:
             problems += errors
             continue

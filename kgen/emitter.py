@@ -104,8 +104,10 @@ class _NotSimple(Exception):
 
 # Strings PyYAML writes plain in block context: no spaces, no indicator at the start,
 # no ': ' or ' #', not ending in ':', and nothing a YAML 1.1 reader takes for another type.
-_PLAIN = re.compile(r"^-?[A-Za-z_/][A-Za-z0-9_./@+=~:-]*$")
+_PLAIN = re.compile(r"^-{0,2}[A-Za-z_/][A-Za-z0-9_./@+=~:-]*$")
 _WORDS = {"yes", "no", "on", "off", "true", "false", "y", "n", "null"}
+# Kubernetes quantities with a unit ("64Gi", "500m"): plain, and no reader's number.
+_QUANTITY = re.compile(r"^[0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[numkMGTPE])$")
 # Each string's text as a scalar, worked out once: a build writes the same names,
 # labels and images thousands of times. Bounded, so no input can grow it without end.
 _TEXTS: dict[str, str] = {}
@@ -122,10 +124,14 @@ def _text(value: str) -> str:
         _PLAIN.fullmatch(value)
         and not value.endswith(":")
         and value.lower() not in _WORDS
-    ):
+    ) or _QUANTITY.match(value):
         text = value
     elif "\n" in value or "\r" in value:
         raise _NotSimple
+    elif _AMBIGUOUS.match(value):
+        # What represent_str asks PyYAML for: single quotes (the pattern admits no
+        # quote or unprintable character), without loading PyYAML for a "2" or "0.1".
+        text = f"'{value}'"
     else:
         yaml, dumper = pyyaml()
         text = yaml.dump(

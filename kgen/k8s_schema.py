@@ -80,8 +80,15 @@ def with_definitions(schema: dict[str, Any], version: str) -> dict[str, Any]:
         name = pending.pop()
         if name not in needed and name in defs:
             needed[name] = defs[name]
-            pending += _references(defs[name])
+            pending += _definition_references(name, version)
     return {**schema, "$defs": dict(sorted(needed.items()))}
+
+
+@functools.cache
+def _definition_references(name: str, version: str) -> tuple[str, ...]:
+    """What one core definition refers to: the pod spec's hundred definitions are shared
+    by every kind, so each is walked once, not once per validator."""
+    return tuple(_references(definitions(version)[name]))
 
 
 def _references(schema: Any) -> list[str]:

@@ -92,16 +92,24 @@ def load_file(path: Path, display: str) -> tuple[Document | None, list[Problem]]
     return load_bytes(raw, display)
 
 
-def read_bounded(path: Path, display: str) -> tuple[bytes | None, list[Problem]]:
+def read_bounded(
+    path: str | os.PathLike[str], display: str
+) -> tuple[bytes | None, list[Problem]]:
     """A file's bytes, never reading more than the size limit allows."""
+    # Plain system calls: a project is a thousand small files, and a file object each
+    # costs a third of the reading.
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-            size = (
-                len(raw)
-                if len(raw) <= MAX_FILE_BYTES
-                else os.fstat(handle.fileno()).st_size
-            )
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            raw = b""
+            while len(raw) <= MAX_FILE_BYTES:
+                chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(raw))
+                if not chunk:
+                    break
+                raw += chunk
+            size = len(raw) if len(raw) <= MAX_FILE_BYTES else os.fstat(fd).st_size
+        finally:
+            os.close(fd)
     except OSError as exc:
         return None, [Problem(f"cannot read file: {exc.strerror}", "io", file=display)]
     if len(raw) > MAX_FILE_BYTES:
