@@ -195,9 +195,10 @@ def _stage_and_swap(
                 shutil.copy2(os.path.join(base, path), destination)
 
     def write(part: list[tuple[str, str]]) -> None:
+        # Plain system calls, as for reading: a file object per file was a third of
+        # the time of writing 12,000 files.
         for path, text in part:
-            with open(os.path.join(stage, path[cut:]), "xb") as handle:
-                handle.write(text.encode())
+            _write_new(os.path.join(stage, path[cut:]), text.encode())
 
     try:
         os.makedirs(stage, exist_ok=True)
@@ -285,6 +286,20 @@ def _read(path: Path) -> str | None:
         UnicodeDecodeError,
     ):
         return None
+
+
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create `path` (it must not exist) holding `data`."""
+    fd = os.open(path, _NEW_FILE, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def _read_bytes(path: str) -> bytes | None:
