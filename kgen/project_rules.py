@@ -52,7 +52,7 @@ def _claims_declared(project: Project, result: RunResult) -> Iterator[Finding]:
             Problem(
                 f"claim '{claim.name}' is neither created by a job here nor declared external",
                 "claim-undeclared",
-                path=("volumes", claim.index, "claim"),
+                path=("volumes", claim.volume, "claim"),
                 hint=f"add `create: {{size: ...}}` to this volume, or list {claim.name} in kgen.yaml externalClaims",
             )
             for claim in render.facts.claims
@@ -76,7 +76,7 @@ def _claims_agree(result: RunResult) -> Iterator[Finding]:
                 problem = Problem(
                     f"claim '{claim.name}' has other access modes or class here than in environment {earlier[0].env.name}",
                     "claim-conflict",
-                    path=("volumes", claim.index, "create"),
+                    path=("volumes", claim.volume, "create"),
                     at_key=True,
                     hint="accessModes and storageClass cannot change once the claim exists; use another claim name",
                 )
