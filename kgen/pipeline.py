@@ -275,9 +275,8 @@ def render_one(
     located = locate(job, layers, problems)
     if any(p.severity == "error" for p in located):
         return None, located
-    sourced = [replace(m, source=job.file) for m in manifests]
     return RenderedJob(
-        env, job, tuple(o.name for o in applied), sourced, spec, layers
+        env, job, tuple(o.name for o in applied), manifests, spec, layers
     ), located
 
 

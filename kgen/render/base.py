@@ -25,12 +25,11 @@ class Environment:
 
 @dataclass(frozen=True)
 class Manifest:
-    """One Kubernetes object as kgen will write it, and the spec file it came from."""
+    """One Kubernetes object as kgen will write it."""
 
     kind: str
     name: str
     body: dict[str, Any]
-    source: str = ""
     # The spec field this object comes from, to point at when it conflicts.
     spec_path: DataPath = ()
 
