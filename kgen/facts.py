@@ -83,9 +83,13 @@ def facts_of(
         if volume.claim
     )
     texts = [dump_documents([m.body]) for m in manifests] if emit else []
-    files = tuple(
-        OutFile(m.filename, text, m.kind, m.name, m.spec_path)
-        for m, text in zip(manifests, texts, strict=emit)
+    files = (
+        tuple(
+            OutFile(m.filename, text, m.kind, m.name, m.spec_path)
+            for m, text in zip(manifests, texts, strict=True)
+        )
+        if emit
+        else ()
     )
     return Facts(
         manifests[0].name,
