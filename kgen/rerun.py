@@ -26,20 +26,27 @@ def _marks(render: Render, output: str) -> tuple[str, str]:
 
 def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
     output = project.spec.output
-    committed = read_fingerprints(project.root, output)
+    committed = read_fingerprints(
+        project.root, output, only=[_marks(r, output)[0] for r in _marked(result)]
+    )
     findings = []
-    for render in result.renders:
-        if (
-            "job-changed-in-place" in render.facts.ignore
-            or not render.facts.fingerprint
-        ):
-            continue
+    for render in _marked(result):
         path, mark = _marks(render, output)
         if _differs(committed.get(path), mark):
             findings += [
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)
             ]
     return merge_environments(findings, {})
+
+
+def _marked(result: RunResult) -> list[Render]:
+    """Renders with a mark to compare: jobs, unless the warning is ignored."""
+    return [
+        render
+        for render in result.renders
+        if render.facts.fingerprint
+        and "job-changed-in-place" not in render.facts.ignore
+    ]
 
 
 def _differs(committed: str | None, mark: str) -> bool:

@@ -12,7 +12,7 @@ import difflib
 import os
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -56,18 +56,43 @@ def read_index(root: Path, output: str) -> set[str]:
     return set(read_fingerprints(root, output))
 
 
-def read_fingerprints(root: Path, output: str) -> dict[str, str | None]:
-    """Owned paths, each with the fingerprint of its job spec when it is a job."""
+def read_fingerprints(
+    root: Path, output: str, *, only: Collection[str] | None = None
+) -> dict[str, str | None]:
+    """Owned paths, each with the fingerprint of its job spec when it is a job; with
+    `only`, just those of these paths that are owned."""
     try:
         text = (root / index_path(output)).read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):
         return {}
+    if only is not None and len(only) <= _FEW_LOOKUPS:
+        found = {path: _lookup(text, path) for path in only}
+        return {path: mark for path, (owned, mark) in found.items() if owned}
     entries: dict[str, str | None] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
             path, _, fingerprint = line.partition(" ")
             entries[path] = fingerprint or None
     return entries
+
+
+# A one-spec validate wants 4 of 12,000 lines: finding them in the text beats splitting
+# it (0.1 ms against 10 ms).
+_FEW_LOOKUPS = 64
+
+
+def _lookup(text: str, path: str) -> tuple[bool, str | None]:
+    """Whether the index text has a line for `path`, and that line's fingerprint."""
+    needle = f"\n{path}"
+    at = text.find(needle)
+    while at != -1:
+        end = at + len(needle)
+        line_end = text.find("\n", end)
+        rest = text[end : None if line_end == -1 else line_end].rstrip("\r")
+        if not rest or rest[0] == " ":
+            return True, rest[1:] or None
+        at = text.find(needle, end)
+    return False, None
 
 
 def with_index(
