@@ -66,7 +66,12 @@ def read_fingerprints(
     except (FileNotFoundError, NotADirectoryError):
         return {}
     if only is not None and len(only) <= _FEW_LOOKUPS:
-        found = {path: _lookup(text, path) for path in only}
+        lines = "\n" + text  # so that the first line starts after a line break too
+        found = {
+            path: _lookup(lines, path)
+            for path in only
+            if path and not path.startswith("#")  # as the full read skips them
+        }
         return {path: mark for path, (owned, mark) in found.items() if owned}
     entries: dict[str, str | None] = {}
     for line in text.splitlines():
@@ -82,7 +87,8 @@ _FEW_LOOKUPS = 64
 
 
 def _lookup(text: str, path: str) -> tuple[bool, str | None]:
-    """Whether the index text has a line for `path`, and that line's fingerprint."""
+    """Whether the index text (after a line break) has a line for `path`, and that
+    line's fingerprint."""
     needle = f"\n{path}"
     at = text.find(needle)
     while at != -1:

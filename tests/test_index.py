@@ -39,6 +39,7 @@ ASKED = [
     f"{OUTPUT}/dev/train",  # a prefix of owned paths, not owned itself
     f"{OUTPUT}/dev/gone.yaml",
     "# Files kgen generated here; kgen removes them when no job produces them.",
+    "",
 ]
 
 
@@ -63,3 +64,14 @@ def test_an_index_with_windows_line_ends_reads_the_same(root: Path) -> None:
 
 def test_no_index_owns_nothing(tmp_path: Path) -> None:
     assert read_fingerprints(tmp_path, OUTPUT, only=ASKED) == {}
+
+
+def test_an_index_without_its_header_reads_the_same(root: Path) -> None:
+    # Edited by hand: the first line is an entry.
+    index = root / index_path(OUTPUT)
+    expected = read_fingerprints(root, OUTPUT)
+    index.write_text("".join(index.read_text().splitlines(keepends=True)[1:]))
+    assert read_fingerprints(root, OUTPUT) == expected
+    first = f"{OUTPUT}/dev/pvc-data.yaml"
+    assert index.read_text().startswith(first + "\n")
+    assert read_fingerprints(root, OUTPUT, only=[first]) == {first: None}
