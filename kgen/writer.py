@@ -87,14 +87,14 @@ _FEW_LOOKUPS = 64
 
 
 def _lookup(text: str, path: str) -> tuple[bool, str | None]:
-    """Whether the index text (after a line break) has a line for `path`, and that
-    line's fingerprint."""
+    """Whether the index text (after a line break, with line ends read as `\\n`) has a
+    line for `path`, and that line's fingerprint."""
     needle = f"\n{path}"
     at = text.find(needle)
     while at != -1:
         end = at + len(needle)
         line_end = text.find("\n", end)
-        rest = text[end : None if line_end == -1 else line_end].rstrip("\r")
+        rest = text[end : None if line_end == -1 else line_end]
         if not rest or rest[0] == " ":
             return True, rest[1:] or None
         at = text.find(needle, end)
