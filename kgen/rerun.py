@@ -26,12 +26,12 @@ def _marks(render: Render, output: str) -> tuple[str, str]:
 
 def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
     output = project.spec.output
+    marked = [(render, *_marks(render, output)) for render in _marked(result)]
     committed = read_fingerprints(
-        project.root, output, only=[_marks(r, output)[0] for r in _marked(result)]
+        project.root, output, only=[path for _, path, _ in marked]
     )
     findings = []
-    for render in _marked(result):
-        path, mark = _marks(render, output)
+    for render, path, mark in marked:
         if _differs(committed.get(path), mark):
             findings += [
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)

@@ -32,7 +32,7 @@ def root(tmp_path: Path) -> Path:
 
 
 ASKED = [
-    f"{OUTPUT}/dev/train.yaml",  # a prefix of two other lines
+    f"{OUTPUT}/dev/train.yaml",  # a prefix of another line (train.yaml.bak)
     f"{OUTPUT}/dev/train-2.yaml",
     f"{OUTPUT}/dev/pvc-data.yaml",  # owned, no mark
     f"{OUTPUT}/prod/train.yaml",  # the last line
