@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from kgen.atomic import build_lock, recover, staging_dir, swap_in
-from kgen.errors import Problem
+from kgen.errors import KgenError, Problem
 from kgen.parallel import worker_count
 
 T = TypeVar("T")
@@ -61,10 +61,19 @@ def read_fingerprints(
 ) -> dict[str, str | None]:
     """Owned paths, each with the fingerprint of its job spec when it is a job; with
     `only`, just those of these paths that are owned."""
+    index = index_path(output)
     try:
-        text = (root / index_path(output)).read_text(encoding="utf-8")
+        text = (root / index).read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):
         return {}
+    except UnicodeDecodeError as exc:
+        raise KgenError(
+            _damaged_index(index, f"it is not UTF-8 text: {exc.reason}")
+        ) from exc
+    except OSError as exc:
+        raise KgenError(
+            _damaged_index(index, f"cannot read it: {exc.strerror}")
+        ) from exc
     if only is not None and len(only) <= _FEW_LOOKUPS:
         lines = "\n" + text  # so that the first line starts after a line break too
         found = {
@@ -79,6 +88,16 @@ def read_fingerprints(
             path, _, fingerprint = line.partition(" ")
             entries[path] = fingerprint or None
     return entries
+
+
+def _damaged_index(index: str, why: str) -> Problem:
+    # Which files kgen may replace or remove comes from the index: never guess it.
+    return Problem(
+        f"kgen's index of the files it wrote is damaged; {why}",
+        "io",
+        file=index,
+        hint=f"restore it from git (git checkout -- {index}), then run kgen again",
+    )
 
 
 # A one-spec validate wants 4 of 12,000 lines: finding them in the text beats splitting

@@ -433,6 +433,33 @@ def test_marks_of_an_older_scheme_are_not_read_as_changes(
     assert "spec-sha256:" not in index.read_text()
 
 
+@pytest.mark.parametrize("command", [["build"], ["build", "--check"], ["validate"]])
+def test_a_damaged_index_is_refused_with_a_way_out(
+    example: Path, run_kgen: RunKgen, command: list[str]
+):
+    run_kgen("build", cwd=example)
+    index = example / "manifests" / ".kgen-index"
+    index.write_bytes(b"\xff\xfe" + index.read_bytes())
+    before = {
+        p: p.read_bytes() for p in (example / "manifests").rglob("*") if p.is_file()
+    }
+    spec = example / "jobs" / "tf-ps.yaml"
+    spec.write_text(spec.read_text().replace("    replicas: 4\n", "    replicas: 6\n"))
+    result = run_kgen(*command, cwd=example)
+    assert result.code == 1
+    assert result.err == (
+        "manifests/.kgen-index: error: kgen's index of the files it wrote is damaged;"
+        " it is not UTF-8 text: invalid start byte (io)\n"
+        "    hint: restore it from git (git checkout -- manifests/.kgen-index),"
+        " then run kgen again\n"
+        "kgen: 1 error in 1 file\n"
+    )
+    after = {
+        p: p.read_bytes() for p in (example / "manifests").rglob("*") if p.is_file()
+    }
+    assert after == before, "nothing is written"
+
+
 def test_inputs_that_link_out_of_the_project_are_refused(
     example: Path, run_kgen: RunKgen, tmp_path_factory: pytest.TempPathFactory
 ):
