@@ -1,60 +1,37 @@
 """The hostile-input corpus: what a careless or malicious pull request can put in a kgen
 project, one case each, with the exact outcome in expected/<case>.txt.
 
-Each case starts from tests/cases/base/ (environments dev on v1 and old on v1beta1) plus
-a valid job at jobs/train.yaml, then writes its files over them: bytes or text, a
-`Link` for a symbolic link, None to delete. `args` is the command (validate unless
-said). Byte-level and generated inputs (encodings, nesting, bombs, sizes) are why this
-is Python rather than a folder of files. Crashes the fuzzer finds are added here.
+The cases are grouped by what they attack; tests/hostile/case.py says how a case is
+written to disk. `args` is the command (validate unless said). Byte-level and generated
+inputs (encodings, nesting, bombs, sizes) are why this is Python rather than a folder of
+files. Crashes the fuzzer finds are added here.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from dataclasses import dataclass
-from pathlib import Path
+from tests.hostile import cases_input, cases_output, cases_values
+from tests.hostile.case import (
+    OUTSIDE_DIR,
+    OUTSIDE_FILE,
+    VALID_JOB,
+    Case,
+    Fifo,
+    Link,
+    job,
+    job_with,
+    materialise,
+)
 
-
-@dataclass(frozen=True)
-class Link:
-    """A symbolic link to `target` (relative to the link, or absolute)."""
-
-    target: str
-
-
-Content = bytes | str | Link | None
-
-# Where links and paths that leave the project point: beside the project, made by
-# materialise() (so no case depends on what the machine has in /etc).
-OUTSIDE_DIR = "../outside"
-OUTSIDE_FILE = "../outside/secret.yaml"
-
-VALID_JOB = """\
-framework: pytorch
-image: registry.example.com/train:1.0
-roles:
-  master: {replicas: 1}
-  worker: {replicas: 2}
-"""
-
-
-@dataclass(frozen=True)
-class Case:
-    files: dict[str, Content]
-    args: tuple[str, ...] = ("validate",)
-    expected_exit: int = 1
-    # Why the case is here, for whoever reads a failure.
-    about: str = ""
-
-
-def job(text: str | bytes) -> dict[str, Content]:
-    return {"jobs/train.yaml": text}
-
-
-def job_with(line: str) -> dict[str, Content]:
-    """The valid job plus one more top-level line."""
-    return job(VALID_JOB + line + "\n")
+__all__ = [
+    "CASES",
+    "VALID_JOB",
+    "Case",
+    "Fifo",
+    "Link",
+    "job",
+    "job_with",
+    "materialise",
+]
 
 
 def _nested_maps(depth: int) -> str:
@@ -69,7 +46,7 @@ def _laughs(levels: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-CASES: dict[str, Case] = {
+_FIRST: dict[str, Case] = {
     # --- files that are not a job spec at all
     "empty-file": Case(job(""), about="an empty spec"),
     "only-comments": Case(job("# TODO\n# write the job\n")),
@@ -277,31 +254,13 @@ CASES: dict[str, Case] = {
 }
 
 
-BASE = Path(__file__).resolve().parent.parent / "cases" / "base"
+def _all_cases() -> dict[str, Case]:
+    cases: dict[str, Case] = {}
+    for group in (_FIRST, cases_input.CASES, cases_output.CASES, cases_values.CASES):
+        clash = cases.keys() & group.keys()
+        assert not clash, f"hostile cases named twice: {sorted(clash)}"
+        cases |= group
+    return cases
 
 
-def materialise(case: Case, root: Path) -> Path:
-    """Write the case's project at `root`, and the outside folder beside it."""
-    outside = root.parent / "outside"
-    outside.mkdir(parents=True, exist_ok=True)
-    (outside / "secret.yaml").write_text("token: do-not-read\n")
-    shutil.copytree(BASE, root, dirs_exist_ok=True)
-    files: dict[str, Content] = {"jobs/train.yaml": VALID_JOB, **case.files}
-    for name, content in files.items():
-        path = root / name
-        if path.is_file() or path.is_symlink():
-            path.unlink()
-        if content is None:
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Link):
-            target = content.target
-            if not target.startswith("/"):
-                # Relative to the project root, whatever folder the link is in.
-                target = os.path.relpath(root / target, path.parent)
-            path.symlink_to(target)
-        elif isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode())
-    return root
+CASES = _all_cases()
