@@ -7,6 +7,8 @@ import pytest
 
 from kgen import loader
 from kgen.loader import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from kgen.yaml_bounds import refuse_deep_nesting
+from kgen.yaml_problems import LoadError
 
 
 def load(text: str | bytes):
@@ -169,10 +171,10 @@ def test_the_event_guard_reports_where_construction_would(
 ) -> None:
     """The guard against composing deep documents must name the same place as the
     node walk it stands in for."""
-    monkeypatch.setattr(loader, "_SAFE_NESTING", 10**9)
+    monkeypatch.setattr(loader, "SAFE_NESTING", 10**9)
     walked = only_problem(text)
-    with pytest.raises(loader._LoadError) as caught:
-        loader._refuse_deep_nesting(text, "f.yaml")
+    with pytest.raises(LoadError) as caught:
+        refuse_deep_nesting(loader._yaml().parse(text), "f.yaml")
     problem = caught.value.problem
     assert walked == (problem.line, problem.column, problem.code, problem.message)
     assert walked[2] == "yaml-too-deep"

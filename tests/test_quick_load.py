@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from kgen import loader
 from kgen.quick_load import quick_load
+from kgen.yaml_bounds import SAFE_NESTING, nesting_bound
+from kgen.yaml_problems import LoadError
 from tests.conftest import REPO
 from tests.hostile.corpus import CASES
 
@@ -36,7 +38,7 @@ def _agree(text: str) -> bool:
     quick = quick_load(text, "f.yaml")
     try:
         full = loader.full_load(text, "f.yaml")
-    except loader._LoadError as refused:
+    except LoadError as refused:
         assert quick is None, f"the full loader refuses this: {refused.problem}"
         return False
     if quick is None:
@@ -62,7 +64,7 @@ def _corpus_texts() -> list[str]:
                     texts.append(raw.decode("utf-8-sig"))
                 except UnicodeDecodeError:
                     continue
-    return [t for t in texts if loader._nesting_bound(t) <= loader._SAFE_NESTING]
+    return [t for t in texts if nesting_bound(t) <= SAFE_NESTING]
 
 
 def test_the_example_project_is_read_by_the_fast_path_alike():

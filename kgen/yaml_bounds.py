@@ -1,0 +1,171 @@
+"""Limits that keep a hostile file from exhausting memory or time, and the checks that
+hold a document to them before anything is built from it.
+
+A file is at most MAX_FILE_BYTES (kgen.input_files). Aliases let a small file stand
+for a huge document: a 60 KB file repeating a 20,000-character anchor 10,000 times is
+200 MB of text, all of it rendered and written. So a document (or all documents of one
+`kgen import` file together) may expand to MAX_NODES values and MAX_EXPANDED_CHARS
+characters of scalars and keys, each alias counted as often as it is used. Both are
+measured on the composed node graph, each distinct node once: linear in the file,
+whatever it expands to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruamel.yaml.events import (
+    CollectionEndEvent,
+    MappingStartEvent,
+    NodeEvent,
+    SequenceStartEvent,
+)
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from kgen.errors import Problem
+from kgen.input_files import MAX_FILE_BYTES
+from kgen.yaml_problems import LoadError, at_mark, too_deep
+
+MAX_NODES = 100_000
+MAX_DEPTH = 100
+# Twice what a file without aliases can hold (a scalar is never longer than its text).
+MAX_EXPANDED_CHARS = 2 * MAX_FILE_BYTES
+
+
+class Budget:
+    """What is left to expand: values, and characters of scalars and keys. `shared`
+    when several documents of one file draw on it."""
+
+    __slots__ = ("chars", "nodes", "shared")
+
+    def __init__(self, *, shared: bool = False) -> None:
+        self.nodes = MAX_NODES
+        self.chars = MAX_EXPANDED_CHARS
+        self.shared = shared
+
+
+Sizes = dict[int, tuple[int, int]]
+
+
+def spend(root: Node, budget: Budget, file: str) -> None:
+    """Take what `root` expands to from `budget`, or raise at the value (in document
+    order) where the budget runs out, before anything is built."""
+    sizes: Sizes = {}
+    nodes, chars = _measure(root, sizes, depth=0)
+    if nodes > budget.nodes or chars > budget.chars:
+        node, unit = _where_it_runs_out(root, sizes, budget)
+        raise LoadError(_too_large(node, unit, budget, file))
+    budget.nodes -= nodes
+    budget.chars -= chars
+
+
+def _measure(node: Node, sizes: Sizes, *, depth: int) -> tuple[int, int]:
+    """How many values and characters `node` expands to, aliases repeated (each capped
+    just past its limit), counted once per distinct node. Deeper than the depth limit
+    counts as nothing: construction reports that, at the place it is."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    if depth > MAX_DEPTH:
+        return 0, 0
+    nodes, chars = 1, 0
+    if isinstance(node, ScalarNode):
+        chars = len(node.value)
+    elif isinstance(node, SequenceNode):
+        for item in node.value:
+            more, longer = _measure(item, sizes, depth=depth + 1)
+            nodes, chars = nodes + more, chars + longer
+    elif isinstance(node, MappingNode):
+        for key, value in node.value:
+            more, longer = _measure(value, sizes, depth=depth + 1)
+            nodes, chars = nodes + more, chars + longer + _key_length(key)
+    found = min(nodes, MAX_NODES + 1), min(chars, MAX_EXPANDED_CHARS + 1)
+    sizes[id(node)] = found
+    return found
+
+
+def _key_length(key: Node) -> int:
+    # Other keys are refused when the mapping is built.
+    return len(key.value) if isinstance(key, ScalarNode) else 0
+
+
+def _where_it_runs_out(root: Node, sizes: Sizes, budget: Budget) -> tuple[Node, str]:
+    """The node at which the count, in document order, passes the budget: the key or
+    value that takes it past, and whether values or characters ran out."""
+    node, nodes, chars = root, 0, 0
+    while True:
+        nodes += 1
+        if nodes > budget.nodes:
+            return node, "values"
+        if isinstance(node, ScalarNode):
+            return node, "characters"
+        pairs = (
+            [(None, item) for item in node.value]
+            if isinstance(node, SequenceNode)
+            else node.value
+        )
+        for key, child in pairs:
+            if key is not None:
+                chars += _key_length(key)
+                if chars > budget.chars:
+                    return key, "characters"
+            more, longer = sizes.get(id(child), (0, 0))
+            if nodes + more <= budget.nodes and chars + longer <= budget.chars:
+                nodes, chars = nodes + more, chars + longer
+                continue
+            node = child
+            break
+        else:  # pragma: no cover - the sizes say a child passes the budget
+            return node, "values"
+
+
+def _too_large(node: Node, unit: str, budget: Budget, file: str) -> Problem:
+    limit = MAX_NODES if unit == "values" else MAX_EXPANDED_CHARS
+    what = "the documents in this file expand" if budget.shared else "document expands"
+    return at_mark(
+        node.start_mark,
+        file,
+        f"{what} to more than {limit} {unit}",
+        hint="aliases (*name) that repeat large anchors multiply; write it out",
+        code="yaml-too-large",
+    )
+
+
+# ruamel's C composer recurses once per level of nesting (tens of thousands of levels
+# overflow the C stack and kill the process) and its scanner is quadratic in flow depth
+# (100,000 levels of '[' take minutes). Up to this many levels both are harmless.
+SAFE_NESTING = 1000
+
+
+def nesting_bound(text: str) -> int:
+    """At least the nesting depth of `text`: every collection starts with '[', '{', '-'
+    or '?', or is a block mapping, whose first key is followed by ':'."""
+    return sum(text.count(c) for c in "[{-?:")
+
+
+def refuse_deep_nesting(events: Any, display: str) -> None:
+    """Read the events (not nodes) of a document that might nest deeper than is safe to
+    compose, and raise at the first value deeper than MAX_DEPTH: the place construction
+    would report. Stops there, so its cost is linear whatever follows."""
+    # Per open collection: the number of children seen so far, or -1 for a sequence
+    # (children of a mapping alternate key, value; keys are not depth-checked).
+    open_: list[int] = []
+    for event in events:
+        if isinstance(event, CollectionEndEvent):
+            open_.pop()
+            continue
+        if not isinstance(event, NodeEvent):
+            continue
+        is_key = False
+        if open_ and open_[-1] >= 0:
+            is_key = open_[-1] % 2 == 0
+            open_[-1] += 1
+        if not is_key and len(open_) > MAX_DEPTH:
+            mark = event.start_mark
+            raise LoadError(
+                too_deep(display, mark.line + 1, mark.column + 1, MAX_DEPTH)
+            )
+        if isinstance(event, MappingStartEvent):
+            open_.append(0)
+        elif isinstance(event, SequenceStartEvent):
+            open_.append(-1)
