@@ -102,9 +102,10 @@ def _int(value: str) -> int:
     negative = text.startswith("-")
     body = text.lstrip("+-")
     base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
-    digits = body[2:] if base != 10 else body
-    # Bound the length before converting: past 4,300 decimal digits int() raises.
-    if len(digits.lstrip("0")) > 4 * MAX_INT_DIGITS:
+    # Bound the length before converting: past 4,300 decimal digits int() raises,
+    # leading zeros included.
+    digits = (body[2:] if base != 10 else body).lstrip("0") or "0"
+    if len(digits) > 4 * MAX_INT_DIGITS:
         raise ScalarError(value, "a whole number", "int", too_large=True)
     number = int(digits, base)
     if number >= _INT_LIMIT:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from kgen import loader
 from kgen.quick_load import quick_load
-from kgen.yaml_bounds import SAFE_NESTING, nesting_bound
+from kgen.yaml_bounds import SAFE_NESTING, Budget, nesting_bound
 from kgen.yaml_problems import LoadError
 from tests.conftest import REPO
 from tests.hostile.corpus import CASES
@@ -99,10 +99,26 @@ def test_the_hostile_corpus_agrees_or_is_declined():
         "a: [1, 2\n",
         "{[1]: x}\n",
         "a: " + "[" * (loader.MAX_DEPTH + 1) + "]" * (loader.MAX_DEPTH + 1) + "\n",
+        "%YAML 1.1\n---\na: 010\n",
+        "%TAG !k! tag:yaml.org,2002:\n---\na: 1\n",
+        "a: ! 010\n",
+        "a: -_\n",
+        "a: 0x_\n",
+        "a: ._\n",
+        "a: " + "9" * 101 + "\n",
     ],
 )
 def test_what_the_fast_path_leaves_to_the_full_loader(text: str):
     assert quick_load(text, "f.yaml") is None
+
+
+def test_the_fast_path_counts_against_a_shared_budget():
+    budget = Budget(shared=True)
+    budget.nodes = 5
+    assert quick_load("a: [1, 2]\n", "f.yaml", budget=budget) is not None
+    assert budget.nodes == 1  # the mapping, the list and its two items are spent
+    assert quick_load("a: 1\n", "f.yaml", budget=budget) is None
+    assert budget.nodes == 1  # declined: the full loader counts it again
 
 
 def test_the_merge_key_quoted_is_an_ordinary_key():

@@ -236,6 +236,10 @@ CASES: dict[str, Case] = {
             "jobs/other.yaml": Link("jobs/train.yaml"),
         }
     ),
+    "validate-names-a-link-loop": Case(
+        {"jobs/train.yaml": Link("jobs/train.yaml")},
+        args=("validate", "jobs/train.yaml"),
+    ),
     "overlay-link-loop": Case({"overlays/v1.yaml": Link("overlays/v1.yaml")}),
     "project-file-links-out-of-project": Case({"kgen.yaml": Link(OUTSIDE_FILE)}),
     "crd-links-out-of-project": Case(_with_crd(Link(OUTSIDE_FILE))),
