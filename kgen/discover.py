@@ -13,11 +13,11 @@ from typing import Any
 from kgen.cache import Cache, cache_folder, code_digest, digest
 from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
-from kgen.input_files import Reading, list_folder, read_input
+from kgen.input_files import Reading, list_folder, outside, read_input
 from kgen.job_files import JobSource, load_jobs, located, not_a_mapping
 from kgen.loader import Document, load_bytes
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
-from kgen.validate import validate_model
+from kgen.validate import MAX_PROBLEMS, validate_model
 
 __all__ = ["JobSource", "Overlay", "Project", "load_project", "located"]
 
@@ -118,44 +118,79 @@ def _load_overlays(
 ) -> dict[str, Overlay]:
     overlays: dict[str, Overlay] = {}
     broken: set[str] = set()
-    for env_name, env in spec.environments.items():
-        seen: set[str] = set()
-        for index, name in enumerate(env.overlays):
-            where = environment_overlay_path(doc, env_name, index)
-            if name in seen:
-                message = (
-                    f"overlay '{name}' is listed twice in environment '{env_name}'"
-                )
-                problems.append(
-                    located(Problem(message, "duplicate-overlay", path=where), doc)
-                )
-            seen.add(name)
-            if name in overlays or name in broken:
-                continue
-            display = f"{spec.overlays}/{name}.yaml"
-            reading = read_input(root / display, display, root=root)
-            if reading.missing:
-                problems.append(located(_no_overlay(root, spec, name, where), doc))
-                continue
-            overlay = _load_overlay(reading, display, name, problems, read)
-            if overlay is None:
-                broken.add(name)
-            else:
-                overlays[name] = overlay
+    files = _OverlayFiles(root, spec)
+    found: list[Problem] = []
+    entries = [
+        (env_name, index, name)
+        for env_name, env in spec.environments.items()
+        for index, name in enumerate(env.overlays)
+    ]
+    seen: set[tuple[str, str]] = set()
+    for done, (env_name, index, name) in enumerate(entries):
+        if len(found) >= MAX_PROBLEMS:
+            # One mistake repeated, or a file made to be slow: stop reading.
+            found.append(_not_checked(len(entries) - done))
+            break
+        where = environment_overlay_path(doc, env_name, index)
+        if (env_name, name) in seen:
+            message = f"overlay '{name}' is listed twice in environment '{env_name}'"
+            found.append(Problem(message, "duplicate-overlay", path=where))
+        seen.add((env_name, name))
+        if name in overlays or name in broken:
+            continue
+        reading = files.read(name)
+        if reading.missing:
+            found.append(files.missing(name, where))
+            continue
+        overlay = _load_overlay(reading, files.display(name), name, problems, read)
+        if overlay is None:
+            broken.add(name)
+        else:
+            overlays[name] = overlay
+    problems += [located(p, doc) for p in found]
     return overlays
 
 
-def _no_overlay(root: Path, spec: ProjectSpec, name: str, where: DataPath) -> Problem:
-    entries, _unlisted = list_folder(root / spec.overlays, spec.overlays, (".yaml",))
-    known = [entry.name.removesuffix(".yaml") for entry in entries]
+def _not_checked(count: int) -> Problem:
     return Problem(
-        f"overlay '{name}' does not exist ({spec.overlays}/{name}.yaml)",
-        "missing-overlay",
-        path=where,
-        hint=("known overlays: " + ", ".join(known))
-        if known
-        else f"create {spec.overlays}/{name}.yaml",
+        f"{count} more overlay names of the environments are not checked",
+        "too-many-problems",
+        path=("environments",),
+        at_key=True,
+        hint="fix the ones listed (often one mistake causes them all) and validate again",
     )
+
+
+class _OverlayFiles:
+    """The overlays folder: checked once to lie inside the project, listed once for
+    hints however many overlays kgen.yaml names that do not exist."""
+
+    def __init__(self, root: Path, spec: ProjectSpec) -> None:
+        self.root, self.folder = root, spec.overlays
+        self.inside = not outside(root, root / spec.overlays)
+        self.known: list[str] | None = None
+
+    def display(self, name: str) -> str:
+        return f"{self.folder}/{name}.yaml"
+
+    def read(self, name: str) -> Reading:
+        display = self.display(name)
+        return read_input(
+            self.root / display, display, root=self.root, folder_inside=self.inside
+        )
+
+    def missing(self, name: str, where: DataPath) -> Problem:
+        if self.known is None:
+            entries, _ = list_folder(self.root / self.folder, self.folder, (".yaml",))
+            self.known = [entry.name.removesuffix(".yaml") for entry in entries]
+        return Problem(
+            f"overlay '{name}' does not exist ({self.display(name)})",
+            "missing-overlay",
+            path=where,
+            hint=("known overlays: " + ", ".join(self.known))
+            if self.known
+            else f"create {self.display(name)}",
+        )
 
 
 def _load_overlay(

@@ -41,13 +41,22 @@ def read_input(
     *,
     root: Path | None = None,
     follow: bool = False,
+    folder_inside: bool = False,
 ) -> Reading:
     """Read the regular file at `path`; `display` is the name problems carry.
 
     With `root`, links are followed as long as they stay inside `root`, and refused if
     they leave it. Without, a link is refused (the caller has checked the path is no
     link), unless `follow` (files named on the command line, which may be anywhere).
+    `folder_inside`: the caller has checked the folder `path` is in lies inside `root`,
+    so only a link as the file itself needs resolving.
     """
+    if root is not None and folder_inside:
+        # One system call for the common case; only a link (ELOOP under O_NOFOLLOW)
+        # costs resolving the path.
+        direct = read_input(path, display)
+        if direct.problem is None or not _is_link(path):
+            return direct
     flags = _OPEN_FLAGS
     if root is not None:
         real = os.path.realpath(path)
@@ -66,6 +75,13 @@ def read_input(
         return Reading(None, cannot_read(display, exc))
     finally:
         os.close(fd)
+
+
+def _is_link(path: str | os.PathLike[str]) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _read_regular(fd: int, display: str) -> Reading:

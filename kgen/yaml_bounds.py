@@ -50,38 +50,56 @@ Sizes = dict[int, tuple[int, int]]
 def spend(root: Node, budget: Budget, file: str) -> None:
     """Take what `root` expands to from `budget`, or raise at the value (in document
     order) where the budget runs out, before anything is built."""
-    sizes: Sizes = {}
-    nodes, chars = _measure(root, sizes, depth=0)
+    measure = _Measure()
+    nodes, chars = measure.node(root, depth=0)
     if nodes > budget.nodes or chars > budget.chars:
-        node, unit = _where_it_runs_out(root, sizes, budget)
-        raise LoadError(_too_large(node, unit, budget, file))
+        node, unit = _where_it_runs_out(root, measure.sizes, budget)
+        problem = _too_large(node, unit, budget, file, aliased=measure.aliased)
+        raise LoadError(problem)
     budget.nodes -= nodes
     budget.chars -= chars
 
 
-def _measure(node: Node, sizes: Sizes, *, depth: int) -> tuple[int, int]:
-    """How many values and characters `node` expands to, aliases repeated (each capped
-    just past its limit), counted once per distinct node. Deeper than the depth limit
-    counts as nothing: construction reports that, at the place it is."""
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    if depth > MAX_DEPTH:
-        return 0, 0
-    nodes, chars = 1, 0
-    if isinstance(node, ScalarNode):
-        chars = len(node.value)
-    elif isinstance(node, SequenceNode):
-        for item in node.value:
-            more, longer = _measure(item, sizes, depth=depth + 1)
-            nodes, chars = nodes + more, chars + longer
-    elif isinstance(node, MappingNode):
-        for key, value in node.value:
-            more, longer = _measure(value, sizes, depth=depth + 1)
-            nodes, chars = nodes + more, chars + longer + _key_length(key)
-    found = min(nodes, MAX_NODES + 1), min(chars, MAX_EXPANDED_CHARS + 1)
-    sizes[id(node)] = found
-    return found
+class _Measure:
+    """How many values and characters each node expands to, aliases repeated (each
+    capped just past its limit), counted once per distinct node; and whether any node
+    is reached twice, which only an alias does."""
+
+    def __init__(self) -> None:
+        self.sizes: Sizes = {}
+        self.keys: set[int] = set()
+        self.aliased = False
+
+    def node(self, node: Node, *, depth: int) -> tuple[int, int]:
+        # Deeper than the depth limit counts as nothing: construction reports that,
+        # at the place it is.
+        known = self.sizes.get(id(node))
+        if known is not None or id(node) in self.keys:
+            self.aliased = True
+        if known is not None:
+            return known
+        if depth > MAX_DEPTH:
+            return 0, 0
+        nodes, chars = 1, 0
+        if isinstance(node, ScalarNode):
+            chars = len(node.value)
+        elif isinstance(node, SequenceNode):
+            for item in node.value:
+                more, longer = self.node(item, depth=depth + 1)
+                nodes, chars = nodes + more, chars + longer
+        elif isinstance(node, MappingNode):
+            for key, value in node.value:
+                more, longer = self.node(value, depth=depth + 1)
+                nodes, chars = nodes + more, chars + longer + self.key(key)
+        found = min(nodes, MAX_NODES + 1), min(chars, MAX_EXPANDED_CHARS + 1)
+        self.sizes[id(node)] = found
+        return found
+
+    def key(self, key: Node) -> int:
+        if id(key) in self.keys or id(key) in self.sizes:
+            self.aliased = True
+        self.keys.add(id(key))
+        return _key_length(key)
 
 
 def _key_length(key: Node) -> int:
@@ -119,14 +137,22 @@ def _where_it_runs_out(root: Node, sizes: Sizes, budget: Budget) -> tuple[Node, 
             return node, "values"
 
 
-def _too_large(node: Node, unit: str, budget: Budget, file: str) -> Problem:
+def _too_large(
+    node: Node, unit: str, budget: Budget, file: str, *, aliased: bool
+) -> Problem:
     limit = MAX_NODES if unit == "values" else MAX_EXPANDED_CHARS
-    what = "the documents in this file expand" if budget.shared else "document expands"
+    if aliased:
+        verbs = ("the documents in this file expand", "document expands")
+        hint = "aliases (*name) that repeat large anchors multiply; write it out"
+    else:
+        verbs = ("the documents in this file hold", "document holds")
+        hint = "no job spec, overlay or project file holds this much; split it"
+    what = verbs[0] if budget.shared else verbs[1]
     return at_mark(
         node.start_mark,
         file,
-        f"{what} to more than {limit} {unit}",
-        hint="aliases (*name) that repeat large anchors multiply; write it out",
+        f"{what} {'to ' if aliased else ''}more than {limit} {unit}",
+        hint=hint,
         code="yaml-too-large",
     )
 

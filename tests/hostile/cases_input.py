@@ -210,6 +210,10 @@ CASES: dict[str, Case] = {
         expected_exit=0,
         about="1.8 million characters: allowed, and within the time and memory bounds",
     ),
+    "values-past-the-limit-without-aliases": Case(
+        job_with("args: [" + ", ".join(["a"] * 100_000) + "]"),
+        about="the hint must not blame aliases there are none of",
+    ),
     "import-of-20000-documents": Case(
         {"manifest.yaml": _documents(20_000)}, args=IMPORT
     ),
