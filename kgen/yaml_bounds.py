@@ -12,10 +12,12 @@ whatever it expands to.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ruamel.yaml.events import (
     CollectionEndEvent,
+    DocumentEndEvent,
     MappingStartEvent,
     NodeEvent,
     SequenceStartEvent,
@@ -138,7 +140,7 @@ def _where_it_runs_out(root: Node, sizes: Sizes, budget: Budget) -> tuple[Node, 
 
 
 def _too_large(
-    node: Node, unit: str, budget: Budget, file: str, *, aliased: bool
+    at: Any, unit: str, budget: Budget, file: str, *, aliased: bool
 ) -> Problem:
     limit = MAX_NODES if unit == "values" else MAX_EXPANDED_CHARS
     if aliased:
@@ -149,7 +151,7 @@ def _too_large(
         hint = "no job spec, overlay or project file holds this much; split it"
     what = verbs[0] if budget.shared else verbs[1]
     return at_mark(
-        node.start_mark,
+        at.start_mark,
         file,
         f"{what} {'to ' if aliased else ''}more than {limit} {unit}",
         hint=hint,
@@ -173,24 +175,59 @@ def refuse_deep_nesting(events: Any, display: str) -> None:
     """Read the events (not nodes) of a document that might nest deeper than is safe to
     compose, and raise at the first value deeper than MAX_DEPTH: the place construction
     would report. Stops there, so its cost is linear whatever follows."""
+    refuse_past_limits(events, None, display, deep=True)
+
+
+def refuse_past_limits(
+    events: Any, budget: Budget | None, display: str, *, deep: bool
+) -> None:
+    """Read a document's events and raise at the first value past a limit: more values
+    than the `budget` (before any anchor or alias: what those expand to only the graph
+    can say), or, when `deep`, deeper than MAX_DEPTH. Composing first would cost seconds
+    for a megabyte of short values, and overflow the C stack past some 20,000 levels.
+    Stops at the first such value or at the document's end: linear in the file."""
+    count, counting = 0, budget is not None
+    for event, is_key, depth in _node_events(events):
+        if event.anchor is not None:
+            counting = False
+            if not deep:
+                return
+        if is_key:
+            continue
+        count += 1
+        if counting and budget is not None and count > budget.nodes:
+            raise LoadError(too_many_values(event, budget, display))
+        if deep and depth > MAX_DEPTH:
+            mark = event.start_mark
+            raise LoadError(
+                too_deep(display, mark.line + 1, mark.column + 1, MAX_DEPTH)
+            )
+
+
+def too_many_values(at: Any, budget: Budget, file: str) -> Problem:
+    """The problem at the node or event `at`, the first value past the budget of a
+    document without aliases (kgen.quick_load raises it too)."""
+    return _too_large(at, "values", budget, file, aliased=False)
+
+
+def _node_events(events: Any) -> Iterator[tuple[Any, bool, int]]:
+    """Each node event, whether it is a mapping key, and how many collections it is in."""
     # Per open collection: the number of children seen so far, or -1 for a sequence
-    # (children of a mapping alternate key, value; keys are not depth-checked).
+    # (children of a mapping alternate key, value).
     open_: list[int] = []
     for event in events:
         if isinstance(event, CollectionEndEvent):
             open_.pop()
             continue
+        if isinstance(event, DocumentEndEvent):
+            return  # a second document is refused before it is composed
         if not isinstance(event, NodeEvent):
             continue
         is_key = False
         if open_ and open_[-1] >= 0:
             is_key = open_[-1] % 2 == 0
             open_[-1] += 1
-        if not is_key and len(open_) > MAX_DEPTH:
-            mark = event.start_mark
-            raise LoadError(
-                too_deep(display, mark.line + 1, mark.column + 1, MAX_DEPTH)
-            )
+        yield event, is_key, len(open_)
         if isinstance(event, MappingStartEvent):
             open_.append(0)
         elif isinstance(event, SequenceStartEvent):

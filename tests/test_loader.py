@@ -258,6 +258,15 @@ def test_a_tag_and_a_text_that_disagree(tagged: str, kind: str):
     )
 
 
+def test_a_tag_after_an_anchor_is_still_the_tag_written():
+    assert _problem("a: &x !!int abc\n")[3] == (
+        "'abc' is not a whole number, as its tag !!int says"
+    )
+    assert (
+        _problem("a: &x -_\n")[3] == "'-_' looks like a number to YAML but is not one"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "value"),
     [
@@ -269,6 +278,8 @@ def test_a_tag_and_a_text_that_disagree(tagged: str, kind: str):
         ("!!null ~", None),
         ("!!str 010", "010"),
         ("! 010", "010"),  # the non-specific tag: a string (YAML 1.2, 6.9.2)
+        ("&x ! 010", "010"),
+        ("! &x 010", "010"),
         ("'" + "0" * 5000 + "1'", "0" * 5000 + "1"),
         ("0" * 5000 + "1", 1),
         ("9" * 100, int("9" * 100)),

@@ -35,7 +35,14 @@ def _typed(value: Any) -> Any:
 
 def _agree(text: str) -> bool:
     """Assert the two paths agree on `text`; True when the fast path answered."""
-    quick = quick_load(text, "f.yaml")
+    try:
+        quick = quick_load(text, "f.yaml")
+    except LoadError as refused:  # only past the value limit, as the full loader
+        with pytest.raises(LoadError) as full_refusal:
+            loader.full_load(text, "f.yaml")
+        assert refused.problem == full_refusal.value.problem
+        assert refused.problem.code == "yaml-too-large"
+        return False
     try:
         full = loader.full_load(text, "f.yaml")
     except LoadError as refused:
@@ -112,13 +119,47 @@ def test_what_the_fast_path_leaves_to_the_full_loader(text: str):
     assert quick_load(text, "f.yaml") is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\n",
+        "- " + "\n- ".join(["x"] * loader.MAX_NODES) + "\n",
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: &c 1\n",
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: [\n",
+    ],
+    ids=["flow", "block", "anchor-after", "broken-after"],
+)
+def test_both_paths_refuse_too_many_values_at_the_same_place(text: str):
+    """Past the limit before any anchor, both stop at the first value too many, whatever
+    follows: neither composes the rest."""
+    with pytest.raises(LoadError) as quick:
+        quick_load(text, "f.yaml")
+    with pytest.raises(LoadError) as full:
+        loader.full_load(text, "f.yaml")
+    assert quick.value.problem == full.value.problem
+    assert quick.value.problem.message == (
+        f"document holds more than {loader.MAX_NODES} values"
+    )
+
+
+def test_what_the_fast_path_declines_first_the_full_loader_counts():
+    text = "a: [-_, " + ", ".join(["x"] * loader.MAX_NODES) + "]\n"
+    assert quick_load(text, "f.yaml") is None
+    with pytest.raises(LoadError) as full:
+        loader.full_load(text, "f.yaml")
+    assert full.value.problem.code == "yaml-too-large"
+
+
 def test_the_fast_path_counts_against_a_shared_budget():
     budget = Budget(shared=True)
     budget.nodes = 5
     assert quick_load("a: [1, 2]\n", "f.yaml", budget=budget) is not None
     assert budget.nodes == 1  # the mapping, the list and its two items are spent
-    assert quick_load("a: 1\n", "f.yaml", budget=budget) is None
-    assert budget.nodes == 1  # declined: the full loader counts it again
+    with pytest.raises(LoadError) as refused:
+        quick_load("a: 1\n", "f.yaml", budget=budget)
+    assert refused.value.problem.message == (
+        f"the documents in this file hold more than {loader.MAX_NODES} values"
+    )
 
 
 def test_the_merge_key_quoted_is_an_ordinary_key():

@@ -214,6 +214,10 @@ CASES: dict[str, Case] = {
         job_with("args: [" + ", ".join(["a"] * 100_000) + "]"),
         about="the hint must not blame aliases there are none of",
     ),
+    "block-list-past-the-limit": Case(
+        job_with("args:\n" + "  - a\n" * 100_000),
+        about="counted from events: composing 100,000 values first took seconds",
+    ),
     "import-of-20000-documents": Case(
         {"manifest.yaml": _documents(20_000)}, args=IMPORT
     ),
