@@ -1,67 +1,195 @@
 """CRDs a project adds (kgen.yaml `crds:` or `--crd`) for its cluster's exact operator
 version: their schemas check the rendered objects too, unknown fields as errors (the API
-server prunes them from a structural CRD without a word)."""
+server prunes them from a structural CRD without a word).
+
+A CRD file is input like any other (kgen.input_files): a regular file inside the
+project. Its schema is compiled offline: a `$ref` resolves only inside the schema,
+nothing is ever retrieved (a `$ref: http://...` would open a connection, and
+`file:///...` read any file on the machine). Kubernetes accepts no `$ref` in a CRD at
+all (kubernetes/kubernetes#54579). Patterns run on a linear-time regex engine, as the
+API server's RE2 does, so no pattern can make a check take exponential time.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
+from urllib.parse import unquote
 
-from kgen.errors import Problem
-from kgen.loader import load_file
+from kgen.errors import DataPath, Problem
+from kgen.input_files import read_input
+from kgen.loader import Document, load_bytes
 
-if TYPE_CHECKING:
-    from jsonschema import Draft7Validator
+CrdKey = tuple[str, str]
+# Keywords whose values are data, not schemas: a "$ref" inside them is no reference.
+_DATA_KEYWORDS = frozenset(("enum", "const", "default", "example", "examples"))
 
 
 def load_crd_schemas(
     root: Path, paths: list[str]
-) -> tuple[dict[tuple[str, str], Draft7Validator], list[Problem]]:
-    validators: dict[tuple[str, str], Draft7Validator] = {}
+) -> tuple[dict[CrdKey, CrdValidator], list[Problem], dict[str, bytes]]:
+    """Validators by (apiVersion, kind), the problems, and each file's bytes as read."""
+    validators: dict[CrdKey, CrdValidator] = {}
     problems: list[Problem] = []
-    if not paths:
-        return validators, problems
-    from jsonschema import Draft7Validator
-
+    read: dict[str, bytes] = {}
     for name in paths:
-        doc, errors = load_file(root / name, name)
-        problems += errors
-        if doc is None:
+        reading = read_input(root / name, name, root=root)
+        if reading.raw is None:
+            problems += [reading.problem] if reading.problem else []
             continue
-        schemas = _schemas(doc.data)
-        if not schemas:
-            problems.append(
-                Problem(
-                    "not a CustomResourceDefinition with a schema",
-                    "invalid-value",
-                    file=name,
-                    line=1,
-                    column=1,
-                )
-            )
-        validators |= {
-            key: Draft7Validator(_strict(schema)) for key, schema in schemas.items()
-        }
+        read[name] = reading.raw
+        doc, errors = load_bytes(reading.raw, name)
+        problems += errors
+        if doc is not None:
+            found, errors = _validators(doc)
+            validators |= found
+            problems += errors
+    return validators, problems, read
+
+
+def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem]]:
+    schemas = list(_schemas(doc.data))
+    if not schemas:
+        problem = Problem(
+            "not a CustomResourceDefinition with a schema",
+            "invalid-value",
+            file=doc.file,
+            line=1,
+            column=1,
+        )
+        return {}, [problem]
+    validators: dict[CrdKey, CrdValidator] = {}
+    problems: list[Problem] = []
+    for key, schema, where in schemas:
+        bad_ref = _bad_ref(schema, where, doc)
+        compiled = _compile(schema, where, doc) if bad_ref is None else bad_ref
+        if isinstance(compiled, Problem):
+            problems.append(compiled)
+        else:
+            validators[key] = compiled
     return validators, problems
 
 
-def _schemas(crd: Any) -> dict[tuple[str, str], Any]:
+def _schemas(crd: Any) -> Iterator[tuple[CrdKey, dict[str, Any], DataPath]]:
+    """Each served version's (apiVersion, kind), schema and where the schema is;
+    nothing for what does not have a CRD's shape."""
     if not isinstance(crd, dict) or crd.get("kind") != "CustomResourceDefinition":
-        return {}
-    spec = crd.get("spec") or {}
-    group, kind = spec.get("group"), (spec.get("names") or {}).get("kind")
-    shared = (spec.get("validation") or {}).get(
-        "openAPIV3Schema"
+        return
+    spec = _mapping(crd.get("spec"))
+    group, kind = spec.get("group"), _mapping(spec.get("names")).get("kind")
+    if not isinstance(group, str) or not isinstance(kind, str):
+        return
+    shared: DataPath = (
+        "spec",
+        "validation",
+        "openAPIV3Schema",
     )  # apiextensions v1beta1
-    versions = spec.get("versions") or (
-        [{"name": spec["version"]}] if spec.get("version") else []
+    versions = spec.get("versions")
+    if not isinstance(versions, list):
+        versions = [{"name": spec.get("version")}]
+    for index, version in enumerate(versions):
+        version = _mapping(version)
+        name = version.get("name")
+        where: DataPath = ("spec", "versions", index, "schema", "openAPIV3Schema")
+        schema = _mapping(version.get("schema")).get("openAPIV3Schema")
+        if not schema:
+            schema, where = (
+                _mapping(spec.get("validation")).get("openAPIV3Schema"),
+                shared,
+            )
+        if isinstance(name, str) and isinstance(schema, dict) and schema:
+            yield (f"{group}/{name}", kind), schema, where
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _bad_ref(schema: dict[str, Any], where: DataPath, doc: Document) -> Problem | None:
+    """The first `$ref` that leaves the schema or points at nothing in it."""
+    for path, ref in _refs(schema, where):
+        if not ref.startswith("#"):
+            message = f"$ref '{ref}' points outside this CRD; kgen resolves references only inside it"
+        elif ref.startswith("#/") and _pointer(schema, ref[2:]) is None:
+            message = f"$ref '{ref}' points to nothing in this schema"
+        else:
+            continue
+        return _at(
+            doc,
+            path,
+            message,
+            "kgen never retrieves a schema, and Kubernetes accepts no $ref in a CRD;"
+            " write the schema out",
+        )
+    return None
+
+
+def _refs(value: Any, path: DataPath) -> Iterator[tuple[DataPath, str]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "$ref" and isinstance(item, str):
+                yield (*path, key), item
+            elif key not in _DATA_KEYWORDS:
+                yield from _refs(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _refs(item, (*path, index))
+
+
+_MISSING = object()
+
+
+def _pointer(schema: Any, pointer: str) -> Any:
+    """What a JSON pointer (RFC 6901, URI-escaped) names in `schema`, or None."""
+    found = schema
+    for part in pointer.split("/"):
+        part = unquote(part).replace("~1", "/").replace("~0", "~")
+        if isinstance(found, dict):
+            found = found.get(part, _MISSING)
+        elif isinstance(found, list) and part.isdigit() and int(part) < len(found):
+            found = found[int(part)]
+        else:
+            return None
+        if found is _MISSING:
+            return None
+    return found
+
+
+def _compile(
+    schema: dict[str, Any], where: DataPath, doc: Document
+) -> CrdValidator | Problem:
+    import jsonschema_rs
+
+    try:
+        compiled = jsonschema_rs.Draft7Validator(
+            _strict(schema),
+            validate_formats=False,
+            offline=True,
+            pattern_options=jsonschema_rs.RegexOptions(),
+        )
+    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+        inside = tuple(getattr(exc, "instance_path", ()))
+        reason = str(exc).split("\n", 1)[0][:200]
+        return _at(
+            doc,
+            (*where, *inside),
+            f"this CRD's schema cannot be used: {reason}",
+            "fix the schema; the API server would refuse this CRD",
+        )
+    return CrdValidator(compiled)
+
+
+def _at(doc: Document, path: DataPath, message: str, hint: str) -> Problem:
+    origin = doc.origin(path)
+    return Problem(
+        message,
+        "invalid-value",
+        file=doc.file,
+        line=origin.line,
+        column=origin.column,
+        hint=hint,
     )
-    out = {}
-    for version in versions:
-        schema = (version.get("schema") or {}).get("openAPIV3Schema") or shared
-        if schema and group and kind:
-            out[(f"{group}/{version['name']}", kind)] = schema
-    return out
 
 
 def _strict(schema: Any) -> Any:
@@ -74,3 +202,39 @@ def _strict(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_strict(item) for item in schema]
     return schema
+
+
+class SchemaError(NamedTuple):
+    """One error of a rendered object, in the terms kgen.output_check reads."""
+
+    absolute_path: DataPath
+    validator: str
+    instance: Any
+    schema: Any
+    message: str
+
+
+class CrdValidator:
+    """A compiled CRD schema with the `iter_errors` of a jsonschema validator."""
+
+    def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled
+
+    def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
+        if self.compiled.is_valid(instance):
+            return
+        for error in self.compiled.iter_errors(instance):
+            unexpected = getattr(error.kind, "unexpected", None)
+            path = tuple(error.instance_path)
+            if isinstance(error.instance, dict) and isinstance(unexpected, list):
+                # Named by what the schema knows, as jsonschema's own errors are.
+                known = {k: True for k in error.instance if k not in unexpected}
+                yield SchemaError(
+                    path,
+                    "additionalProperties",
+                    error.instance,
+                    {"properties": known},
+                    error.message,
+                )
+            else:
+                yield SchemaError(path, "", error.instance, {}, error.message)

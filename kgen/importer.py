@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgen.errors import DataPath, Problem
-from kgen.loader import Document, load_string
-from kgen.models.addons import GIT_SYNC_IMAGE
+from kgen.errors import Problem
+from kgen.import_pods import PodReader, pod_settings
+from kgen.import_reading import read_manifests
+from kgen.loader import Document
 
 KINDS = {
     "PyTorchJob": ("pytorch", "pytorchReplicaSpecs", "pytorch"),
@@ -26,18 +27,7 @@ RUN_FIELDS = (
     "backoffLimit",
     "schedulingPolicy",
 )
-GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
 DEFAULT_RESTART = {"pytorch": "OnFailure", "tensorflow": "Never"}
-POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",
-              "nodeSelector": "nodeSelector", "affinity": "affinity", "hostIPC": "hostIPC", "securityContext": "podSecurityContext"}  # fmt: skip
-CONTAINER_FIELDS = (
-    "image",
-    "imagePullPolicy",
-    "command",
-    "args",
-    "workingDir",
-    "securityContext",
-)
 
 
 @dataclass
@@ -58,21 +48,7 @@ class ImportResult:
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     result = ImportResult()
-    documents: list[Document] = []
-    for path in paths:
-        display = path.as_posix()
-        try:
-            text = (cwd / path).read_text(encoding="utf-8")
-        except OSError as exc:
-            result.problems.append(
-                Problem(f"cannot read file: {exc.strerror}", "io", file=display)
-            )
-            continue
-        for chunk in _documents(text):
-            doc, problems = load_string(chunk, display)
-            result.problems += problems
-            if doc is not None:
-                documents.append(doc)
+    documents, result.problems = read_manifests(paths, cwd=cwd)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
     for doc in documents:
@@ -105,19 +81,6 @@ def _name(data: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _documents(text: str) -> list[str]:
-    # Keep line numbers: each document is padded with the lines before it.
-    out: list[str] = []
-    lines, start = text.split("\n"), 0
-    for number, line in enumerate([*lines, "---"]):
-        if line.startswith("---") and number >= start:
-            chunk = "\n" * start + "\n".join(lines[start:number])
-            if chunk.strip():
-                out.append(chunk)
-            start = number + 1
-    return out
-
-
 def _import_document(
     doc: Document,
     result: ImportResult,
@@ -141,7 +104,7 @@ def _import_document(
         )
         return
     problems: list[Problem] = []
-    reader = _Reader(doc, problems)
+    reader = PodReader(doc, problems)
     framework, replica_key, container = KINDS[data["kind"]]
     spec_in = data.get("spec") or {}
     target = _target(data["apiVersion"], spec_in)
@@ -159,7 +122,7 @@ def _import_document(
         out["annotations"] = meta["annotations"]
     roles = spec_in.get(replica_key) or {}
     settings = [
-        _pod_settings(reader, role, body, container, claims)
+        pod_settings(reader, role, body, container, claims)
         for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])
@@ -206,228 +169,6 @@ def _default_nproc(spec: dict[str, Any]) -> str:
     return str(gpu) if gpu else "1"
 
 
-class _Reader:
-    """Reads the input while reporting what kgen has no equivalent for, at its line."""
-
-    def __init__(self, doc: Document, problems: list[Problem]) -> None:
-        self.doc, self.problems = doc, problems
-
-    def unsupported(self, path: DataPath, what: str) -> None:
-        origin = self.doc.origin(path)
-        message = f"cannot import {what}: kgen has no equivalent"
-        self.problems.append(
-            Problem(
-                message,
-                "import-unsupported",
-                file=origin.file,
-                line=origin.key_line,
-                column=origin.key_column,
-                hint="add it by hand after import, or leave it out",
-            )
-        )
-
-
-def _pod_settings(
-    reader: _Reader,
-    role: str,
-    body: dict[str, Any],
-    container: str,
-    claims: dict[str, dict[str, Any]],
-) -> dict[str, Any] | None:
-    kind_key = next(k for k in reader.doc.data["spec"] if k.endswith("ReplicaSpecs"))
-    base: DataPath = ("spec", kind_key, role, "template")
-    template = body.get("template") or {}
-    pod = template.get("spec") or {}
-    containers = pod.get("containers") or []
-    main = next((c for c in containers if c.get("name") == container), None)
-    if main is None:
-        reader.unsupported(
-            (*base, "spec", "containers"),
-            f"{role} without a container named {container}",
-        )
-        return None
-    for index, other in enumerate(containers):
-        if other is not main:
-            reader.unsupported(
-                (*base, "spec", "containers", index),
-                f"the sidecar container {other.get('name')}",
-            )
-    out: dict[str, Any] = {}
-    tmeta = template.get("metadata") or {}
-    if tmeta.get("labels"):
-        out["podLabels"] = tmeta["labels"]
-    if tmeta.get("annotations"):
-        out["podAnnotations"] = tmeta["annotations"]
-    for key in CONTAINER_FIELDS:
-        if key in main:
-            out[key] = main[key]
-    if main.get("env"):
-        out["env"] = [_env(var) for var in main["env"]]
-    if main.get("envFrom"):
-        out["envFrom"] = [_env_from(item) for item in main["envFrom"]]
-    out |= _resources(main.get("resources") or {})
-    for key, name in POD_FIELDS.items():
-        if key in pod:
-            out[name] = pod[key]
-    if pod.get("hostNetwork"):
-        out["hostNetwork"] = True
-    if pod.get("tolerations"):
-        out["tolerations"] = pod["tolerations"]
-    if pod.get("imagePullSecrets"):
-        out["imagePullSecrets"] = [s["name"] for s in pod["imagePullSecrets"]]
-    sync = _code_sync(reader, base, pod)
-    if sync is not None:
-        out["codeSync"] = sync
-        if out.get("workingDir") == f"{sync.get('path', '/code')}/repo":
-            del out["workingDir"]
-    out |= _volumes(
-        reader, base, pod, main, claims, skip={"code-sync"} if sync else set()
-    )
-    return out
-
-
-def _code_sync(
-    reader: _Reader, base: DataPath, pod: dict[str, Any]
-) -> dict[str, Any] | None:
-    """kgen's own git-sync init container becomes codeSync again; others are reported."""
-    sync = None
-    for index, init in enumerate(pod.get("initContainers") or []):
-        flags = dict(
-            a[2:].split("=", 1)
-            for a in init.get("args", [])
-            if a.startswith("--") and "=" in a
-        )
-        if (
-            init.get("name") != "git-sync"
-            or not {"repo", "ref", "root"} <= flags.keys()
-        ):
-            reader.unsupported(
-                (*base, "spec", "initContainers", index),
-                f"the init container {init.get('name')}",
-            )
-            continue
-        sync = {"repo": flags["repo"], "ref": flags["ref"]}
-        if flags["root"] != "/code":
-            sync["path"] = flags["root"]
-        if init.get("image") != GIT_SYNC_IMAGE:
-            sync["image"] = init["image"]
-        if flags.get("depth", "1") != "1":
-            sync["depth"] = int(flags["depth"])
-        secrets = [
-            e["valueFrom"]["secretKeyRef"]["name"]
-            for e in init.get("env", [])
-            if "secretKeyRef" in e.get("valueFrom", {})
-        ]
-        if secrets:
-            sync["credentialsSecret"] = secrets[0]
-    return sync
-
-
-def _env(var: dict[str, Any]) -> dict[str, Any]:
-    source = var.get("valueFrom") or {}
-    if "fieldRef" in source:
-        return {
-            "name": var["name"],
-            "fieldRef": {"fieldPath": source["fieldRef"]["fieldPath"]},
-        }
-    for key in ("secretKeyRef", "configMapKeyRef"):
-        if key in source:
-            return {"name": var["name"], key: source[key]}
-    return {"name": var["name"], "value": str(var.get("value", ""))}
-
-
-def _env_from(item: dict[str, Any]) -> dict[str, Any]:
-    out = (
-        {"configMap": item["configMapRef"]["name"]}
-        if "configMapRef" in item
-        else {"secret": item["secretRef"]["name"]}
-    )
-    return out | ({"prefix": item["prefix"]} if item.get("prefix") else {})
-
-
-def _resources(resources: dict[str, Any]) -> dict[str, Any]:
-    limits = {k: str(v) for k, v in (resources.get("limits") or {}).items()}
-    requests = {k: str(v) for k, v in (resources.get("requests") or {}).items()}
-    out: dict[str, Any] = {}
-    gpu_key = next((k for k in limits if k in GPU_RESOURCES), None)
-    if gpu_key:
-        out["gpu"] = int(limits.pop(gpu_key))
-        requests.pop(gpu_key, None)
-        if gpu_key != "nvidia.com/gpu":
-            out["gpuResource"] = gpu_key
-    if requests:
-        out["requests"] = requests
-    if limits:
-        out["limits"] = limits
-    return {"resources": out} if out else {}
-
-
-def _volumes(
-    reader: _Reader,
-    base: DataPath,
-    pod: dict[str, Any],
-    main: dict[str, Any],
-    claims: dict[str, dict[str, Any]],
-    *,
-    skip: set[str],
-) -> dict[str, Any]:
-    sources = {v["name"]: (i, v) for i, v in enumerate(pod.get("volumes") or [])}
-    out: dict[str, Any] = {}
-    volumes = []
-    for mount in main.get("volumeMounts") or []:
-        if mount["name"] in skip:
-            continue
-        empty: dict[str, Any] = {}
-        index, source = sources.get(mount["name"], (None, empty))
-        if (
-            "emptyDir" in source
-            and source["emptyDir"].get("medium") == "Memory"
-            and mount["mountPath"] == "/dev/shm"
-        ):
-            out["sharedMemory"] = source["emptyDir"].get("sizeLimit", "1Gi")
-            continue
-        volume: dict[str, Any] = {
-            "name": mount["name"],
-            "mountPath": mount["mountPath"],
-        }
-        if "persistentVolumeClaim" in source:
-            claim = source["persistentVolumeClaim"]["claimName"]
-            volume["claim"] = claim
-            if claim in claims:
-                volume["create"] = _claim_spec(claims[claim])
-        elif "configMap" in source:
-            volume["configMap"] = source["configMap"]["name"]
-        elif "secret" in source:
-            volume["secret"] = source["secret"]["secretName"]
-        else:
-            reader.unsupported(
-                (*base, "spec", "volumes", index if index is not None else 0),
-                f"the volume {mount['name']}",
-            )
-            continue
-        if mount.get("subPath"):
-            volume["subPath"] = mount["subPath"]
-        if mount.get("readOnly"):
-            volume["readOnly"] = True
-        volumes.append(volume)
-    if volumes:
-        out["volumes"] = volumes
-    return out
-
-
-def _claim_spec(spec: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "size": str(spec.get("resources", {}).get("requests", {}).get("storage", "1Gi"))
-    }
-    if "storageClassName" in spec:
-        out["storageClass"] = spec["storageClassName"]
-    if spec.get("accessModes") and spec["accessModes"] != ["ReadWriteOnce"]:
-        out["accessModes"] = spec["accessModes"]
-    if spec.get("volumeMode") == "Block":
-        out["volumeMode"] = "Block"
-    return out
-
-
 def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
     """What every role's pod shares: it becomes job-wide."""
     if not pods:
@@ -450,7 +191,7 @@ def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, An
 
 
 def _run_policy(
-    reader: _Reader,
+    reader: PodReader,
     spec: dict[str, Any],
     target: str,
     framework: str,

@@ -1,169 +1,101 @@
 """Load YAML into plain data plus the 1-based position of every key and value.
 
 ruamel's C parser composes the node graph with marks (about 7x faster than round-trip
-loading); this module constructs plain dicts, lists and scalars from it, so it alone
-decides what input is acceptable: one document per file, no duplicate keys, only the
-core-schema tags, and a bounded expansion of aliases (no "billion laughs").
+loading), and kgen.yaml_construct builds plain dicts, lists and scalars from it; plain
+files take the fast path of kgen.quick_load instead. Together they alone decide what
+input is acceptable: one YAML 1.2 document per file (no other %YAML, no %TAG), no
+duplicate keys, only the core-schema tags, scalars that are what their tags say
+(kgen.scalars), and a bounded expansion of aliases (no "billion laughs",
+kgen.yaml_bounds).
 """
 
 from __future__ import annotations
 
-import math
-import os
-from dataclasses import dataclass, field
+import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import (
-    CollectionEndEvent,
-    MappingStartEvent,
-    NodeEvent,
-    SequenceStartEvent,
-)
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.events import DocumentStartEvent
+from ruamel.yaml.nodes import Node, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
-from kgen.errors import DataPath, Problem
+from kgen.errors import Problem
+from kgen.input_files import MAX_FILE_BYTES, read_input, too_large
+from kgen.quick_load import quick_load
+from kgen.yaml_bounds import (
+    MAX_DEPTH,
+    MAX_NODES,
+    SAFE_NESTING,
+    Budget,
+    nesting_bound,
+    refuse_past_limits,
+    spend,
+)
+from kgen.yaml_construct import Constructor
+from kgen.yaml_document import Document, Origin, Positions, nearest_origin
+from kgen.yaml_problems import (
+    LoadError,
+    bad_character,
+    directive,
+    from_yaml_error,
+    not_utf8,
+    too_deep,
+)
 
-# Limits that keep a hostile file from exhausting memory or time.
-MAX_FILE_BYTES = 1024 * 1024
-MAX_NODES = 100_000
-MAX_DEPTH = 100
+# What other modules read here: the document types and the limits.
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_NODES",
+    "Document",
+    "Origin",
+    "Positions",
+    "nearest_origin",
+]
 
 _TAG = "tag:yaml.org,2002:"
 
 
-class Origin(NamedTuple):
-    """Where a value came from: file, value position and key position (1-based)."""
-
-    file: str
-    line: int
-    column: int
-    key_line: int
-    key_column: int
-
-
-Positions = dict[DataPath, Origin]
+def load_file(
+    path: Path, display: str, *, root: Path | None = None
+) -> tuple[Document | None, list[Problem]]:
+    """Read (kgen.input_files) and load one file; `display` is the name problems carry
+    (relative path); `root` the project it must stay inside."""
+    reading = read_input(path, display, root=root)
+    if reading.raw is None:
+        return None, [reading.problem] if reading.problem else []
+    return load_bytes(reading.raw, display)
 
 
-@dataclass
-class Document:
-    """One loaded YAML file: its data (None when empty) and the origin of every node."""
-
-    file: str
-    data: Any
-    positions: Positions = field(default_factory=dict)
-
-    def origin(self, path: DataPath) -> Origin:
-        """The origin of `path`, or of its deepest existing ancestor."""
-        return nearest_origin(self.positions, path, self.file)
-
-
-def nearest_origin(positions: Positions, path: DataPath, file: str) -> Origin:
-    for cut in range(len(path), -1, -1):
-        found = positions.get(path[:cut])
-        if found is not None:
-            return found
-    return Origin(file, 1, 1, 1, 1)
-
-
-class _Budget:
-    __slots__ = ("nodes",)
-
-    def __init__(self) -> None:
-        self.nodes = 0
-
-
-class _LoadError(Exception):
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.message)
-        self.problem = problem
-
-
-def load_file(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
-    """Read and load one file; `display` is the name problems carry (relative path)."""
-    raw, problems = read_bounded(path, display)
-    if raw is None:
-        return None, problems
-    return load_bytes(raw, display)
-
-
-def read_bounded(
-    path: str | os.PathLike[str], display: str
-) -> tuple[bytes | None, list[Problem]]:
-    """A file's bytes, never reading more than the size limit allows."""
-    # Plain system calls: a project is a thousand small files, and a file object each
-    # costs a third of the reading.
-    try:
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            raw = b""
-            while len(raw) <= MAX_FILE_BYTES:
-                chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(raw))
-                if not chunk:
-                    break
-                raw += chunk
-            size = len(raw) if len(raw) <= MAX_FILE_BYTES else os.fstat(fd).st_size
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        return None, [Problem(f"cannot read file: {exc.strerror}", "io", file=display)]
+def decode(raw: bytes, display: str) -> tuple[str | None, list[Problem]]:
+    """A file's bytes as text (UTF-8, a byte order mark allowed), or the problem."""
     if len(raw) > MAX_FILE_BYTES:
-        return None, [_too_large(display, size)]
-    return raw, []
-
-
-def _too_large(display: str, size: int) -> Problem:
-    return Problem(
-        f"file is {size} bytes, more than the limit of {MAX_FILE_BYTES}",
-        "file-too-large",
-        file=display,
-        line=1,
-        column=1,
-        hint="a job spec or overlay is a few dozen lines; split it",
-    )
+        return None, [too_large(display, len(raw))]
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        return None, [not_utf8(display, raw, exc.start)]
 
 
 def load_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Problem]]:
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [_too_large(display, len(raw))]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            return None, [
-                Problem(
-                    "file is UTF-16; kgen reads UTF-8",
-                    "yaml-encoding",
-                    file=display,
-                    line=1,
-                    column=1,
-                    hint="save the file as UTF-8",
-                )
-            ]
-        line, column = _line_col(raw, exc.start)
-        return None, [
-            Problem(
-                f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
-                "yaml-encoding",
-                file=display,
-                line=line,
-                column=column,
-                hint="save the file as UTF-8",
-            )
-        ]
+    text, problems = decode(raw, display)
+    if text is None:
+        return None, problems
     return load_string(text, display)
 
 
-def load_string(text: str, display: str) -> tuple[Document | None, list[Problem]]:
-    """Like load_bytes, for text already decoded: a document, or the problem."""
+def load_string(
+    text: str, display: str, *, budget: Budget | None = None
+) -> tuple[Document | None, list[Problem]]:
+    """Like load_bytes, for text already decoded: a document, or the problem. Several
+    documents of one file share a `budget` (kgen import)."""
     try:
-        return load_text(text, display), []
-    except _LoadError as exc:
+        return load_text(text, display, budget=budget), []
+    except LoadError as exc:
         return None, [exc.problem]
 
 
@@ -178,7 +110,7 @@ class _Resolver(VersionedResolver):
             if implicit[0]:
                 table = self._table
                 if table is None:
-                    # After the first node any %YAML directive has been read.
+                    # Directives other than %YAML 1.2 are refused before composing.
                     table = self._table = self.versioned_resolver
                 candidates = table.get(value[0] if value else "", [])
                 for tag, regexp in candidates + table.get(None, []):
@@ -204,342 +136,85 @@ def _yaml() -> YAML:
     return yaml
 
 
-def load_text(text: str, display: str) -> Document:
-    shallow = _nesting_bound(text) <= _SAFE_NESTING
-    if shallow:
-        # Imported here: the fast path reads this module's limits and scalar rules.
-        from kgen.quick_load import quick_load
-
-        quick = quick_load(text, display)
+def load_text(text: str, display: str, *, budget: Budget | None = None) -> Document:
+    budget = budget or Budget()
+    _guard(text, display, budget)
+    if nesting_bound(text) <= SAFE_NESTING:
+        quick = quick_load(text, display, budget=budget)
         if quick is not None:
             return Document(display, *quick)
-    return full_load(text, display)
+    return full_load(text, display, budget=budget, guarded=True)
 
 
-def full_load(text: str, display: str) -> Document:
+def full_load(
+    text: str,
+    display: str,
+    *,
+    budget: Budget | None = None,
+    guarded: bool = False,
+) -> Document:
     """load_text without the fast path: the path that words every problem, and the
-    reference the fast path is tested against."""
-    try:
-        if _nesting_bound(text) > _SAFE_NESTING:
-            _refuse_deep_nesting(text, display)
-        node = _yaml().compose(text)
-    except MarkedYAMLError as exc:
-        raise _LoadError(_from_yaml_error(exc, display, text)) from None
-    except ReaderError as exc:
-        line, column = _text_line_col(text, exc.position)
-        code = exc.character if isinstance(exc.character, int) else 0
-        problem = Problem(
-            f"character U+{code:04X} is not allowed in YAML",
-            "yaml-syntax",
-            file=display,
-            line=line,
-            column=column,
-            hint="remove it; write control characters as escapes in double quotes (\\t, \\x07)",
-        )
-        raise _LoadError(problem) from None
-    except YAMLError as exc:
-        problem = Problem(
-            f"YAML error: {exc}", "yaml-syntax", file=display, line=1, column=1
-        )
-        raise _LoadError(problem) from None
-    except RecursionError:
-        raise _LoadError(_too_deep(display, 1, 1)) from None
+    reference the fast path is tested against. `guarded`: load_text has run _guard."""
+    budget = budget or Budget()
+    if not guarded:
+        _guard(text, display, budget)
+    node = _compose(text, display)
     doc = Document(display, None)
     if node is not None:
-        sizes: dict[int, int] = {}
-        if _measure(node, sizes, depth=0) > MAX_NODES:
-            # Refuse before building anything: an alias bomb costs its node count.
-            raise _LoadError(_expands_too_far(node, sizes, doc))
-        doc.data = _construct(node, (), doc, _Budget(), depth=0)
+        # Refuse before building anything: an alias bomb costs its expanded size.
+        spend(node, budget, display)
+        doc.data = Constructor(doc, text).value(node, (), depth=0)
     return doc
 
 
-def _measure(node: Node, sizes: dict[int, int], *, depth: int) -> int:
-    """How many values `node` expands to, aliases repeated (capped just past the
-    limit), counted once per distinct node. Deeper than the depth limit counts as 0:
-    _construct reports that, at the place it is."""
-    known = sizes.get(id(node))
-    if known is not None:
-        return known
-    if depth > MAX_DEPTH:
-        return 0
-    total = 1
-    if isinstance(node, SequenceNode):
-        for item in node.value:
-            total += _measure(item, sizes, depth=depth + 1)
-    elif isinstance(node, MappingNode):
-        for _key, value in node.value:
-            total += _measure(value, sizes, depth=depth + 1)
-    total = min(total, MAX_NODES + 1)
-    sizes[id(node)] = total
-    return total
+def _guard(text: str, display: str, budget: Budget) -> None:
+    """Refuse, from its events, a document that might have more values than the budget
+    (no value takes less than a character) or nest deeper than is safe to compose."""
+    deep = nesting_bound(text) > SAFE_NESTING
+    if not deep and len(text) < budget.nodes:
+        return
+    try:
+        if _DIRECTIVE.search(text):
+            _refuse_directives(text, display)
+        refuse_past_limits(_yaml().parse(text), budget, display, deep=deep)
+    except (YAMLError, RecursionError) as exc:
+        raise _load_error(exc, text, display) from None
 
 
-def _expands_too_far(root: Node, sizes: dict[int, int], doc: Document) -> Problem:
-    """The problem at the value where the count, in document order, passes the limit."""
-    node, counted = root, 0
-    while True:
-        counted += 1
-        if counted > MAX_NODES:
-            break
-        children = (
-            node.value
-            if isinstance(node, SequenceNode)
-            else [value for _key, value in node.value]
-        )
-        for child in children:
-            if counted + sizes.get(id(child), 0) <= MAX_NODES:
-                counted += sizes.get(id(child), 0)
-                continue
-            node = child
-            break
-        else:  # pragma: no cover - the sizes say a child passes the limit
-            break
-    return _too_many_values(node, doc)
+def _compose(text: str, display: str) -> Node | None:
+    try:
+        if _DIRECTIVE.search(text):
+            _refuse_directives(text, display)
+        return _yaml().compose(text)  # type: ignore[no-any-return]
+    except (YAMLError, RecursionError) as exc:
+        raise _load_error(exc, text, display) from None
 
 
-def _too_many_values(node: Node, doc: Document) -> Problem:
-    mark = node.start_mark
-    return Problem(
-        f"document expands to more than {MAX_NODES} values",
-        "yaml-too-large",
-        file=doc.file,
-        line=mark.line + 1,
-        column=mark.column + 1,
-        hint="aliases (*name) that repeat large anchors multiply; write it out",
+def _load_error(exc: Exception, text: str, display: str) -> LoadError:
+    """The parser's or composer's error as the problem at its place."""
+    if isinstance(exc, MarkedYAMLError):
+        return LoadError(from_yaml_error(exc, display, text))
+    if isinstance(exc, ReaderError):
+        return LoadError(bad_character(display, text, exc.position, exc.character))
+    if isinstance(exc, RecursionError):
+        return LoadError(too_deep(display, 1, 1, MAX_DEPTH))
+    problem = Problem(
+        f"YAML error: {exc}", "yaml-syntax", file=display, line=1, column=1
     )
+    return LoadError(problem)
 
 
-# ruamel's C composer recurses once per level of nesting (tens of thousands of levels
-# overflow the C stack and kill the process) and its scanner is quadratic in flow depth
-# (100,000 levels of '[' take minutes). Up to this many levels both are harmless.
-_SAFE_NESTING = 1000
+# A directive is a line that starts with '%' before a document.
+_DIRECTIVE = re.compile(r"^%", re.MULTILINE)
 
 
-def _nesting_bound(text: str) -> int:
-    """At least the nesting depth of `text`: every collection starts with '[', '{', '-'
-    or '?', or is a block mapping, whose first key is followed by ':'."""
-    return sum(text.count(c) for c in "[{-?:")
-
-
-def _refuse_deep_nesting(text: str, display: str) -> None:
-    """Read the events (not nodes) of a document that might nest deeper than is safe to
-    compose, and raise at the first value deeper than MAX_DEPTH: the place _construct
-    would report. Stops there, so its cost is linear whatever follows."""
-    # Per open collection: the number of children seen so far, or -1 for a sequence
-    # (children of a mapping alternate key, value; keys are not depth-checked).
-    open_: list[int] = []
+def _refuse_directives(text: str, display: str) -> None:
+    """Refuse %YAML other than 1.2 and %TAG. Under %YAML 1.1 ruamel resolves scalars by
+    1.1 rules (yes is a boolean, 010 octal), which kgen would then misread as 1.2."""
     for event in _yaml().parse(text):
-        if isinstance(event, CollectionEndEvent):
-            open_.pop()
-            continue
-        if not isinstance(event, NodeEvent):
-            continue
-        is_key = False
-        if open_ and open_[-1] >= 0:
-            is_key = open_[-1] % 2 == 0
-            open_[-1] += 1
-        if not is_key and len(open_) > MAX_DEPTH:
-            mark = event.start_mark
-            raise _LoadError(_too_deep(display, mark.line + 1, mark.column + 1))
-        if isinstance(event, MappingStartEvent):
-            open_.append(0)
-        elif isinstance(event, SequenceStartEvent):
-            open_.append(-1)
-
-
-def _from_yaml_error(exc: MarkedYAMLError, display: str, text: str) -> Problem:
-    mark = exc.problem_mark or exc.context_mark
-    problem = (exc.problem or exc.context or "invalid YAML").strip()
-    hint = None
-    if "another document" in problem:
-        problem = "more than one YAML document in this file"
-        hint = "keep one job, overlay or project per file; remove the '---' separator"
-    elif mark is not None and _char_at(text, mark.line, mark.column) == "\t":
-        hint = "YAML does not allow tabs for indentation; use spaces"
-    elif exc.context and exc.context_mark is not None:
-        start = exc.context_mark
-        hint = f"{exc.context.strip()} that starts at line {start.line + 1}, column {start.column + 1}"
-    return Problem(
-        problem,
-        "yaml-syntax",
-        file=display,
-        line=mark.line + 1 if mark else 1,
-        column=mark.column + 1 if mark else 1,
-        hint=hint,
-    )
-
-
-def _char_at(text: str, line: int, column: int) -> str:
-    lines = text.split("\n", line + 1)
-    return lines[line][column : column + 1] if line < len(lines) else ""
-
-
-def _too_deep(display: str, line: int, column: int) -> Problem:
-    return Problem(
-        f"structure is nested more than {MAX_DEPTH} levels deep",
-        "yaml-too-deep",
-        file=display,
-        line=line,
-        column=column,
-    )
-
-
-def _origin(doc: Document, key: Node | None, value: Node) -> Origin:
-    vm = value.start_mark
-    km = key.start_mark if key is not None else vm
-    return Origin(doc.file, vm.line + 1, vm.column + 1, km.line + 1, km.column + 1)
-
-
-def _construct(
-    node: Node, path: DataPath, doc: Document, budget: _Budget, *, depth: int
-) -> Any:
-    budget.nodes += 1
-    if budget.nodes > MAX_NODES:  # pragma: no cover - _measure refuses these first
-        raise _LoadError(_too_many_values(node, doc))
-    if depth > MAX_DEPTH:
-        raise _LoadError(
-            _too_deep(doc.file, node.start_mark.line + 1, node.start_mark.column + 1)
-        )
-    if isinstance(node, ScalarNode):
-        return _scalar(node, doc)
-    if isinstance(node, SequenceNode):
-        _check_tag(node, "seq", doc)
-        items = []
-        for index, item in enumerate(node.value):
-            item_path = (*path, index)
-            doc.positions[item_path] = _origin(doc, None, item)
-            items.append(_construct(item, item_path, doc, budget, depth=depth + 1))
-        return items
-    if isinstance(node, MappingNode):
-        _check_tag(node, "map", doc)
-        return _mapping(node, path, doc, budget, depth=depth)
-    raise _LoadError(_bad_node(node, doc, "unsupported YAML node"))  # pragma: no cover
-
-
-def _mapping(
-    node: MappingNode, path: DataPath, doc: Document, budget: _Budget, *, depth: int
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        if not isinstance(key_node, ScalarNode):
-            raise _LoadError(
-                _bad_node(key_node, doc, "mapping keys must be plain strings")
-            )
-        if key_node.tag == _TAG + "merge":
-            raise _LoadError(
-                _bad_node(
-                    key_node,
-                    doc,
-                    "YAML merge keys (<<) are not supported",
-                    hint="put shared settings in an overlay instead",
-                )
-            )
-        key = str(key_node.value)
-        key_path = (*path, key)
-        if key in out:
-            first = doc.positions[key_path]
-            raise _LoadError(
-                _bad_node(
-                    key_node,
-                    doc,
-                    f"duplicate key '{key}'",
-                    hint=f"'{key}' is first set at line {first.key_line}; keep one",
-                    code="yaml-duplicate-key",
-                )
-            )
-        doc.positions[key_path] = _origin(doc, key_node, value_node)
-        out[key] = _construct(value_node, key_path, doc, budget, depth=depth + 1)
-    return out
-
-
-def _check_tag(node: Node, expected: str, doc: Document) -> None:
-    if node.tag != _TAG + expected:
-        raise _LoadError(_bad_tag(node, doc))
-
-
-def _bad_tag(node: Node, doc: Document) -> Problem:
-    return _bad_node(
-        node,
-        doc,
-        f"YAML tag '{node.tag}' is not allowed",
-        hint="kgen reads plain YAML only: strings, numbers, booleans, lists and maps",
-        code="yaml-tag",
-    )
-
-
-def _bad_node(
-    node: Node,
-    doc: Document,
-    message: str,
-    *,
-    hint: str | None = None,
-    code: str = "yaml-syntax",
-) -> Problem:
-    mark = node.start_mark
-    return Problem(
-        message,
-        code,
-        file=doc.file,
-        line=mark.line + 1,
-        column=mark.column + 1,
-        hint=hint,
-    )
-
-
-def _scalar(node: ScalarNode, doc: Document) -> Any:
-    value = tagged_value(node.tag, node.value)
-    if value is REFUSED:
-        raise _LoadError(_bad_tag(node, doc))
-    return value
-
-
-REFUSED = object()
-
-
-def tagged_value(tag: Any, value: str) -> Any:
-    """A scalar's value by its core-schema tag (a Tag or its full name); REFUSED for
-    any other tag."""
-    if tag == _TAG + "str" or tag == _TAG + "timestamp":
-        # Timestamps stay strings: nothing in a job spec is a date, and a date-like
-        # string (a tag, a run id) must survive unchanged.
-        return value
-    if tag == _TAG + "int":
-        return _int(value)
-    if tag == _TAG + "float":
-        return _float(value)
-    if tag == _TAG + "bool":
-        return value.lower() == "true"
-    if tag == _TAG + "null":
-        return None
-    return REFUSED
-
-
-def _int(value: str) -> int:
-    text = value.replace("_", "")
-    sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("+-")
-    if body[:2].lower() in ("0x", "0o", "0b"):
-        return sign * int(body, 0)
-    return sign * int(body, 10)
-
-
-def _float(value: str) -> float:
-    text = value.replace("_", "").lower()
-    if text.endswith(".inf"):
-        return -math.inf if text.startswith("-") else math.inf
-    if text.endswith(".nan"):
-        return math.nan
-    return float(text)
-
-
-def _text_line_col(text: str, offset: int) -> tuple[int, int]:
-    before = text[:offset]
-    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
-
-
-def _line_col(raw: bytes, offset: int) -> tuple[int, int]:
-    before = raw[:offset]
-    line = before.count(b"\n") + 1
-    column = len(before) - (before.rfind(b"\n") + 1) + 1
-    return line, column
+        if isinstance(event, DocumentStartEvent):
+            if event.version not in (None, (1, 2)):
+                raise LoadError(directive(display, text, "YAML", event.version))
+            if event.tags:
+                raise LoadError(directive(display, text, "TAG", None))
+            return

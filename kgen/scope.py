@@ -7,6 +7,7 @@ so an unrelated broken file elsewhere does not block this change.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +71,9 @@ def _overlays_of(project: Project, env: str) -> list[Overlay]:
 
 
 def _relative(root: Path, path: Path) -> str:
+    # os.path.realpath: Path.resolve raises RuntimeError on a link loop (Python 3.11).
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        real = Path(os.path.realpath(path))
+        return real.relative_to(os.path.realpath(root)).as_posix()
     except ValueError:
         return path.as_posix()

@@ -83,7 +83,9 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
     if bound:
         message = bound
     elif kind == "literal_error":
-        message = f"'{value}' is not allowed here: {message[0].lower()}{message[1:]}"
+        message = (
+            f"'{_shown(value)}' is not allowed here: {message[0].lower()}{message[1:]}"
+        )
     elif message.startswith("Input should be"):
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
@@ -91,13 +93,13 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
 
 def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
     if kind == "greater_than_equal":
-        return f"{value} is too small: it must be at least {ctx['ge']}"
+        return f"{_shown(value)} is too small: it must be at least {ctx['ge']}"
     if kind == "greater_than":
-        return f"{value} is too small: it must be more than {ctx['gt']}"
+        return f"{_shown(value)} is too small: it must be more than {ctx['gt']}"
     if kind == "less_than_equal":
-        return f"{value} is too large: it must be at most {ctx['le']}"
+        return f"{_shown(value)} is too large: it must be at most {ctx['le']}"
     if kind == "less_than":
-        return f"{value} is too large: it must be less than {ctx['lt']}"
+        return f"{_shown(value)} is too large: it must be less than {ctx['lt']}"
     if kind == "string_too_short":
         return (
             f"'{value}' is too short: it needs at least {ctx['min_length']} characters"
@@ -128,7 +130,8 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, int | float):
-        return f"the number {value}"
+        shown = _shown(value)
+        return shown if shown.startswith("a number") else f"the number {shown}"
     if isinstance(value, str):
         return f"the string '{value}'"
     if isinstance(value, dict):
@@ -136,6 +139,18 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return type(value).__name__  # pragma: no cover
+
+
+def _shown(value: Any) -> str:
+    """A value for a message. An integer past 60 digits is shown by its size: the
+    loader refuses more than 100, but no message may depend on that, and Python
+    refuses to print one past 4,300 digits (CVE-2020-10735)."""
+    if type(value) is int and value.bit_length() > 200:
+        if value.bit_length() > 14_000:
+            return "a number of thousands of digits"
+        digits = len(str(abs(value)))
+        return f"a number of {digits} digits ({str(value)[:12]}...)"
+    return str(value)
 
 
 def suggest(key: str, allowed: list[str]) -> str | None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import time
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from kgen.import_reading import MAX_DOCUMENTS, read_manifests, split_documents
 from tests.conftest import REPO, RunKgen, write_tree
 
 KINDS = ("PyTorchJob", "TFJob", "PersistentVolumeClaim")
@@ -279,3 +281,76 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
         in result.err
     )
     assert result.err.endswith("kgen: no PyTorchJob or TFJob in the given files\n")
+
+
+def test_documents_split_at_markers_with_their_directives():
+    text = (
+        "a: 1\n"  # 1
+        "---x: not a marker\n"  # 2
+        "--- {b: 2}\n"  # 3: content on the marker line stays with its document
+        "...\n"  # 4
+        "%YAML 1.1\n"  # 5: a directive belongs to the document it precedes
+        "# about c\n"  # 6
+        "---\n"  # 7
+        "c: 3\n"  # 8
+        "---\r\n"  # 9
+        "\n"  # 10
+    )
+    assert split_documents(text) == [
+        (0, "a: 1\n---x: not a marker"),
+        (2, "--- {b: 2}\n..."),
+        (4, "%YAML 1.1\n# about c\n---\nc: 3"),
+        (8, "---\r\n\n"),  # empty: loads as nothing
+    ]
+
+
+def test_each_document_loads_alone_at_its_lines_of_the_file(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    job = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: NAME}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: REPLICAS
+      template:
+        spec:
+          containers:
+            - {name: pytorch, image: "x:1"}
+            - {name: sidecar, image: "y:1"}
+"""
+    first = job.replace("NAME", "broken").replace("REPLICAS", "-_")
+    second = job.replace("NAME", "fine").replace("REPLICAS", "1")
+    (tmp_path / "in.yaml").write_text(first + "---\n" + second)
+    result = run_kgen("import", "in.yaml", "--out", "p", cwd=tmp_path)
+    assert (result.code, result.err) == (
+        1,
+        "in.yaml:7:17: error: '-_' looks like a number to YAML but is not one (yaml-syntax)\n"
+        "    hint: quote it if it is text\n"
+        "in.yaml:25:15: error: cannot import the sidecar container sidecar: kgen has no equivalent (import-unsupported)\n"
+        "    hint: add it by hand after import, or leave it out\n"
+        "kgen: 2 errors in 1 file\n"
+        "kgen: imported 1 jobs into p/ (3 files); run `kgen build -C p`\n",
+    )
+
+
+def test_a_file_holds_at_most_so_many_documents(tmp_path: Path):
+    many = "".join(f"---\nkind: ConfigMap\nn: {i}\n" for i in range(MAX_DOCUMENTS))
+    (tmp_path / "ok.yaml").write_text(many)
+    (tmp_path / "over.yaml").write_text(many + "---\nkind: ConfigMap\n")
+    started = time.perf_counter()
+    documents, problems = read_manifests([Path("ok.yaml")], cwd=tmp_path)
+    assert (len(documents), problems) == (MAX_DOCUMENTS, [])
+    assert documents[-1].origin(("n",)).line == 3 * MAX_DOCUMENTS
+    assert time.perf_counter() - started < 1.0
+    documents, problems = read_manifests([Path("over.yaml")], cwd=tmp_path)
+    assert documents == []
+    assert [(p.line, p.code, p.message) for p in problems] == [
+        (
+            3 * MAX_DOCUMENTS + 1,
+            "yaml-too-large",
+            f"more than {MAX_DOCUMENTS} YAML documents in one file",
+        )
+    ]

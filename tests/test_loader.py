@@ -2,11 +2,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
 from kgen import loader
-from kgen.loader import MAX_DEPTH, MAX_FILE_BYTES, load_bytes
+from kgen.loader import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, load_bytes, load_string
+from kgen.yaml_bounds import MAX_EXPANDED_CHARS, Budget, refuse_deep_nesting
+from kgen.yaml_problems import LoadError
 
 
 def load(text: str | bytes):
@@ -169,10 +172,10 @@ def test_the_event_guard_reports_where_construction_would(
 ) -> None:
     """The guard against composing deep documents must name the same place as the
     node walk it stands in for."""
-    monkeypatch.setattr(loader, "_SAFE_NESTING", 10**9)
+    monkeypatch.setattr(loader, "SAFE_NESTING", 10**9)
     walked = only_problem(text)
-    with pytest.raises(loader._LoadError) as caught:
-        loader._refuse_deep_nesting(text, "f.yaml")
+    with pytest.raises(LoadError) as caught:
+        refuse_deep_nesting(loader._yaml().parse(text), "f.yaml")
     problem = caught.value.problem
     assert walked == (problem.line, problem.column, problem.code, problem.message)
     assert walked[2] == "yaml-too-deep"
@@ -205,3 +208,215 @@ def test_nesting_that_kills_the_c_composer_is_refused_before_it(text: str) -> No
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[0] == "yaml-too-deep"
+
+
+def _problem(text: str) -> tuple[int | None, int | None, str, str, str | None]:
+    doc, problems = load(text)
+    assert doc is None and len(problems) == 1, (doc, problems)
+    p = problems[0]
+    return p.line, p.column, p.code, p.message, p.hint
+
+
+@pytest.mark.parametrize(
+    "scalar", ["-_", "+_", "0x_", "0b_", "0o_", "._", "-._", "+__"]
+)
+def test_plain_scalars_typed_as_numbers_that_are_none(scalar: str):
+    """ruamel's 1.2 patterns allow a sign, a prefix or a point with only underscores;
+    int() and float() refuse them. A located error, not a ValueError."""
+    assert _problem(f"a: 1\nb: {scalar}\n") == (
+        2,
+        4,
+        "yaml-syntax",
+        f"'{scalar}' looks like a number to YAML but is not one",
+        "quote it if it is text",
+    )
+
+
+@pytest.mark.parametrize(
+    ("tagged", "kind"),
+    [
+        ("!!int abc", "a whole number"),
+        ("!!int 1.5", "a whole number"),
+        ("!!int \u0661\u0662", "a whole number"),  # digits of another script
+        ("!!int ' 12'", "a whole number"),
+        ("!!float abc", "a number"),
+        ("!!float 0x10", "a number"),
+        ("!!bool yes", "true or false"),
+        ("!!bool 1", "true or false"),
+        ("!!null nothing", "null"),
+    ],
+)
+def test_a_tag_and_a_text_that_disagree(tagged: str, kind: str):
+    tag, text = tagged.split(" ", 1)
+    shown = text.strip("'")
+    assert _problem(f"a: {tagged}\n") == (
+        1,
+        4,
+        "yaml-syntax",
+        f"'{shown}' is not {kind}, as its tag {tag} says",
+        f"remove the tag, or write {kind}",
+    )
+
+
+def test_a_tag_after_an_anchor_is_still_the_tag_written():
+    assert _problem("a: &x !!int abc\n")[3] == (
+        "'abc' is not a whole number, as its tag !!int says"
+    )
+    assert (
+        _problem("a: &x -_\n")[3] == "'-_' looks like a number to YAML but is not one"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("!!int 0x1F", 31),
+        ("!!int '-12'", -12),
+        ("!!float 1", 1.0),
+        ("!!float -.Inf", float("-inf")),
+        ("!!bool True", True),
+        ("!!null ~", None),
+        ("!!str 010", "010"),
+        ("! 010", "010"),  # the non-specific tag: a string (YAML 1.2, 6.9.2)
+        ("&x ! 010", "010"),
+        ("! &x 010", "010"),
+        ("'" + "0" * 5000 + "1'", "0" * 5000 + "1"),
+        ("0" * 5000 + "1", 1),
+        ("9" * 100, int("9" * 100)),
+        ("-0x" + "f" * 80, -int("f" * 80, 16)),
+    ],
+)
+def test_tags_and_numbers_that_are_fine(text: str, value: object):
+    doc, problems = load(f"a: {text}\n")
+    assert problems == [] and doc.data == {"a": value}
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "1" + "0" * 100,
+        "-" + "9" * 5000,
+        "0x" + "f" * 5000,
+        "0b" + "1" * 400,
+        "1_" * 3000,
+    ],
+)
+def test_integers_past_100_digits_are_refused_unconverted(number: str):
+    shown = number if len(number) <= 40 else number[:20] + "..."
+    assert _problem(f"a: {number}\n") == (
+        1,
+        4,
+        "invalid-value",
+        f"'{shown}' is a number of more than 100 digits; no field takes one",
+        "quote it if it is text",
+    )
+
+
+_YAML_1_1_HINT = (
+    "remove the %YAML line, and check the values YAML 1.1 reads otherwise:"
+    " there 010 is 8 and yes, no, on and off are booleans; quote text"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("%YAML 1.1\n---\nreplicas: 010\n", 1, "YAML 1.1"),
+        ("# a comment\n%YAML 1.1\n---\na: yes\n", 2, "YAML 1.1"),
+    ],
+)
+def test_yaml_versions_other_than_1_2_are_refused(text: str, line: int, message: str):
+    assert _problem(text) == (
+        line,
+        1,
+        "yaml-syntax",
+        f"this file declares {message}; kgen reads YAML 1.2 only",
+        _YAML_1_1_HINT,
+    )
+
+
+def test_yaml_versions_libyaml_does_not_know_are_syntax_errors():
+    assert _problem("%YAML 1.3\n---\na: 1\n")[:4] == (
+        1,
+        1,
+        "yaml-syntax",
+        "found incompatible YAML document",
+    )
+
+
+def test_yaml_1_2_declared_reads_as_without_the_directive():
+    doc, problems = load("%YAML 1.2\n---\na: 010\nb: yes\n")
+    assert problems == [] and doc.data == {"a": 10, "b": "yes"}
+
+
+def test_tag_directives_are_refused():
+    assert _problem("%YAML 1.2\n%TAG !k! tag:yaml.org,2002:\n---\na: !k!int 3\n") == (
+        2,
+        1,
+        "yaml-syntax",
+        "%TAG directives are not supported",
+        "kgen reads plain YAML: remove the %TAG line and the tags that use it",
+    )
+
+
+def test_a_percent_sign_in_text_is_no_directive():
+    doc, problems = load("a: 100%\nb: |\n  %not a directive\n")
+    assert problems == [] and doc.data == {"a": "100%", "b": "%not a directive\n"}
+
+
+def _bounded(text: str, *, chars: int) -> Budget:
+    budget = Budget()
+    budget.chars = chars
+    doc, problems = load_string(text, "f.yaml", budget=budget)
+    assert doc is not None and problems == [], problems
+    return budget
+
+
+def test_expansion_is_counted_in_characters_with_every_alias():
+    text = "a: &x abcdefghij\nb: [*x, *x, *x]\n"  # 10 + 30 characters, keys 2
+    assert _bounded(text, chars=42).chars == 0
+    budget = Budget()
+    budget.chars = 41
+    _doc, problems = load_string(text, "f.yaml", budget=budget)
+    (problem,) = problems
+    # An alias is the node it names: the place is the anchor, repeated past the limit.
+    assert (problem.line, problem.column, problem.code, problem.message) == (
+        1,
+        4,
+        "yaml-too-large",
+        f"document expands to more than {MAX_EXPANDED_CHARS} characters",
+    )
+
+
+def test_keys_count_toward_the_expansion():
+    text = "a: &k kkkkk\nb: {? *k : 1}\nc: {? *k : 2}\n"
+    assert _bounded(text, chars=20).chars == 0  # a, b, c, 1, 2 and three times kkkkk
+    budget = Budget()
+    budget.chars = 19
+    _doc, problems = load_string(text, "f.yaml", budget=budget)
+    # The alias keys took 10 of the 19: the last value, `2`, is where it runs out.
+    assert [(p.line, p.column, p.code) for p in problems] == [(3, 12, "yaml-too-large")]
+
+
+def test_a_long_string_repeated_is_refused_before_it_is_built():
+    anchor = "x" * 20_000
+    text = f'a: &a "{anchor}"\nb: [' + ", ".join(["*a"] * 10_000) + "]\n"
+    started = time.perf_counter()
+    assert _problem(text)[:3] == (1, 4, "yaml-too-large")
+    assert time.perf_counter() - started < 1.0
+
+
+def test_documents_sharing_a_budget_say_so():
+    budget = Budget(shared=True)
+    bomb = (
+        "a: &a [" + ",".join(["x"] * 300) + "]\nb: [" + ",".join(["*a"] * 200) + "]\n"
+    )
+    doc, problems = load_string(bomb, "f.yaml", budget=budget)
+    assert doc is not None and problems == []
+    _doc, problems = load_string(bomb, "f.yaml", budget=budget)
+    assert [(p.code, p.message) for p in problems] == [
+        (
+            "yaml-too-large",
+            f"the documents in this file expand to more than {MAX_NODES} values",
+        )
+    ]

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from kgen import loader
 from kgen.quick_load import quick_load
+from kgen.yaml_bounds import SAFE_NESTING, Budget, nesting_bound
+from kgen.yaml_problems import LoadError
 from tests.conftest import REPO
 from tests.hostile.corpus import CASES
 
@@ -33,10 +35,17 @@ def _typed(value: Any) -> Any:
 
 def _agree(text: str) -> bool:
     """Assert the two paths agree on `text`; True when the fast path answered."""
-    quick = quick_load(text, "f.yaml")
+    try:
+        quick = quick_load(text, "f.yaml")
+    except LoadError as refused:  # only past the value limit, as the full loader
+        with pytest.raises(LoadError) as full_refusal:
+            loader.full_load(text, "f.yaml")
+        assert refused.problem == full_refusal.value.problem
+        assert refused.problem.code == "yaml-too-large"
+        return False
     try:
         full = loader.full_load(text, "f.yaml")
-    except loader._LoadError as refused:
+    except LoadError as refused:
         assert quick is None, f"the full loader refuses this: {refused.problem}"
         return False
     if quick is None:
@@ -62,7 +71,7 @@ def _corpus_texts() -> list[str]:
                     texts.append(raw.decode("utf-8-sig"))
                 except UnicodeDecodeError:
                     continue
-    return [t for t in texts if loader._nesting_bound(t) <= loader._SAFE_NESTING]
+    return [t for t in texts if nesting_bound(t) <= SAFE_NESTING]
 
 
 def test_the_example_project_is_read_by_the_fast_path_alike():
@@ -97,10 +106,60 @@ def test_the_hostile_corpus_agrees_or_is_declined():
         "a: [1, 2\n",
         "{[1]: x}\n",
         "a: " + "[" * (loader.MAX_DEPTH + 1) + "]" * (loader.MAX_DEPTH + 1) + "\n",
+        "%YAML 1.1\n---\na: 010\n",
+        "%TAG !k! tag:yaml.org,2002:\n---\na: 1\n",
+        "a: ! 010\n",
+        "a: -_\n",
+        "a: 0x_\n",
+        "a: ._\n",
+        "a: " + "9" * 101 + "\n",
     ],
 )
 def test_what_the_fast_path_leaves_to_the_full_loader(text: str):
     assert quick_load(text, "f.yaml") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\n",
+        "- " + "\n- ".join(["x"] * loader.MAX_NODES) + "\n",
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: &c 1\n",
+        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: [\n",
+    ],
+    ids=["flow", "block", "anchor-after", "broken-after"],
+)
+def test_both_paths_refuse_too_many_values_at_the_same_place(text: str):
+    """Past the limit before any anchor, both stop at the first value too many, whatever
+    follows: neither composes the rest."""
+    with pytest.raises(LoadError) as quick:
+        quick_load(text, "f.yaml")
+    with pytest.raises(LoadError) as full:
+        loader.full_load(text, "f.yaml")
+    assert quick.value.problem == full.value.problem
+    assert quick.value.problem.message == (
+        f"document holds more than {loader.MAX_NODES} values"
+    )
+
+
+def test_what_the_fast_path_declines_first_the_full_loader_counts():
+    text = "a: [-_, " + ", ".join(["x"] * loader.MAX_NODES) + "]\n"
+    assert quick_load(text, "f.yaml") is None
+    with pytest.raises(LoadError) as full:
+        loader.full_load(text, "f.yaml")
+    assert full.value.problem.code == "yaml-too-large"
+
+
+def test_the_fast_path_counts_against_a_shared_budget():
+    budget = Budget(shared=True)
+    budget.nodes = 5
+    assert quick_load("a: [1, 2]\n", "f.yaml", budget=budget) is not None
+    assert budget.nodes == 1  # the mapping, the list and its two items are spent
+    with pytest.raises(LoadError) as refused:
+        quick_load("a: 1\n", "f.yaml", budget=budget)
+    assert refused.value.problem.message == (
+        f"the documents in this file hold more than {loader.MAX_NODES} values"
+    )
 
 
 def test_the_merge_key_quoted_is_an_ordinary_key():

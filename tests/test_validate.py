@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from kgen.models import PyTorchJobSpec, TFJobSpec
+from typing import Any
+
+import pytest
+
+from kgen.models import JOB_MODELS, PyTorchJobSpec, TFJobSpec
 from kgen.project import ProjectSpec
 from kgen.validate import allowed_keys, validate_model
 
@@ -51,3 +55,34 @@ def test_missing_key_names_the_key_and_points_at_it():
     assert [(p.code, p.path, p.at_key, p.message) for p in problems] == [
         ("missing-key", ("image",), True, "missing required key 'image'")
     ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            {"labels": {"a": 10**99}},
+            "expected a string, got a number of 100 digits (100000000000...)",
+        ),
+        (
+            {"env": [{"name": "A", "value": -(10**99)}]},
+            "expected a string, got a number of 100 digits (-10000000000...)",
+        ),
+        (
+            {"roles": {"master": {"replicas": 10**5000}}},
+            "a number of thousands of digits is too large: it must be at most 10000",
+        ),
+        ({"description": 10**40}, f"expected a string, got the number {10**40}"),
+    ],
+)
+def test_huge_integers_are_described_not_printed(extra: dict[str, Any], message: str):
+    """The loader refuses integers past 100 digits; messages must not depend on it:
+    Python refuses to print an integer past 4,300 digits."""
+    job: dict[str, Any] = {
+        "name": "t",
+        "framework": "pytorch",
+        "image": "x:1",
+        "roles": {"master": {"replicas": 1}},
+    }
+    _spec, problems = validate_model(JOB_MODELS["pytorch"], {**job, **extra})
+    assert [p.message for p in problems] == [message]

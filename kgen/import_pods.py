@@ -1,0 +1,245 @@
+"""`kgen import`, one pod template at a time: what a role's pod says (its main container,
+volumes, init containers, scheduling) in a job spec's terms, and what kgen has no
+equivalent for, reported at its line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgen.errors import DataPath, Problem
+from kgen.loader import Document
+from kgen.models.addons import GIT_SYNC_IMAGE
+
+GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
+POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",
+              "nodeSelector": "nodeSelector", "affinity": "affinity", "hostIPC": "hostIPC", "securityContext": "podSecurityContext"}  # fmt: skip
+CONTAINER_FIELDS = (
+    "image",
+    "imagePullPolicy",
+    "command",
+    "args",
+    "workingDir",
+    "securityContext",
+)
+
+
+class PodReader:
+    """Reads the input while reporting what kgen has no equivalent for, at its line."""
+
+    def __init__(self, doc: Document, problems: list[Problem]) -> None:
+        self.doc, self.problems = doc, problems
+
+    def unsupported(self, path: DataPath, what: str) -> None:
+        origin = self.doc.origin(path)
+        message = f"cannot import {what}: kgen has no equivalent"
+        self.problems.append(
+            Problem(
+                message,
+                "import-unsupported",
+                file=origin.file,
+                line=origin.key_line,
+                column=origin.key_column,
+                hint="add it by hand after import, or leave it out",
+            )
+        )
+
+
+def pod_settings(
+    reader: PodReader,
+    role: str,
+    body: dict[str, Any],
+    container: str,
+    claims: dict[str, dict[str, Any]],
+) -> dict[str, Any] | None:
+    kind_key = next(k for k in reader.doc.data["spec"] if k.endswith("ReplicaSpecs"))
+    base: DataPath = ("spec", kind_key, role, "template")
+    template = body.get("template") or {}
+    pod = template.get("spec") or {}
+    containers = pod.get("containers") or []
+    main = next((c for c in containers if c.get("name") == container), None)
+    if main is None:
+        reader.unsupported(
+            (*base, "spec", "containers"),
+            f"{role} without a container named {container}",
+        )
+        return None
+    for index, other in enumerate(containers):
+        if other is not main:
+            reader.unsupported(
+                (*base, "spec", "containers", index),
+                f"the sidecar container {other.get('name')}",
+            )
+    out: dict[str, Any] = {}
+    tmeta = template.get("metadata") or {}
+    if tmeta.get("labels"):
+        out["podLabels"] = tmeta["labels"]
+    if tmeta.get("annotations"):
+        out["podAnnotations"] = tmeta["annotations"]
+    for key in CONTAINER_FIELDS:
+        if key in main:
+            out[key] = main[key]
+    if main.get("env"):
+        out["env"] = [_env(var) for var in main["env"]]
+    if main.get("envFrom"):
+        out["envFrom"] = [_env_from(item) for item in main["envFrom"]]
+    out |= _resources(main.get("resources") or {})
+    for key, name in POD_FIELDS.items():
+        if key in pod:
+            out[name] = pod[key]
+    if pod.get("hostNetwork"):
+        out["hostNetwork"] = True
+    if pod.get("tolerations"):
+        out["tolerations"] = pod["tolerations"]
+    if pod.get("imagePullSecrets"):
+        out["imagePullSecrets"] = [s["name"] for s in pod["imagePullSecrets"]]
+    sync = _code_sync(reader, base, pod)
+    if sync is not None:
+        out["codeSync"] = sync
+        if out.get("workingDir") == f"{sync.get('path', '/code')}/repo":
+            del out["workingDir"]
+    out |= _volumes(
+        reader, base, pod, main, claims, skip={"code-sync"} if sync else set()
+    )
+    return out
+
+
+def _code_sync(
+    reader: PodReader, base: DataPath, pod: dict[str, Any]
+) -> dict[str, Any] | None:
+    """kgen's own git-sync init container becomes codeSync again; others are reported."""
+    sync = None
+    for index, init in enumerate(pod.get("initContainers") or []):
+        flags = dict(
+            a[2:].split("=", 1)
+            for a in init.get("args", [])
+            if a.startswith("--") and "=" in a
+        )
+        if (
+            init.get("name") != "git-sync"
+            or not {"repo", "ref", "root"} <= flags.keys()
+        ):
+            reader.unsupported(
+                (*base, "spec", "initContainers", index),
+                f"the init container {init.get('name')}",
+            )
+            continue
+        sync = {"repo": flags["repo"], "ref": flags["ref"]}
+        if flags["root"] != "/code":
+            sync["path"] = flags["root"]
+        if init.get("image") != GIT_SYNC_IMAGE:
+            sync["image"] = init["image"]
+        if flags.get("depth", "1") != "1":
+            sync["depth"] = int(flags["depth"])
+        secrets = [
+            e["valueFrom"]["secretKeyRef"]["name"]
+            for e in init.get("env", [])
+            if "secretKeyRef" in e.get("valueFrom", {})
+        ]
+        if secrets:
+            sync["credentialsSecret"] = secrets[0]
+    return sync
+
+
+def _env(var: dict[str, Any]) -> dict[str, Any]:
+    source = var.get("valueFrom") or {}
+    if "fieldRef" in source:
+        return {
+            "name": var["name"],
+            "fieldRef": {"fieldPath": source["fieldRef"]["fieldPath"]},
+        }
+    for key in ("secretKeyRef", "configMapKeyRef"):
+        if key in source:
+            return {"name": var["name"], key: source[key]}
+    return {"name": var["name"], "value": str(var.get("value", ""))}
+
+
+def _env_from(item: dict[str, Any]) -> dict[str, Any]:
+    out = (
+        {"configMap": item["configMapRef"]["name"]}
+        if "configMapRef" in item
+        else {"secret": item["secretRef"]["name"]}
+    )
+    return out | ({"prefix": item["prefix"]} if item.get("prefix") else {})
+
+
+def _resources(resources: dict[str, Any]) -> dict[str, Any]:
+    limits = {k: str(v) for k, v in (resources.get("limits") or {}).items()}
+    requests = {k: str(v) for k, v in (resources.get("requests") or {}).items()}
+    out: dict[str, Any] = {}
+    gpu_key = next((k for k in limits if k in GPU_RESOURCES), None)
+    if gpu_key:
+        out["gpu"] = int(limits.pop(gpu_key))
+        requests.pop(gpu_key, None)
+        if gpu_key != "nvidia.com/gpu":
+            out["gpuResource"] = gpu_key
+    if requests:
+        out["requests"] = requests
+    if limits:
+        out["limits"] = limits
+    return {"resources": out} if out else {}
+
+
+def _volumes(
+    reader: PodReader,
+    base: DataPath,
+    pod: dict[str, Any],
+    main: dict[str, Any],
+    claims: dict[str, dict[str, Any]],
+    *,
+    skip: set[str],
+) -> dict[str, Any]:
+    sources = {v["name"]: (i, v) for i, v in enumerate(pod.get("volumes") or [])}
+    out: dict[str, Any] = {}
+    volumes = []
+    for mount in main.get("volumeMounts") or []:
+        if mount["name"] in skip:
+            continue
+        empty: dict[str, Any] = {}
+        index, source = sources.get(mount["name"], (None, empty))
+        if (
+            "emptyDir" in source
+            and source["emptyDir"].get("medium") == "Memory"
+            and mount["mountPath"] == "/dev/shm"
+        ):
+            out["sharedMemory"] = source["emptyDir"].get("sizeLimit", "1Gi")
+            continue
+        volume: dict[str, Any] = {
+            "name": mount["name"],
+            "mountPath": mount["mountPath"],
+        }
+        if "persistentVolumeClaim" in source:
+            claim = source["persistentVolumeClaim"]["claimName"]
+            volume["claim"] = claim
+            if claim in claims:
+                volume["create"] = _claim_spec(claims[claim])
+        elif "configMap" in source:
+            volume["configMap"] = source["configMap"]["name"]
+        elif "secret" in source:
+            volume["secret"] = source["secret"]["secretName"]
+        else:
+            reader.unsupported(
+                (*base, "spec", "volumes", index if index is not None else 0),
+                f"the volume {mount['name']}",
+            )
+            continue
+        if mount.get("subPath"):
+            volume["subPath"] = mount["subPath"]
+        if mount.get("readOnly"):
+            volume["readOnly"] = True
+        volumes.append(volume)
+    if volumes:
+        out["volumes"] = volumes
+    return out
+
+
+def _claim_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "size": str(spec.get("resources", {}).get("requests", {}).get("storage", "1Gi"))
+    }
+    if "storageClassName" in spec:
+        out["storageClass"] = spec["storageClassName"]
+    if spec.get("accessModes") and spec["accessModes"] != ["ReadWriteOnce"]:
+        out["accessModes"] = spec["accessModes"]
+    if spec.get("volumeMode") == "Block":
+        out["volumeMode"] = "Block"
+    return out

@@ -1,0 +1,248 @@
+"""The job spec files of a project: each read once (kgen.input_files), parsed only
+when the cache does not already know it, and named, typed and labelled for selectors.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from kgen.cache import Cache, Identity, digest
+from kgen.errors import KgenError, Problem
+from kgen.input_files import (
+    cannot_read,
+    escapes,
+    list_folder,
+    outside,
+    read_input,
+    unlistable,
+)
+from kgen.loader import Document, load_bytes
+from kgen.models.base import FRAMEWORKS
+from kgen.parallel import map_units
+from kgen.project import ProjectSpec
+
+JOB_SUFFIXES = (".yaml", ".yml")
+
+
+class JobSource:
+    """A job spec file: its name, framework and labels (what selectors read) at once, its
+    document (with `name` defaulted to the file stem) parsed on first use.
+
+    Runs that find a job's renders in the cache never parse it; they know it from the
+    identity recorded when it was last parsed, keyed by its bytes.
+    """
+
+    def __init__(
+        self,
+        file: str,
+        identity: Identity,
+        *,
+        doc: Document | None = None,
+        raw: bytes = b"",
+        key: str = "",
+    ) -> None:
+        self.file = file
+        self.name, self.framework, labels = identity
+        self.identity = identity
+        self.key = key
+        self.selected = {"name": self.name, "framework": self.framework}
+        if labels is not None:
+            self.selected["labels"] = labels
+        self._doc = doc
+        self._data: Any = None
+        self._raw = raw
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Between processes a job travels as its data and bytes: the positions are
+        # four fifths of a pickled document, and only a problem to locate needs them
+        # (`doc` parses the bytes again then).
+        return {**self.__dict__, "_doc": None, "_data": self.data}
+
+    @property
+    def data(self) -> Any:
+        """The spec as loaded (`doc.data`), without needing its positions."""
+        if self._doc is None and self._data is not None:
+            return self._data
+        return self.doc.data
+
+    @property
+    def doc(self) -> Document:
+        if self._doc is None:
+            doc, problems = load_bytes(self._raw, self.file)
+            if doc is None or problems:  # pragma: no cover - it parsed before
+                raise KgenError(*problems)
+            doc.data.setdefault("name", Path(self.file).stem)
+            self._doc = doc
+        return self._doc
+
+
+def _not_a_file(display: str) -> Problem:
+    return Problem(
+        f"{display} is not a file",
+        "io",
+        file=display,
+        hint="the jobs folder holds job spec files; move or rename this entry",
+    )
+
+
+def located(problem: Problem, doc: Document) -> Problem:
+    """Give a problem found in `doc` (by data path) its file:line:col."""
+    if problem.file is not None and problem.line is not None:
+        return problem
+    origin = doc.origin(problem.path)
+    if problem.at_key:
+        return problem.at(origin.file, origin.key_line, origin.key_column)
+    return problem.at(origin.file, origin.line, origin.column)
+
+
+def not_a_mapping(doc: Document, display: str, *, what: str) -> Problem:
+    kinds = {list: "a list", str: "a string", bool: "a boolean"}
+    shown = "empty" if doc.data is None else kinds.get(type(doc.data), "a number")
+    return Problem(
+        f"{what} must be a YAML mapping of keys to values, but it is {shown}",
+        "not-a-mapping",
+        file=display,
+        line=1,
+        column=1,
+    )
+
+
+def load_jobs(
+    root: Path,
+    spec: ProjectSpec,
+    project_doc: Document,
+    problems: list[Problem],
+    store: Cache,
+) -> list[JobSource]:
+    try:
+        is_folder = stat.S_ISDIR(os.stat(root / spec.jobs).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        is_folder = False
+    except OSError as exc:  # unreadable on the way, a link loop
+        problems.append(unlistable(spec.jobs, exc))
+        return []
+    if not is_folder:
+        message = f"the jobs folder '{spec.jobs}' does not exist"
+        hint = f"create it and add a job spec, e.g. {spec.jobs}/train.yaml"
+        problems.append(
+            located(Problem(message, "no-jobs", path=("jobs",), hint=hint), project_doc)
+        )
+        return []
+    found: list[JobSource | None] = []
+    to_parse: list[tuple[int, str, bytes, str]] = []
+    for display, raw in _read_jobs(root, spec, problems):
+        key = digest(display, raw)
+        identity = store.identity(key)
+        if identity is None:
+            to_parse.append((len(found), display, raw, key))
+            found.append(None)
+        else:
+            found.append(JobSource(display, identity, raw=raw, key=key))
+    for (index, _display, _raw, key), (job, errors) in zip(
+        to_parse, map_units(_parse_job, to_parse), strict=True
+    ):
+        problems += errors
+        if job is not None:
+            job.key = key
+            store.remember_identity(key, job.identity)
+        found[index] = job
+    jobs = []
+    by_name: dict[str, JobSource] = {}
+    for job in found:
+        if job is None:
+            continue
+        if job.name in by_name:
+            first = by_name[job.name]
+            problems.append(
+                located(
+                    Problem(
+                        f"job name '{job.name}' is also used by {first.file}",
+                        "duplicate-job",
+                        path=("name",),
+                        hint="job names must be unique in a project",
+                    ),
+                    job.doc,
+                )
+            )
+            continue
+        by_name[job.name] = job
+        jobs.append(job)
+    return jobs
+
+
+def _read_jobs(
+    root: Path, spec: ProjectSpec, problems: list[Problem]
+) -> list[tuple[str, bytes]]:
+    """Each job spec file's name and bytes, in name order; a problem for each entry
+    that is not a regular file inside the project, or cannot be read."""
+    folder = root / spec.jobs
+    if outside(root, folder):
+        problems.append(escapes(spec.jobs, what="folder"))
+        return []
+    entries, unnamed = list_folder(folder, spec.jobs, JOB_SUFFIXES)
+    problems += unnamed
+    read = []
+    for entry in entries:
+        display = f"{spec.jobs}/{entry.name}"
+        # Entries, not paths: the listing already says which are links and files, so
+        # only links need resolving (a thousand `resolve()` calls cost 0.1 s).
+        try:
+            link = entry.is_symlink()
+            if link and outside(root, Path(entry.path)):
+                problems.append(escapes(display))
+                continue
+            if not entry.is_file():
+                problems.append(_not_a_file(display))
+                continue
+        except OSError as exc:  # a link loop (ELOOP), an unreadable target
+            problems.append(cannot_read(display, exc))
+            continue
+        reading = read_input(entry.path, display, root=root if link else None)
+        if reading.raw is None:
+            problems += [reading.problem] if reading.problem else []
+        else:
+            read.append((display, reading.raw))
+    return read
+
+
+def _parse_job(
+    item: tuple[int, str, bytes, str],
+) -> tuple[JobSource | None, list[Problem]]:
+    _index, display, raw, _key = item
+    doc, errors = load_bytes(raw, display)
+    if doc is None:
+        return None, errors
+    if not isinstance(doc.data, dict):
+        return None, [not_a_mapping(doc, display, what="a job spec")]
+    data: dict[str, Any] = doc.data
+    if "name" not in data:
+        # A job is named after its file unless it says otherwise.
+        data["name"] = Path(display).stem
+    framework = data.get("framework")
+    if framework not in FRAMEWORKS:
+        if "framework" not in data:
+            problem = Problem(
+                "missing required key 'framework'",
+                "missing-key",
+                path=(),
+                at_key=True,
+                hint="framework: pytorch or framework: tensorflow",
+            )
+        else:
+            problem = Problem(
+                f"unknown framework {framework!r}",
+                "invalid-value",
+                path=("framework",),
+                hint="use pytorch or tensorflow",
+            )
+        return None, [located(problem, doc)]
+    name = data["name"]
+    identity = (
+        name if isinstance(name, str) else str(name),
+        framework,
+        data.get("labels"),
+    )
+    return JobSource(display, identity, doc=doc, raw=raw), []
