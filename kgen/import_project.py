@@ -10,6 +10,7 @@ from typing import Any
 from kgen.errors import DataPath
 from kgen.importer import Imported, ImportResult
 from kgen.merge import NAMED_LISTS, PATCH_DIRECTIVE
+from kgen.safe_paths import write_new
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:
@@ -111,10 +112,11 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
         )
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(
-            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n"
-            + dump_plain(body),
-            encoding="utf-8",
+        # Created, never opened through a link (the folder is new and checked empty).
+        write_new(
+            str(target),
+            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
+            + dump_plain(body).encode(),
         )
         written.append(path)
     return written
