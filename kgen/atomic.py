@@ -147,8 +147,8 @@ def _marked(place: Place, name: str) -> int | None:
 
 def recover(place: Place) -> None:
     """Finish or undo what a killed build left: put back an old tree that was moved
-    aside before the new one arrived, and remove kgen's staging folders. Anything else
-    under kgen's names is left as it is."""
+    aside before the new one arrived, and remove kgen's staging folders (and empty
+    folders under its names). Anything else under kgen's names is left as it is."""
     names = sorted(
         name
         for name in os.listdir(place.parent)
@@ -166,7 +166,7 @@ def recover(place: Place) -> None:
             if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
                 os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
         except OSError:
-            pass  # the old tree stays where it is; the build writes a new one
+            continue  # the old tree stays where it is, never removed
         finally:
             os.close(fd)
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)

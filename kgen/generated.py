@@ -14,6 +14,9 @@ from pathlib import Path
 from kgen.errors import Problem, UsageError
 from kgen.safe_paths import Refused, open_file, read_all, write_new
 
+# Generated files are a few KB; a larger file there differs, and is not read.
+MAX_GENERATED = 16 * 1024 * 1024
+
 
 def write_or_check(
     files: dict[Path, str], *, root: Path, check: bool
@@ -71,7 +74,10 @@ def _read(path: Path) -> bytes | None:
         fd = open_file(folder, path.name, path.as_posix())
     finally:
         os.close(folder)
-    return None if fd is None else read_all(fd)
+    if fd is None:
+        return None
+    data = read_all(fd, limit=MAX_GENERATED)
+    return data if isinstance(data, bytes) else None
 
 
 def link_on_the_way(path: Path, root: Path) -> Path | None:

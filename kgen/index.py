@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kgen.errors import KgenError, Problem
-from kgen.safe_paths import Refused, open_folder, open_root, read_file
+from kgen.safe_paths import Refused, Unread, open_folder, open_root, read_file
 
 INDEX = ".kgen-index"
 _HEADER = "# Files kgen generated here; kgen removes them when no job produces them.\n"
@@ -35,6 +35,8 @@ _ENTRY = _PATH + r"(?: " + _MARK + r")?+"
 _TEXT = r"(?:" + _ENTRY + r"\n|#[^\n]*+\n|\n)*+"
 _LINE = _ENTRY + r"|#.*|"
 _MARK_ONLY = re.compile(_MARK)
+# The index of 400,000 files: a hostile one larger than this is not read at all.
+MAX_INDEX_BYTES = 32 * 1024 * 1024
 _MAX_REPORTED = 10
 
 
@@ -77,13 +79,22 @@ def read_index(root: Path, output: str) -> Index:
 
 def _open_output(root: Path, output: str) -> int | None:
     """The output root's descriptor, reached without links; None if there is none."""
-    base = open_root(root)
+    try:
+        base = open_root(root)
+    except OSError as exc:
+        raise KgenError(
+            _damaged(index_path(output), f"cannot read it: {exc.strerror}")
+        ) from None
     try:
         return open_folder(base, output)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except Refused as exc:
         raise KgenError(refused_folder(exc, output)) from None
+    except OSError as exc:
+        raise KgenError(
+            _damaged(index_path(output), f"cannot read it: {exc.strerror}")
+        ) from None
     finally:
         os.close(base)
 
@@ -97,11 +108,18 @@ def index_in(folder: int, output: str) -> Index:
     lines: dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), 1):
         if line and line[0] != "#":
-            path, _, mark = line.partition(" ")
+            path, mark = _split(line, output)
             if path not in marks:  # the first line of a path counts, as in _lookup
                 marks[path] = mark or None
                 lines[path] = number
     return Index(marks, lines)
+
+
+def _split(line: str, output: str) -> tuple[str, str]:
+    """A line's path and fingerprint; the output root's own name may hold spaces."""
+    cut = len(output) if line.startswith(output + "/") else 0
+    path, _, mark = line[cut:].partition(" ")
+    return line[:cut] + path, mark
 
 
 def read_fingerprints(
@@ -155,13 +173,18 @@ def _text(folder: int, output: str) -> str | None:
     None when there is no index."""
     index = index_path(output)
     try:
-        data = read_file(folder, INDEX, index)
+        data = read_file(folder, INDEX, index, limit=MAX_INDEX_BYTES)
     except Refused as exc:
         raise KgenError(_damaged(index, f"it is {exc.kind}, not a file")) from None
     except OSError as exc:
         raise KgenError(_damaged(index, f"cannot read it: {exc.strerror}")) from None
     if data is None:
         return None
+    if isinstance(data, Unread):
+        why = f"it is {data.size:,} bytes; kgen writes about 80 bytes a file"
+        raise KgenError(
+            _damaged(index, f"{why}, and reads at most {MAX_INDEX_BYTES:,}")
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -219,7 +242,7 @@ def _why(line: str, output: str) -> tuple[str, int]:
     for at, char in enumerate(line):
         if not char.isprintable():
             return "it holds a control character", at + 1
-    path, space, mark = line.partition(" ")
+    path, mark = _split(line, output)
     parts = path.split("/")
     if path.startswith("/"):
         return "it is an absolute path", 1
@@ -232,7 +255,7 @@ def _why(line: str, output: str) -> tuple[str, int]:
         why = _bad_part(part)
         if why:
             return why, _column(parts, at) + 1
-    if space and not _MARK_ONLY.fullmatch(mark):
+    if len(path) < len(line) and not _MARK_ONLY.fullmatch(mark):
         return "its fingerprint is not <scheme>:<hex digits>", len(path) + 2
     return "it is not a path kgen writes", 1  # pragma: no cover - one of the above
 

@@ -13,6 +13,7 @@ import contextlib
 import errno
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -117,21 +118,35 @@ def open_file(folder: int, name: str, shown: str) -> int | None:
     return fd
 
 
-def read_file(folder: int, name: str, shown: str) -> bytes | None:
-    """The bytes of regular file `name` in `folder`, None when there is none; Refused
-    for anything else."""
+@dataclass(frozen=True)
+class Unread:
+    """A regular file left unread, being larger than the reader's limit."""
+
+    size: int
+
+
+def read_file(
+    folder: int, name: str, shown: str, *, limit: int | None = None
+) -> bytes | Unread | None:
+    """The bytes of regular file `name` in `folder`, None when there is none, Unread
+    when it is over `limit` bytes; Refused for anything but a regular file."""
     fd = open_file(folder, name, shown)
-    return None if fd is None else read_all(fd)
+    return None if fd is None else read_all(fd, limit=limit)
 
 
-def read_all(fd: int) -> bytes:
-    """Read an open regular file to its end and close it. Plain system calls: a build
-    reads every file of the tree, and a file object per file costs a third of the time."""
+def read_all(fd: int, *, limit: int | None = None) -> bytes | Unread:
+    """Read an open regular file to its end (unless it is over `limit` bytes) and close
+    it. Plain system calls: a build reads every file of the tree, and a file object per
+    file costs a third of the time."""
     try:
         size = os.fstat(fd).st_size
+        if limit is not None and size > limit:
+            return Unread(size)
         data = b""
         while chunk := os.read(fd, max(size - len(data), 0) + 4096):
             data += chunk
+            if limit is not None and len(data) > limit:  # it grew meanwhile
+                return Unread(len(data))
         return data
     finally:
         os.close(fd)

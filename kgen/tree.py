@@ -10,15 +10,25 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
 from kgen.errors import KgenError, Problem, printable
 from kgen.index import Index, index_in, index_path, refused_folder
-from kgen.safe_paths import Refused, describe, open_folder, open_root, read_file
+from kgen.safe_paths import (
+    Refused,
+    Unread,
+    describe,
+    open_folder,
+    open_root,
+    read_file,
+)
 
+Contents = dict[str, "bytes | Unread | None"]
+# A diff shows the old text of files up to this size (kgen's own are a few KB).
+MAX_SHOWN = 4 * 1024 * 1024
 # kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
 # and walking it would hold a descriptor per level.
 MAX_DEPTH = 32
@@ -110,9 +120,11 @@ class OutputTree:
             _scan(self.fd, self.output, found, depth=1)
         return found
 
-    def read(self, paths: Iterable[str]) -> dict[str, bytes | None]:
-        """Each path's bytes; None where there is no regular file."""
-        found: dict[str, bytes | None] = dict.fromkeys(paths)
+    def read(self, limits: dict[str, int]) -> Contents:
+        """Each path's bytes, unless it is over its limit (Unread); None where there is
+        no regular file. A comparison needs no more than the expected size: a larger
+        file differs, and is never read."""
+        found: Contents = dict.fromkeys(limits)
         if self.fd is None:
             return found
         cut = len(self.output) + 1
@@ -120,24 +132,42 @@ class OutputTree:
         for path in found:
             folders.setdefault(path[cut:].rpartition("/")[0], []).append(path)
         for folder, inside in folders.items():
-            _read_folder(self.fd, folder, inside, found)
+            _read_folder(self.fd, folder, inside, found, limits)
         return found
 
 
 def _read_folder(
-    output: int, folder: str, paths: list[str], found: dict[str, bytes | None]
+    output: int,
+    folder: str,
+    paths: list[str],
+    found: Contents,
+    limits: dict[str, int],
 ) -> None:
     try:
         fd = open_folder(output, folder)
-    except (OSError, Refused):
+    except (FileNotFoundError, NotADirectoryError, Refused):
         return  # no folder there, so none of its files
+    except OSError as exc:
+        raise KgenError(unreadable(paths[0].rpartition("/")[0], exc)) from None
     try:
         for path in paths:
             # Anything but a regular file is reported by the scan, and never read.
             with contextlib.suppress(Refused):
-                found[path] = read_file(fd, path.rpartition("/")[2], path)
+                name = path.rpartition("/")[2]
+                found[path] = read_file(fd, name, path, limit=limits[path])
+    except OSError as exc:
+        raise KgenError(unreadable(path, exc)) from None
     finally:
         os.close(fd)
+
+
+def unreadable(path: str, exc: OSError) -> Problem:
+    return Problem(
+        f"cannot read {path}: {exc.strerror or exc}",
+        "io",
+        file=path,
+        hint="kgen must read the whole output folder: make it readable",
+    )
 
 
 def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
@@ -151,15 +181,18 @@ def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
             )
         )
     below = []
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            path = f"{prefix}/{entry.name}"
-            if entry.is_dir(follow_symlinks=False):
-                below.append(entry.name)
-            elif entry.is_file(follow_symlinks=False):
-                found.files.add(path)
-            else:
-                found.odd[path] = _kind(entry)
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                path = f"{prefix}/{entry.name}"
+                if entry.is_dir(follow_symlinks=False):
+                    below.append(entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    found.files.add(path)
+                else:
+                    found.odd[path] = _kind(entry)
+    except OSError as exc:
+        raise KgenError(unreadable(prefix, exc)) from None
     for name in below:
         path = f"{prefix}/{name}"
         try:
@@ -169,6 +202,8 @@ def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
         except Refused as exc:
             found.odd[path] = exc.kind
             continue
+        except OSError as exc:
+            raise KgenError(unreadable(path, exc)) from None
         found.folders.add(path)
         try:
             _scan(fd, path, found, depth=depth + 1)
@@ -234,11 +269,15 @@ def _file_for_folder(path: str) -> Problem:
     )
 
 
-def compare(
-    scan: Scan, files: dict[str, str], current: dict[str, bytes | None]
-) -> TreeDiff:
+def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:
+    """What the tree holds at each path kgen writes, read no further than needed: a
+    file longer than the text's UTF-8 could be (4 bytes a character) differs."""
+    return tree.read({path: 4 * len(text) for path, text in files.items()})
+
+
+def compare(scan: Scan, files: dict[str, str], current: Contents) -> TreeDiff:
     """How the tree differs from `files` (index included): `current` is what
-    OutputTree.read gave for `files`, `scan` what the tree holds."""
+    read_current gave, `scan` what the tree holds."""
     diff = TreeDiff()
     for path, text in files.items():
         found = current[path]
@@ -251,20 +290,21 @@ def compare(
 
 
 def unified_diff(
-    tree: OutputTree,
-    files: dict[str, str],
-    diff: TreeDiff,
-    current: dict[str, bytes | None],
+    tree: OutputTree, files: dict[str, str], diff: TreeDiff, current: Contents
 ) -> str:
-    """The changes as a unified diff; only regular files are read, and paths are shown
-    with control characters escaped."""
-    old = {**current, **tree.read(diff.stale)}
+    """The changes as a unified diff. Only regular files are read, none over
+    MAX_SHOWN bytes, and paths are shown with control characters escaped."""
+    unread = [p for p in [*diff.modified, *diff.stale] if not _is_bytes(current.get(p))]
+    old = {**current, **tree.read(dict.fromkeys(unread, MAX_SHOWN))}
     chunks: list[str] = []
     for path in sorted([*diff.modified, *diff.missing, *diff.stale]):
-        shown = printable(path)
+        shown, before = printable(path), old.get(path)
+        if isinstance(before, Unread):
+            chunks.append(f"kgen: a/{shown} is {before.size:,} bytes; not shown\n")
+            before = None
         chunks.extend(
             difflib.unified_diff(
-                _text(old.get(path)).splitlines(True),
+                _text(before).splitlines(True),
                 files.get(path, "").splitlines(True),
                 f"a/{shown}",
                 f"b/{shown}",
@@ -273,8 +313,12 @@ def unified_diff(
     return "".join(chunks)
 
 
-def _text(data: bytes | None) -> str:
-    if data is None:
+def _is_bytes(data: bytes | Unread | None) -> bool:
+    return isinstance(data, bytes)
+
+
+def _text(data: bytes | Unread | None) -> str:
+    if not isinstance(data, bytes):
         return ""
     try:
         return data.decode("utf-8")

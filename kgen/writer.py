@@ -20,7 +20,15 @@ from kgen.errors import KgenError, Problem
 from kgen.index import index_path, refused_folder
 from kgen.parallel import worker_count
 from kgen.safe_paths import Refused, open_folder, open_root, read_file, write_new
-from kgen.tree import OutputTree, TreeDiff, compare, tree_problems, unified_diff
+from kgen.tree import (
+    OutputTree,
+    TreeDiff,
+    compare,
+    read_current,
+    tree_problems,
+    unified_diff,
+    unreadable,
+)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -58,7 +66,7 @@ def check_tree(
             problems = tree_problems(scan, index, files, output=output)
             if problems:
                 return Drift(TreeDiff(), problems)
-            current = tree.read(files)
+            current = read_current(tree, files)
             diff = compare(scan, files, current)
             if within:
                 for paths in (diff.modified, diff.missing, diff.stale):
@@ -66,6 +74,8 @@ def check_tree(
             text = unified_diff(tree, files, diff, current) if show else ""
     except KgenError as exc:
         return Drift(TreeDiff(), exc.problems)
+    except OSError as exc:
+        return Drift(TreeDiff(), [unreadable(output, exc)])
     return Drift(diff, [], text)
 
 
@@ -94,6 +104,11 @@ def write_tree(
                 return _write(place, tree, files)
     except KgenError as exc:
         return WriteSummary(), exc.problems
+    except OSError as exc:  # reading the tree or beside it, before any change to it
+        problem = Problem(
+            f"cannot write {output}/: {exc.strerror or exc}", "io", file=output
+        )
+        return WriteSummary(), [problem]
     finally:
         os.close(parent)
 
@@ -115,13 +130,14 @@ def _write(
     if problems:
         return WriteSummary(), problems
     owned = index.marks.keys()
-    current = tree.read(files)
+    current = read_current(tree, files)
     foreign = [
         p
         for p, text in files.items()
         if p not in owned
         and p != index_path(output)
-        and current[p] not in (None, text.encode())
+        and current[p] is not None
+        and current[p] != text.encode()
     ]
     if foreign:
         return WriteSummary(), [_foreign(path) for path in foreign]
@@ -212,7 +228,7 @@ def _fill(
 def _copy(source: int | None, stage: int, path: str) -> None:
     """Copy a regular file where a hard link failed (another owner, too many links)."""
     data = None if source is None else read_file(source, path, path)
-    if data is None:
+    if not isinstance(data, bytes):
         raise FileNotFoundError(2, "vanished while staging", path)
     write_new(path, data, folder=stage)
 
