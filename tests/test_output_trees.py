@@ -89,3 +89,31 @@ def test_a_marked_staging_folder_is_removed_without_following_its_links(
     root, outside = _build("planted-marked-folder-with-link", tmp_path, run_kgen)
     assert not (root / ".manifests.kgen-new-1").exists()
     assert (outside / "secret.yaml").read_text() == OUTSIDE_SECRET
+
+
+@pytest.mark.parametrize(
+    ("written", "output"),
+    [
+        ("./deploy/manifests/", "deploy/manifests"),
+        ("deploy//manifests", "deploy/manifests"),
+        ("'my manifests'", "my manifests"),
+    ],
+)
+def test_an_output_is_used_as_one_normalised_spelling(
+    tmp_path: Path, run_kgen: RunKgen, written: str, output: str
+) -> None:
+    root = materialise(CASES["index-entry-proc-environ"], tmp_path / "project")
+    (root / "manifests").rename(root / "unused")
+    kgen_yaml = root / "kgen.yaml"
+    kgen_yaml.write_text(f"output: {written}\n" + kgen_yaml.read_text())
+    assert run_kgen("build", cwd=root).code == 0
+    index = (root / output / ".kgen-index").read_text().splitlines()
+    assert index[1:] == [
+        f"{output}/dev/kustomization.yaml",
+        f"{output}/dev/train.pytorchjob.yaml spec-yaml-sha256:599c437a0f7d9016",
+        f"{output}/old/kustomization.yaml",
+        f"{output}/old/train.pytorchjob.yaml spec-yaml-sha256:9fa4b73be27cb611",
+    ]
+    check = run_kgen("build", "--check", cwd=root)
+    assert (check.code, check.err) == (0, f"kgen: {output}/ is up to date (5 files)\n")
+    assert run_kgen("validate", "jobs/train.yaml", cwd=root).code == 0

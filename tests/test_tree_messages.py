@@ -329,3 +329,49 @@ def test_a_project_root_where_the_lock_cannot_be_created(
         "kgen: 1 error in 1 file\n",
     )
     assert _tree(root) == found[1]
+
+
+@pytest.mark.parametrize(
+    ("folder", "args", "error"),
+    [
+        (
+            "manifests/a",
+            ("build", "--check"),
+            "manifests/a: error: cannot read manifests/a: Permission denied (io)",
+        ),
+        (
+            "manifests/a",
+            ("diff",),
+            "manifests/a: error: cannot read manifests/a: Permission denied (io)",
+        ),
+        (
+            "manifests/a",
+            ("build",),
+            "manifests/a: error: cannot read manifests/a: Permission denied (io)",
+        ),
+        (
+            "manifests",
+            ("validate",),
+            "manifests/.kgen-index: error: kgen's index of the files it wrote is"
+            " damaged; cannot read it: Permission denied (io)",
+        ),
+    ],
+)
+def test_an_unreadable_output_folder_is_a_located_error(
+    trees: tuple[Path, dict[int, dict[str, bytes]]],
+    tmp_path: Path,
+    folder: str,
+    args: tuple[str, ...],
+    error: str,
+) -> None:
+    root, found = trees
+    if not _permissions_apply(tmp_path):
+        pytest.skip("file permissions do not apply to this process")
+    (root / folder).chmod(0)
+    try:
+        done = _kgen_without_root(root, *args)
+    finally:
+        (root / folder).chmod(0o755)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(error + "\n"), done.stderr
+    assert _tree(root) == found[1]

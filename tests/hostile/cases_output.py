@@ -8,6 +8,7 @@ changed and that the outside secret never reached the output.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.hostile.case import OUTSIDE_DIR, OUTSIDE_FILE, Case, Content, Fifo, Link
@@ -53,6 +54,21 @@ spec:
       schema:
         openAPIV3Schema: {type: object}
 """
+
+
+def _sparse(path: str, size: int) -> Callable[[Path], None]:
+    """A prepare step: `path` as a file of `size` zero bytes that takes no disk."""
+
+    def make(root: Path) -> None:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        with open(root / path, "wb") as handle:
+            handle.truncate(size)
+
+    return make
+
+
+def _nested(depth: int) -> dict[str, Content]:
+    return {"manifests/" + "/".join(["deep"] * depth) + "/x.yaml": "x: 1\n"}
 
 
 def _read_only_root(root: Path) -> None:
@@ -149,6 +165,30 @@ TREE_CASES: dict[str, Case] = {
         about="moved aside before, even when listed",
     ),
     "fifo-where-env-folder-goes": Case({"manifests/old": Fifo()}, args=DIFF),
+    "stale-file-too-large-to-show": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_sparse("manifests/dev/big.yaml", 100 * 2**20),
+        about="100 MB, never read",
+    ),
+    "output-file-too-large-to-read": Case(
+        index_with(),
+        args=DIFF,
+        expected_exit=0,
+        prepare=_sparse(JOB_FILE, 100 * 2**20),
+        about="larger than what kgen writes there, so it differs; never read",
+    ),
+    "index-too-large": Case({}, args=("validate",), prepare=_sparse(INDEX, 40 * 2**20)),
+    "output-tree-nested-too-deep": Case(_nested(40), args=BUILD),
+    "stale-file-name-not-utf8": Case(
+        {"manifests/dev/caf\udce9.yaml": "x: 1\n"}, args=DIFF, expected_exit=0
+    ),
+    "stale-file-name-with-escapes": Case(
+        {"manifests/dev/\x1b[2J\x1b[31mok.yaml": "x: 1\n"},
+        args=DIFF,
+        expected_exit=0,
+    ),
 }
 
 ROOT_CASES: dict[str, Case] = {
@@ -204,6 +244,9 @@ ROOT_CASES: dict[str, Case] = {
     "output-is-the-argocd-folder": Case(
         project_with("argocd: {repoURL: 'https://example.com/r.git'}\noutput: argocd"),
         args=BUILD,
+    ),
+    "output-with-control-character": Case(
+        project_with('output: "manifests\\e[2J"'), args=BUILD
     ),
     "output-is-a-link-to-jobs": Case(
         {**project_with("output: rendered"), "rendered": Link("jobs")}, args=BUILD
