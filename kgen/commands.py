@@ -12,7 +12,7 @@ from kgen.errors import Problem, UsageError, printable
 from kgen.index import with_index
 from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report
 from kgen.output import build_tree
-from kgen.output_root import output_problems
+from kgen.output_root import argocd_problems, output_problems
 from kgen.pipeline import RunResult, run
 from kgen.rerun import changed_in_place, fingerprints
 from kgen.scope import scope_for
@@ -42,7 +42,11 @@ def _load_and_run(
     if project is None:
         return Outcome(None, None, problems)
     if output:
-        problems = [*problems, *output_problems(project, extra_crds=options.crds)]
+        problems = [
+            *problems,
+            *output_problems(project, extra_crds=options.crds),
+            *argocd_problems(project, extra_crds=options.crds),
+        ]
     for env in options.envs:
         if env not in project.spec.environments:
             known = ", ".join(project.spec.environments)
@@ -208,6 +212,10 @@ def argocd(options: Options, *, check: bool = False) -> int:
         return EXIT_PROBLEMS
     if outcome.project.spec.argocd is None:
         raise UsageError("kgen.yaml has no argocd: section (repoURL at least)")
+    clashes = argocd_problems(outcome.project, extra_crds=options.crds)
+    if clashes:
+        report(options, Outcome(outcome.project, None, clashes))
+        return EXIT_PROBLEMS
     generated = argocd_files(outcome.project, outcome.result)
     files = {options.root / name: text for name, text in generated.items()}
     return _write_or_check(options, files, check=check, fix="kgen argocd")

@@ -11,8 +11,8 @@ import errno
 import os
 from pathlib import Path
 
-from kgen.errors import Problem, UsageError
-from kgen.safe_paths import Refused, open_file, read_all, write_new
+from kgen.errors import KgenError, Problem, UsageError
+from kgen.safe_paths import Refused, open_file, open_folder, read_all, write_new
 
 # Generated files are a few KB; a larger file there differs, and is not read.
 MAX_GENERATED = 16 * 1024 * 1024
@@ -133,3 +133,48 @@ def check_import_folder(out: Path) -> None:
         raise UsageError(f"cannot read {out}: {exc.strerror}") from None
     if entries:
         raise UsageError(f"{out} is not empty; import writes a new project folder")
+
+
+def check_inside(out: Path, paths: list[str]) -> None:
+    """Refuse, before anything is written, a path that would leave folder `out` (a
+    name from an imported manifest such as `../../x`)."""
+    bad = [path for path in paths if not _plain(path)]
+    if bad:
+        raise KgenError(
+            *(
+                Problem(
+                    f"import would write {path}, which is not a plain path inside {out}/;"
+                    " nothing was written",
+                    "invalid-value",
+                    file=out.as_posix(),
+                    hint="a job's metadata.name must be a plain name: lowercase letters, digits and '-'",
+                )
+                for path in bad
+            )
+        )
+
+
+def _plain(path: str) -> bool:
+    parts = path.split("/")
+    return (
+        path.isprintable()
+        and "\\" not in path
+        and not path.startswith("/")
+        and all(part not in ("", ".", "..") for part in parts)
+    )
+
+
+def write_inside(out: Path, path: str, data: bytes) -> None:
+    """Create plain relative `path` inside folder `out`: folders on the way are made or
+    opened without following links, and the file is created, never opened through one."""
+    out.mkdir(parents=True, exist_ok=True)
+    base = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    folder_path, _, name = path.rpartition("/")
+    try:
+        folder = open_folder(base, folder_path, create=True)
+    finally:
+        os.close(base)
+    try:
+        write_new(name, data, folder=folder)
+    finally:
+        os.close(folder)

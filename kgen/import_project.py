@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
+from kgen.generated import check_inside, write_inside
 from kgen.importer import Imported, ImportResult
 from kgen.merge import NAMED_LISTS, PATCH_DIRECTIVE
-from kgen.safe_paths import write_new
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:
@@ -104,17 +104,16 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
         project["externalClaims"] = external
     project["environments"] = {e: _environment(s) for e, s in environments.items()}
     written = []
+    check_inside(out, list(files))  # a name like ../../x would write outside `out`
     for path, body in {"kgen.yaml": project, **files}.items():
         schema = {"kgen.yaml": "schemas/kgen-project.schema.json"}.get(path) or (
             "../schemas/kgen-job.schema.json"
             if path.startswith("jobs/")
             else "../schemas/kgen-overlay.schema.json"
         )
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        # Created, never opened through a link (the folder is new and checked empty).
-        write_new(
-            str(target),
+        write_inside(
+            out,
+            path,
             f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
             + dump_plain(body).encode(),
         )

@@ -1,10 +1,12 @@
-"""Where kgen.yaml `output:` may point: a folder of kgen's own, inside the project.
+"""Where kgen.yaml `output:` (and `argocd.output`) may point: a folder of kgen's own.
 
 kgen replaces the output root whole (kgen.atomic), so an output that is, holds or lies
 inside one of the project's inputs (kgen.yaml, the jobs or overlays folder, a CRD, .git,
 the argocd or schemas folder) would displace it, and an existing file there would be
 swapped out for a folder. Both are refused at `output:` before anything is touched; so
-is a link, or anything but a folder, on the way to the output root.
+is a link, or anything but a folder, on the way to the output root. `kgen argocd`
+writes its files into `argocd.output`, so that may not be an input or kgen's output
+root either.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from kgen.discover import Project, located
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
 from kgen.index import refused_folder
 from kgen.project import PROJECT_FILE
 from kgen.safe_paths import Refused, describe
 
 Identity = tuple[int, int]
+_HINT = "set output: to a folder of kgen's own, apart from the project's inputs"
+_ARGOCD = "the argocd folder"
 
 
 def output_problems(
@@ -33,13 +37,49 @@ def output_problems(
         on_the_way = _components(project.root, output)
     except Refused as exc:
         return [refused_folder(exc, output)]
-    found = on_the_way[-1][1] if len(on_the_way) == len(output.split("/")) else None
-    problems = list(_conflicts(project, extra_crds, on_the_way))
+    except OSError as exc:
+        return [located(_unusable(output, exc, ("output",)), project.doc)]
+    inputs = _inputs(project, extra_crds)
+    problems = [
+        _conflict(f"output '{output}'", clash, "kgen replaces its output folder whole")
+        for clash in _conflicts(project.root, output, inputs, on_the_way)
+    ]
+    complete = len(on_the_way) == len(output.split("/"))
+    found = on_the_way[-1][1] if complete else None
     if not problems and found is not None and not stat.S_ISDIR(found.st_mode):
         if ("output",) not in project.doc.positions:  # the default: show the path
             return [refused_folder(Refused(output, describe(found.st_mode)), output)]
         problems.append(_not_a_folder(output, describe(found.st_mode)))
     return [located(problem, project.doc) for problem in problems]
+
+
+def argocd_problems(
+    project: Project, *, extra_crds: tuple[str, ...] = ()
+) -> list[Problem]:
+    """Why `kgen argocd` may not write into `argocd.output`, if it may not."""
+    if project.spec.argocd is None:
+        return []
+    folder = project.spec.argocd.output
+    inputs = [(n, w) for n, w in _inputs(project, extra_crds) if w != _ARGOCD]
+    if folder != project.spec.output:  # the same clash: output_problems says so
+        inputs.append((project.spec.output, "the output folder"))
+    try:
+        on_the_way = _components(project.root, folder)
+    except (Refused, OSError):
+        on_the_way = []  # kgen argocd says so, and writes nothing through it
+    return [
+        located(
+            _conflict(
+                f"argocd output '{folder}'",
+                clash,
+                "kgen argocd writes its files into it",
+                path=("argocd", "output"),
+                hint="set argocd.output to a folder of its own, apart from the inputs and the output",
+            ),
+            project.doc,
+        )
+        for clash in _conflicts(project.root, folder, inputs, on_the_way)
+    ]
 
 
 def _components(root: Path, output: str) -> list[tuple[str, os.stat_result]]:
@@ -60,33 +100,35 @@ def _components(root: Path, output: str) -> list[tuple[str, os.stat_result]]:
     return found
 
 
-def _inputs(project: Project, extra_crds: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+def _inputs(project: Project, extra_crds: tuple[str, ...]) -> list[tuple[str, str]]:
     spec = project.spec
-    yield PROJECT_FILE, "the project file"
-    yield spec.jobs, "the jobs folder"
-    yield spec.overlays, "the overlays folder"
-    yield ".git", "git's folder"
-    yield "schemas", "the schemas folder"
+    inputs = [
+        (PROJECT_FILE, "the project file"),
+        (spec.jobs, "the jobs folder"),
+        (spec.overlays, "the overlays folder"),
+        (".git", "git's folder"),
+        ("schemas", "the schemas folder"),
+    ]
     if spec.argocd is not None:
-        yield spec.argocd.output, "the argocd folder"
-    for crd in (*spec.crds, *extra_crds):
-        yield crd, "the CRD file"
+        inputs.append((spec.argocd.output, _ARGOCD))
+    return inputs + [(crd, "the CRD file") for crd in (*spec.crds, *extra_crds)]
 
 
 def _conflicts(
-    project: Project,
-    extra_crds: tuple[str, ...],
+    root: Path,
+    target: str,
+    inputs: list[tuple[str, str]],
     on_the_way: list[tuple[str, os.stat_result]],
-) -> Iterator[Problem]:
-    output = project.spec.output
+) -> Iterator[str]:
+    """How `target` clashes with each input it clashes with: 'is the jobs folder jobs'."""
     ours = [(s.st_dev, s.st_ino) for _, s in on_the_way]
-    complete = len(on_the_way) == len(output.split("/"))
-    for name, what in _inputs(project, extra_crds):
-        relation = _relation(output, posixpath.normpath(name))
+    complete = len(on_the_way) == len(target.split("/"))
+    for name, what in inputs:
+        relation = _relation(target, posixpath.normpath(name))
         if relation is None:
-            relation = _same_place(project.root, name, ours, complete=complete)
+            relation = _same_place(root, name, ours, complete=complete)
         if relation is not None:
-            yield _conflict(output, relation, what, name)
+            yield f"{relation} {what} {name}"
 
 
 def _relation(output: str, name: str) -> str | None:
@@ -107,32 +149,43 @@ def _same_place(
     a link to it."""
     try:
         target = os.stat(root / name)
-    except OSError:
-        return None
-    mine = (target.st_dev, target.st_ino)
-    if complete and mine == ours[-1]:
-        return "is"
-    if mine in ours:
-        return "lies inside"
-    if not complete:
-        return None
-    top = Path(os.path.realpath(root))
-    for folder in Path(os.path.realpath(root / name)).parents:
-        if folder == top or top not in folder.parents:
-            return None
-        status = os.stat(folder)
-        if (status.st_dev, status.st_ino) == ours[-1]:
+        mine = (target.st_dev, target.st_ino)
+        if complete and mine == ours[-1]:
+            return "is"
+        if mine in ours:
+            return "lies inside"
+        if complete and _inside(root, name, ours[-1]):
             return "holds"
+    except OSError:
+        pass  # an input kgen cannot reach is reported where it is read
     return None
 
 
-def _conflict(output: str, relation: str, what: str, name: str) -> Problem:
+def _inside(root: Path, name: str, folder: Identity) -> bool:
+    """Whether input `name`, links resolved, lies inside `folder` (within the project)."""
+    top = Path(os.path.realpath(root))
+    for parent in Path(os.path.realpath(root / name)).parents:
+        if parent == top or top not in parent.parents:
+            return False
+        status = os.stat(parent)
+        if (status.st_dev, status.st_ino) == folder:
+            return True
+    return False
+
+
+def _conflict(
+    setting: str,
+    clash: str,
+    why: str,
+    *,
+    path: DataPath = ("output",),
+    hint: str = _HINT,
+) -> Problem:
     return Problem(
-        f"output '{output}' {relation} {what} {name}: kgen replaces its output folder"
-        " whole, so it would displace it",
+        f"{setting} {clash}: {why}, so it would displace it",
         "invalid-value",
-        path=("output",),
-        hint="give kgen a folder of its own, e.g. output: manifests",
+        path=path,
+        hint=hint,
     )
 
 
@@ -142,5 +195,14 @@ def _not_a_folder(output: str, kind: str) -> Problem:
         " whole, so it would displace it",
         "invalid-value",
         path=("output",),
-        hint="give kgen a folder of its own, e.g. output: manifests",
+        hint=_HINT,
+    )
+
+
+def _unusable(output: str, exc: OSError, where: DataPath) -> Problem:
+    return Problem(
+        f"output '{output}' cannot be used: {exc.strerror or exc}",
+        "invalid-value",
+        path=where,
+        hint=_HINT,
     )
