@@ -42,6 +42,19 @@ def project_with(settings: str) -> dict[str, Content]:
     }
 
 
+IMPORTED = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: train}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - {name: pytorch, image: 'registry.example.com/train:1.0'}
+"""
 CRD = """\
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -248,6 +261,18 @@ ROOT_CASES: dict[str, Case] = {
     "output-with-control-character": Case(
         project_with('output: "manifests\\e[2J"'), args=BUILD
     ),
+    "output-name-too-long": Case(project_with("output: " + "m" * 300), args=BUILD),
+    "argocd-output-is-the-jobs-folder": Case(
+        project_with("argocd: {repoURL: 'https://example.com/r.git', output: jobs}"),
+        args=("argocd",),
+        about="kgen argocd wrote its Applications among the job specs",
+    ),
+    "argocd-output-inside-the-output-folder": Case(
+        project_with(
+            "argocd: {repoURL: 'https://example.com/r.git', output: manifests/argocd}"
+        ),
+        args=("validate",),
+    ),
     "output-is-a-link-to-jobs": Case(
         {**project_with("output: rendered"), "rendered": Link("jobs")}, args=BUILD
     ),
@@ -302,6 +327,15 @@ LOCK_CASES: dict[str, Case] = {
         {"in/job.yaml": "kind: PyTorchJob\n", "away": Link(OUTSIDE_DIR)},
         args=("import", "in/job.yaml", "--out", "away/imported"),
         expected_exit=2,
+    ),
+    "import-job-name-climbs-out": Case(
+        {
+            "in/job.yaml": IMPORTED.replace(
+                "name: train", "name: ../../../outside/pwned"
+            )
+        },
+        args=("import", "in/job.yaml", "--out", "imported"),
+        about="the job's spec was written outside the project",
     ),
     "import-out-is-a-fifo": Case(
         {"in/job.yaml": "kind: PyTorchJob\n", "imported": Fifo()},
