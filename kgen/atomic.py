@@ -1,4 +1,4 @@
-"""Replace a whole directory in one step, and keep two builds from interleaving.
+"""Replace a whole directory in one step (kgen.lock keeps two builds from interleaving).
 
 The new tree is staged beside the old one and the two are exchanged with Linux
 renameat2(RENAME_EXCHANGE): at every instant the output root is the complete old tree or
@@ -6,9 +6,10 @@ the complete new one. Where the call is missing (another OS or filesystem) two r
 are used, and the next build finishes an interrupted swap.
 
 Everything happens in the output root's parent folder, opened once without following
-links: the lock and the staging folder are created there without following links, and
-recovery touches only staging folders that carry kgen's marker (or are empty), so a link
-or a folder planted under one of kgen's names is never followed, moved or emptied.
+links. A staging folder is created there under a name nothing uses, with a marker file
+inside, and holds the new tree (and the old one, in between the two renames). Recovery
+touches only staging folders that carry the marker (or are empty), so a link or a
+folder planted under one of kgen's names is never followed, moved or emptied.
 """
 
 from __future__ import annotations
@@ -16,19 +17,15 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import os
 import shutil
 import stat
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kgen.errors import KgenError, Problem
-from kgen.safe_paths import Refused, describe, open_folder, write_new
+from kgen.safe_paths import Refused, open_folder, write_new
 
 _RENAME_EXCHANGE = 2
-LOCK_WAIT_SECONDS = 120.0
 # A staging folder holds the marker and the tree; the old tree goes beside it when
 # renameat2 is missing.
 MARKER = "kgen-staging"
@@ -37,7 +34,6 @@ OLD = "old"
 _MARKER_TEXT = (
     b"kgen stages a new output tree here; the next build removes this folder\n"
 )
-_LOCK = os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
@@ -68,65 +64,6 @@ class SwapError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
-
-
-@contextlib.contextmanager
-def build_lock(place: Place, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-    """Hold `.<output>.kgen-lock` beside the output root; a second build waits for it,
-    and says so, then fails if it waited too long."""
-    shown = place.path(place.lock_name)
-    fd = _open_lock(place, shown)
-    try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise KgenError(
-                        Problem(
-                            f"another kgen build has held {place.lock_name} for {wait:.0f} s",
-                            "io",
-                            file=shown,
-                            hint="wait for it to finish; a killed build releases the lock by itself",
-                        )
-                    ) from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-def _open_lock(place: Place, shown: str) -> int:
-    try:
-        fd = os.open(place.lock_name, _LOCK, 0o666, dir_fd=place.parent)
-    except OSError as exc:
-        raise KgenError(_lock_problem(place, shown, exc)) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise KgenError(_no_lock(shown, f"it is {describe(mode)}"))
-    return fd
-
-
-def _lock_problem(place: Place, shown: str, exc: OSError) -> Problem:
-    if exc.errno in (errno.ELOOP, errno.EISDIR):
-        try:
-            mode = os.stat(place.lock_name, dir_fd=place.parent, follow_symlinks=False)
-            return _no_lock(shown, f"it is {describe(mode.st_mode)}")
-        except OSError:
-            pass
-    return _no_lock(shown, exc.strerror or str(exc))
-
-
-def _no_lock(shown: str, why: str) -> Problem:
-    return Problem(
-        f"cannot lock {shown}: {why}; nothing was written",
-        "io",
-        file=shown,
-        hint="kgen needs a regular file there that it can create and lock: remove what is there, or make the folder writable",
-    )
 
 
 def _marked(place: Place, name: str) -> int | None:
@@ -215,7 +152,8 @@ def _new_staging(place: Place) -> str:
     or something planted, keeps its name)."""
     base = f"{place.prefix}new-{os.getpid()}"
     for attempt in range(100):
-        name = base if attempt == 0 else f"{base}-{attempt}"
+        # Then unguessable names: a pull request can plant names it can predict.
+        name = base if attempt == 0 else f"{base}-{os.urandom(4).hex()}"
         try:
             os.mkdir(name, 0o777, dir_fd=place.parent)
             return name

@@ -10,10 +10,10 @@ from kgen.discover import Project, load_project
 from kgen.emitter import dump_documents
 from kgen.errors import Problem, UsageError, printable
 from kgen.index import with_index
-from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report
+from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report, run_scope
 from kgen.output import build_tree
 from kgen.output_root import argocd_problems, output_problems
-from kgen.pipeline import RunResult, run
+from kgen.pipeline import run
 from kgen.rerun import changed_in_place, fingerprints
 from kgen.scope import scope_for
 
@@ -98,7 +98,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
     if write_problems:
         return EXIT_PROBLEMS
     options.err.write(
-        f"kgen: {_scope(outcome.result)}: {len(summary.written)} files written,"
+        f"kgen: {run_scope(outcome.result)}: {len(summary.written)} files written,"
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
@@ -130,20 +130,6 @@ def _changed_in_place(outcome: Outcome) -> list[Problem]:
     ]
 
 
-def _scope(result: RunResult) -> str:
-    jobs = len({render.job.file for render in result.renders})
-    envs = len({render.env.name for render in result.renders} or result.environments)
-    renders = len(result.renders)
-    return (
-        f"{_count(jobs, 'job')} in {_count(envs, 'environment')}"
-        f" ({_count(renders, 'render')})"
-    )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
 def _report_drift(
     options: Options, project: Project, files: dict[str, str], drift: Drift
 ) -> int:
@@ -171,7 +157,7 @@ def validate(
     report(options, outcome)
     failing = [p for p in outcome.problems or [] if strict or p.severity == "error"]
     if outcome.result is not None and not failing:
-        options.err.write(f"kgen: {_scope(outcome.result)}: valid\n")
+        options.err.write(f"kgen: {run_scope(outcome.result)}: valid\n")
     elif outcome.result is None and paths and not failing:
         options.err.write(
             "kgen: none of the given paths is a job spec, overlay or kgen.yaml\n"

@@ -2,42 +2,45 @@
 
 The index is input a pull request can edit, and what it names is read (`kgen diff`) and
 removed (`kgen build`). So it may only name regular files inside the output root, as
-kgen writes them: `<output>/` then normalised components of letters, digits, '.', '_'
-and '-' (no '..', no '.', no empty one), then optionally a space and a job's
-fingerprint. A line that is anything else stops every command that reads the index, at
-`<output>/.kgen-index:LINE`, before a file is read or written. One expression over the
-whole text decides, for a full read and for a lookup of a few paths alike, so both
-accept exactly the same indexes.
+kgen writes them (kgen.index_grammar). A line that is anything else stops every command
+that reads the index, at `<output>/.kgen-index:LINE`, before a file is read or written.
+One expression over the whole text decides, for a full read and for a lookup of a few
+paths alike, so both accept exactly the same indexes. The index and the folders to it
+are opened without following links, and only a regular file is read.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from kgen.errors import KgenError, Problem
+from kgen.errors import KgenError
+from kgen.index_grammar import (
+    HEADER,
+    INDEX,
+    bad_lines,
+    damaged,
+    index_path,
+    path_pattern,
+    split_line,
+    text_pattern,
+)
 from kgen.safe_paths import Refused, Unread, open_folder, open_root, read_file
+from kgen.tree_problems import refused_folder
 
-INDEX = ".kgen-index"
-_HEADER = "# Files kgen generated here; kgen removes them when no job produces them.\n"
+__all__ = [
+    "INDEX",
+    "Index",
+    "index_path",
+    "read_fingerprints",
+    "read_index",
+    "with_index",
+]
 
-# A component starts with a character other than '.', or with '.' and one other than
-# '.', or with '..' and anything more: so never '.' or '..' alone.
-_PART = r"(?>\.\.[A-Za-z0-9._-]|\.[A-Za-z0-9_-]|[A-Za-z0-9_-])[A-Za-z0-9._-]*+"
-_MARK = r"[a-z][a-z0-9-]*+:[0-9a-f]{8,64}+"
-# Possessive and atomic: 3 ms for the 12,000 lines of a 1,000-job project.
-_PATH = r"{prefix}(?:/" + _PART + r")++"
-_ENTRY = _PATH + r"(?: " + _MARK + r")?+"
-_TEXT = r"(?:" + _ENTRY + r"\n|#[^\n]*+\n|\n)*+"
-_LINE = _ENTRY + r"|#.*|"
-_MARK_ONLY = re.compile(_MARK)
 # The index of 400,000 files: a hostile one larger than this is not read at all.
 MAX_INDEX_BYTES = 32 * 1024 * 1024
-_MAX_REPORTED = 10
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,6 @@ class Index:
 
     marks: dict[str, str | None]
     lines: dict[str, int]
-
-
-def index_path(output: str) -> str:
-    return f"{output}/{INDEX}"
 
 
 def with_index(
@@ -63,7 +62,7 @@ def with_index(
         f"{path} {marks[path]}\n" if path in marks else f"{path}\n"
         for path in sorted(files)
     )
-    return {**files, index_path(output): _HEADER + listing}
+    return {**files, index_path(output): HEADER + listing}
 
 
 def read_index(root: Path, output: str) -> Index:
@@ -83,7 +82,7 @@ def _open_output(root: Path, output: str) -> int | None:
         base = open_root(root)
     except OSError as exc:
         raise KgenError(
-            _damaged(index_path(output), f"cannot read it: {exc.strerror}")
+            damaged(index_path(output), f"cannot read it: {exc.strerror}")
         ) from None
     try:
         return open_folder(base, output)
@@ -93,7 +92,7 @@ def _open_output(root: Path, output: str) -> int | None:
         raise KgenError(refused_folder(exc, output)) from None
     except OSError as exc:
         raise KgenError(
-            _damaged(index_path(output), f"cannot read it: {exc.strerror}")
+            damaged(index_path(output), f"cannot read it: {exc.strerror}")
         ) from None
     finally:
         os.close(base)
@@ -108,18 +107,11 @@ def index_in(folder: int, output: str) -> Index:
     lines: dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), 1):
         if line and line[0] != "#":
-            path, mark = _split(line, output)
+            path, mark = split_line(line, output)
             if path not in marks:  # the first line of a path counts, as in _lookup
                 marks[path] = mark or None
                 lines[path] = number
     return Index(marks, lines)
-
-
-def _split(line: str, output: str) -> tuple[str, str]:
-    """A line's path and fingerprint; the output root's own name may hold spaces."""
-    cut = len(output) if line.startswith(output + "/") else 0
-    path, _, mark = line[cut:].partition(" ")
-    return line[:cut] + path, mark
 
 
 def read_fingerprints(
@@ -165,7 +157,7 @@ def _lookup(text: str, path: str) -> tuple[bool, str | None]:
 
 
 def _is_entry(path: str, output: str) -> bool:
-    return _path_pattern(output).fullmatch(path) is not None
+    return path_pattern(output).fullmatch(path) is not None
 
 
 def _text(folder: int, output: str) -> str | None:
@@ -175,154 +167,32 @@ def _text(folder: int, output: str) -> str | None:
     try:
         data = read_file(folder, INDEX, index, limit=MAX_INDEX_BYTES)
     except Refused as exc:
-        raise KgenError(_damaged(index, f"it is {exc.kind}, not a file")) from None
+        raise KgenError(damaged(index, f"it is {exc.kind}, not a file")) from None
     except OSError as exc:
-        raise KgenError(_damaged(index, f"cannot read it: {exc.strerror}")) from None
+        raise KgenError(damaged(index, f"cannot read it: {exc.strerror}")) from None
     if data is None:
         return None
     if isinstance(data, Unread):
         why = f"it is {data.size:,} bytes; kgen writes about 80 bytes a file"
-        raise KgenError(
-            _damaged(index, f"{why}, and reads at most {MAX_INDEX_BYTES:,}")
-        )
+        raise KgenError(damaged(index, f"{why}, and reads at most {MAX_INDEX_BYTES:,}"))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise KgenError(
-            _damaged(index, f"it is not UTF-8 text: {exc.reason}")
-        ) from None
+        raise KgenError(damaged(index, f"it is not UTF-8 text: {exc.reason}")) from None
     if "\r" in text:
         text = text.replace("\r\n", "\n")
     if not text.endswith("\n"):
         text += "\n"
-    if _text_pattern(output).fullmatch(text) is None:
-        raise KgenError(*_bad_lines(text, output))
+    if text_pattern(output).fullmatch(text) is None:
+        raise KgenError(*bad_lines(text, output))
     return text
 
 
-@functools.lru_cache(maxsize=4)
-def _text_pattern(output: str) -> re.Pattern[str]:
-    return re.compile(_TEXT.replace("{prefix}", re.escape(output)))
-
-
-@functools.lru_cache(maxsize=4)
-def _path_pattern(output: str) -> re.Pattern[str]:
-    return re.compile(_PATH.replace("{prefix}", re.escape(output)))
-
-
-@functools.lru_cache(maxsize=4)
-def _line_pattern(output: str) -> re.Pattern[str]:
-    return re.compile(_LINE.replace("{prefix}", re.escape(output)))
-
-
-def _bad_lines(text: str, output: str) -> list[Problem]:
-    """A problem at each line the index may not have (the first few of them)."""
-    index = index_path(output)
-    pattern = _line_pattern(output)
-    problems = []
-    for number, line in enumerate(text[:-1].split("\n"), 1):
-        if pattern.fullmatch(line) is None:
-            why, column = _why(line, output)
-            problems.append(_bad_entry(index, number, column, line, why, output))
-    if len(problems) > _MAX_REPORTED:
-        last = problems[_MAX_REPORTED - 1]
-        more = len(problems) - _MAX_REPORTED
-        problems[_MAX_REPORTED - 1 :] = [
-            replace(
-                last,
-                message=f"{last.message}; {more} more lines after this one are"
-                " not entries kgen writes either",
-            )
-        ]
-    return problems
-
-
-def _why(line: str, output: str) -> tuple[str, int]:
-    """Why a line is not an entry kgen writes, and the column where that shows."""
-    for at, char in enumerate(line):
-        if not char.isprintable():
-            return "it holds a control character", at + 1
-    path, mark = _split(line, output)
-    parts = path.split("/")
-    if path.startswith("/"):
-        return "it is an absolute path", 1
-    if ".." in parts:
-        return "it climbs out with '..'", _column(parts, parts.index("..")) + 1
-    if not path.startswith(output + "/"):
-        return f"it is not inside the output folder {output}/", 1
-    inside = len(output.split("/"))
-    for at, part in enumerate(parts[inside:], inside):
-        why = _bad_part(part)
-        if why:
-            return why, _column(parts, at) + 1
-    if len(path) < len(line) and not _MARK_ONLY.fullmatch(mark):
-        return "its fingerprint is not <scheme>:<hex digits>", len(path) + 2
-    return "it is not a path kgen writes", 1  # pragma: no cover - one of the above
-
-
-def _bad_part(part: str) -> str | None:
-    if not part:
-        return "it has an empty path component"
-    if part == ".":
-        return "it has a '.' path component"
-    if "\\" in part:
-        return "it has a backslash"
-    if re.fullmatch(_PART, part) is None:
-        return "it has a character kgen never writes in a file name"
-    return None
-
-
-def _column(parts: list[str], at: int) -> int:
-    return sum(len(p) + 1 for p in parts[:at])
-
-
-def _bad_entry(
-    index: str, line: int, column: int, text: str, why: str, output: str
-) -> Problem:
-    shown = text if len(text) <= 80 else text[:77] + "..."
-    return Problem(
-        f"the index lists '{shown}', which kgen cannot have written: {why};"
-        f" kgen reads and removes only files it wrote inside {output}/",
-        "io",
-        file=index,
-        line=line,
-        column=column,
-        hint=_restore(index),
-    )
-
-
-def _damaged(index: str, why: str) -> Problem:
-    # Which files kgen may replace or remove comes from the index: never guess it.
-    return Problem(
-        f"kgen's index of the files it wrote is damaged; {why}",
-        "io",
-        file=index,
-        hint=_restore(index),
-    )
-
-
-def _restore(index: str) -> str:
-    return f"restore it from git (git checkout -- {index}), then run kgen again"
-
-
-def refused_folder(exc: Refused, output: str) -> Problem:
-    """The problem of an output root that is, or lies below, a link or a non-folder."""
-    if exc.path == output and exc.kind == "a symbolic link":
-        return Problem(
-            f"the output folder {output} is a symbolic link; kgen writes only real folders",
-            "io",
-            file=output,
-        )
-    if exc.path == output:
-        message = f"the output folder {output} is {exc.kind}, not a folder"
-    else:
-        message = (
-            f"{exc.path} is {exc.kind}; the output folder {output} must be reached"
-            " through real folders inside the project"
-        )
-    return Problem(
-        message,
-        "io",
-        file=exc.path,
-        hint="replace it with a real folder, or choose another output in kgen.yaml",
-    )
+__all__ = [
+    "INDEX",
+    "Index",
+    "index_path",
+    "read_fingerprints",
+    "read_index",
+    "with_index",
+]

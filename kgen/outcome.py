@@ -54,3 +54,18 @@ def checked_files(project: Project | None) -> list[str]:
         *(o.doc.file for o in project.overlays.values()),
         *(j.file for j in project.jobs),
     ]
+
+
+def run_scope(result: RunResult) -> str:
+    """What a run covered: `3 jobs in 2 environments (6 renders)`."""
+    jobs = len({render.job.file for render in result.renders})
+    envs = len({render.env.name for render in result.renders} or result.environments)
+    renders = len(result.renders)
+    return (
+        f"{_count(jobs, 'job')} in {_count(envs, 'environment')}"
+        f" ({_count(renders, 'render')})"
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from kgen.discover import Project, located
 from kgen.errors import DataPath, Problem
-from kgen.index import refused_folder
 from kgen.project import PROJECT_FILE
 from kgen.safe_paths import Refused, describe
+from kgen.tree_problems import refused_folder
 
 Identity = tuple[int, int]
 _HINT = "set output: to a folder of kgen's own, apart from the project's inputs"

@@ -10,13 +10,12 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
 from kgen.errors import KgenError, Problem, printable
-from kgen.index import Index, index_in, index_path, refused_folder
+from kgen.index import Index, index_in
 from kgen.safe_paths import (
     Refused,
     Unread,
@@ -25,6 +24,7 @@ from kgen.safe_paths import (
     open_root,
     read_file,
 )
+from kgen.tree_problems import refused_folder, unreadable
 
 Contents = dict[str, "bytes | Unread | None"]
 # A diff shows the old text of files up to this size (kgen's own are a few KB).
@@ -161,15 +161,6 @@ def _read_folder(
         os.close(fd)
 
 
-def unreadable(path: str, exc: OSError) -> Problem:
-    return Problem(
-        f"cannot read {path}: {exc.strerror or exc}",
-        "io",
-        file=path,
-        hint="kgen must read the whole output folder: make it readable",
-    )
-
-
 def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise KgenError(
@@ -215,58 +206,6 @@ def _kind(entry: os.DirEntry[str]) -> str:
     if entry.is_symlink():
         return "a symbolic link"
     return describe(entry.stat(follow_symlinks=False).st_mode)
-
-
-def tree_problems(
-    scan: Scan, index: Index, files: Collection[str], *, output: str
-) -> list[Problem]:
-    """What in the tree stops kgen from reading or replacing it: anything but files and
-    folders (at the index line, when the index lists it), and a file where kgen writes
-    a folder."""
-    problems = [
-        _odd_listed(output, path, kind, index.lines[path])
-        if path in index.lines
-        else _odd(path, kind)
-        for path, kind in sorted(scan.odd.items())
-    ]
-    problems += [
-        _odd_listed(output, path, "a folder", index.lines[path])
-        for path in sorted(scan.folders & index.lines.keys())
-    ]
-    folders = {path.rpartition("/")[0] for path in files}
-    problems += [_file_for_folder(path) for path in sorted(folders & scan.files)]
-    return problems
-
-
-def _odd(path: str, kind: str) -> Problem:
-    return Problem(
-        f"{path} is {kind}; kgen's output folder holds only files and folders, and kgen"
-        " never follows or opens anything else there",
-        "io",
-        file=path,
-        hint="remove it: the output folder is kgen's alone",
-    )
-
-
-def _odd_listed(output: str, path: str, kind: str, line: int) -> Problem:
-    return Problem(
-        f"the index lists {path}, which is {kind}, not a file kgen wrote;"
-        " kgen reads and removes only regular files it wrote",
-        "io",
-        file=index_path(output),
-        line=line,
-        column=1,
-        hint=f"remove {path} (kgen writes it again), or restore the output folder from git",
-    )
-
-
-def _file_for_folder(path: str) -> Problem:
-    return Problem(
-        f"{path} is a file where kgen writes a folder",
-        "io",
-        file=path,
-        hint="move the file out of the output folder",
-    )
 
 
 def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:

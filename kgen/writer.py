@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from kgen.atomic import Place, SwapError, build_lock, recover, staging, swap_in
+from kgen.atomic import Place, SwapError, recover, staging, swap_in
 from kgen.errors import KgenError, Problem
-from kgen.index import index_path, refused_folder
+from kgen.index import index_path
+from kgen.lock import build_lock
 from kgen.parallel import worker_count
 from kgen.safe_paths import Refused, open_folder, open_root, read_file, write_new
 from kgen.tree import (
@@ -25,10 +26,9 @@ from kgen.tree import (
     TreeDiff,
     compare,
     read_current,
-    tree_problems,
     unified_diff,
-    unreadable,
 )
+from kgen.tree_problems import refused_folder, tree_problems, unreadable
 
 T = TypeVar("T")
 R = TypeVar("R")
