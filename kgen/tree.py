@@ -243,13 +243,28 @@ def unified_diff(
             before = None
         chunks.extend(
             difflib.unified_diff(
-                _text(before).splitlines(True),
-                files.get(path, "").splitlines(True),
+                _lines(_text(before)),
+                _lines(files.get(path, "")),
                 f"a/{shown}",
                 f"b/{shown}",
             )
         )
     return "".join(chunks)
+
+
+def _lines(text: str) -> list[str]:
+    """Lines split at '\n' only, with control characters but tabs escaped: a file in
+    the tree is input, and its escape sequences would reach the CI log raw."""
+    lines = text.split("\n")
+    last = lines.pop()
+    shown = [_escaped(line) + "\n" for line in lines]
+    return [*shown, _escaped(last)] if last else shown
+
+
+def _escaped(line: str) -> str:
+    if line.isprintable():
+        return line
+    return "".join(c if c == "\t" else printable(c) for c in line)
 
 
 def _is_bytes(data: bytes | Unread | None) -> bool:

@@ -197,6 +197,14 @@ TREE_CASES: dict[str, Case] = {
     "stale-file-name-not-utf8": Case(
         {"manifests/dev/caf\udce9.yaml": "x: 1\n"}, args=DIFF, expected_exit=0
     ),
+    "stale-file-with-escapes-in-its-text": Case(
+        {
+            "manifests/dev/notes.yaml": "a: 1\n\x1b]0;owned\x07\x1b[2Jb: 2\rfake\x0bline\n"
+        },
+        args=DIFF,
+        expected_exit=0,
+        about="shown escaped in the diff, never raw to the terminal",
+    ),
     "stale-file-name-with-escapes": Case(
         {"manifests/dev/\x1b[2J\x1b[31mok.yaml": "x: 1\n"},
         args=DIFF,
