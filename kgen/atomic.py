@@ -1,10 +1,15 @@
-"""Replace a whole directory in one step, and keep two builds from interleaving.
+"""Replace a whole directory in one step (kgen.lock keeps two builds from interleaving).
 
 The new tree is staged beside the old one and the two are exchanged with Linux
 renameat2(RENAME_EXCHANGE): at every instant the output root is the complete old tree or
 the complete new one. Where the call is missing (another OS or filesystem) two renames
-are used, and the next build finishes an interrupted swap. Staging folders left by a
-killed build are removed by the next one.
+are used, and the next build finishes an interrupted swap.
+
+Everything happens in the output root's parent folder, opened once without following
+links. A staging folder is created there under a name nothing uses, with a marker file
+inside, and holds the new tree (and the old one, in between the two renames). Recovery
+touches only staging folders that carry the marker (or are empty), so a link or a
+folder planted under one of kgen's names is never followed, moved or emptied.
 """
 
 from __future__ import annotations
@@ -12,57 +17,208 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
-import fcntl
 import os
 import shutil
-import time
+import stat
 from collections.abc import Iterator
-from pathlib import Path
+from dataclasses import dataclass
 
-from kgen.errors import KgenError, Problem
+from kgen.safe_paths import Refused, open_folder, write_new
 
-_AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
-LOCK_WAIT_SECONDS = 120.0
+# A staging folder holds the marker and the tree; the old tree goes beside it when
+# renameat2 is missing.
+MARKER = "kgen-staging"
+TREE = "tree"
+OLD = "old"
+_MARKER_TEXT = (
+    b"kgen stages a new output tree here; the next build removes this folder\n"
+)
 
 
-def staging_dir(target: Path) -> Path:
-    return target.with_name(f".{target.name}.kgen-new-{os.getpid()}")
+@dataclass(frozen=True)
+class Place:
+    """Where the output root sits: its parent folder, open, and its name there."""
+
+    parent: int
+    name: str
+    # The parent's path from the project root ('' for the root), for messages.
+    shown: str
+
+    def path(self, name: str) -> str:
+        return f"{self.shown}/{name}" if self.shown else name
+
+    @property
+    def lock_name(self) -> str:
+        return f".{self.name}.kgen-lock"
+
+    @property
+    def prefix(self) -> str:
+        return f".{self.name}.kgen-"
 
 
-def _leftovers(target: Path) -> list[Path]:
-    parent = target.parent
-    if not parent.is_dir():
-        return []
-    return sorted(
-        p for p in parent.iterdir() if p.name.startswith(f".{target.name}.kgen-")
+class SwapError(Exception):
+    """A swap failed; `message` says, truly, where the old and the new tree are."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+def _marked(place: Place, name: str) -> int | None:
+    """The staging folder `name`, open, if it is a real folder with kgen's marker."""
+    try:
+        fd = open_folder(place.parent, name)
+    except (OSError, Refused):
+        return None
+    try:
+        marker = os.stat(MARKER, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        marker = None
+    if marker is None or not stat.S_ISREG(marker.st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def recover(place: Place) -> None:
+    """Finish or undo what a killed build left: put back an old tree that was moved
+    aside before the new one arrived, and remove kgen's staging folders (and empty
+    folders under its names). Anything else under kgen's names is left as it is."""
+    names = sorted(
+        name
+        for name in os.listdir(place.parent)
+        if name.startswith(place.prefix) and name != place.lock_name
     )
+    for name in names:
+        with contextlib.suppress(OSError):
+            # Killed between creating the folder and its marker: it is empty.
+            os.rmdir(name, dir_fd=place.parent)
+            continue
+        fd = _marked(place, name)
+        if fd is None:
+            continue
+        try:
+            if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
+                os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
+        except OSError:
+            continue  # the old tree stays where it is, never removed
+        finally:
+            os.close(fd)
+        shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
 
 
-def recover(target: Path) -> None:
-    """Finish or undo what a killed build left: restore an old tree that was moved
-    aside before the new one arrived, and remove staging folders."""
-    olds = [p for p in _leftovers(target) if ".kgen-old-" in p.name]
-    if not target.exists() and olds:
-        olds[-1].rename(target)
-    for leftover in _leftovers(target):
-        shutil.rmtree(leftover, ignore_errors=True)
+def _exists(folder: int, name: str) -> bool:
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
 
 
-def swap_in(staged: Path, target: Path) -> None:
-    """Make `staged` the tree at `target`, atomically where the OS allows; drop the old."""
-    if not target.exists():
-        staged.rename(target)
-        return
-    if not _exchange(staged, target):
-        aside = target.with_name(f".{target.name}.kgen-old-{os.getpid()}")
-        target.rename(aside)
-        staged.rename(target)
-        staged = aside
-    shutil.rmtree(staged)
+def _is_folder(folder: int, name: str) -> bool:
+    try:
+        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+    except OSError:
+        return False
+    return stat.S_ISDIR(mode)
 
 
-def _exchange(a: Path, b: Path) -> bool:
+@contextlib.contextmanager
+def staging(place: Place) -> Iterator[tuple[str, int]]:
+    """A new staging folder beside the output root, with the marker: its name and an
+    open descriptor of the (empty) tree folder inside. Removed on an error."""
+    name = _new_staging(place)
+    try:
+        folder = open_folder(place.parent, name)
+        try:
+            write_new(MARKER, _MARKER_TEXT, folder=folder)
+            os.mkdir(TREE, 0o777, dir_fd=folder)
+            tree = open_folder(folder, TREE)
+        finally:
+            os.close(folder)
+        try:
+            yield name, tree
+        finally:
+            os.close(tree)
+    except BaseException:
+        shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+        raise
+
+
+def _new_staging(place: Place) -> str:
+    """Create a staging folder under a name nothing uses (a leftover nobody may touch,
+    or something planted, keeps its name)."""
+    base = f"{place.prefix}new-{os.getpid()}"
+    for attempt in range(100):
+        # Then unguessable names: a pull request can plant names it can predict.
+        name = base if attempt == 0 else f"{base}-{os.urandom(4).hex()}"
+        try:
+            os.mkdir(name, 0o777, dir_fd=place.parent)
+            return name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free staging folder name", base)
+
+
+def swap_in(place: Place, staged: str) -> str | None:
+    """Make the staged tree the output root, atomically where the OS allows, and remove
+    the staging folder with the old tree. Raises SwapError, saying where each tree is,
+    if the swap fails; returns why the old tree could not be removed, if it could not
+    (the new tree is in place then)."""
+    stage = _marked(place, staged)
+    if stage is None:
+        raise SwapError(
+            "the staging folder disappeared; the previous tree is unchanged"
+        )
+    try:
+        _swap(place, stage, staged)
+    except SwapError as failed:
+        if failed.hint is None:  # nothing moved: the staged tree goes
+            shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+        raise
+    finally:
+        os.close(stage)
+    try:
+        shutil.rmtree(staged, dir_fd=place.parent)
+    except OSError as exc:
+        shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+        if _exists(place.parent, staged):
+            return _reason(exc)
+    return None
+
+
+def _swap(place: Place, stage: int, staged: str) -> None:
+    parent = place.parent
+    try:
+        if not _exists(parent, place.name):
+            os.rename(TREE, place.name, src_dir_fd=stage, dst_dir_fd=parent)
+            return
+        if _exchange(stage, TREE, parent, place.name):
+            return
+        os.rename(place.name, OLD, src_dir_fd=parent, dst_dir_fd=stage)
+    except OSError as exc:
+        raise SwapError(f"{_reason(exc)}; the previous tree is unchanged") from None
+    try:
+        os.rename(TREE, place.name, src_dir_fd=stage, dst_dir_fd=parent)
+    except OSError as exc:
+        try:
+            os.rename(OLD, place.name, src_dir_fd=stage, dst_dir_fd=parent)
+        except OSError:
+            aside = place.path(f"{staged}/{OLD}")
+            raise SwapError(
+                f"{_reason(exc)}; the previous tree is at {aside} and could not be moved back",
+                f"move {aside} back to {place.path(place.name)} by hand",
+            ) from None
+        raise SwapError(f"{_reason(exc)}; the previous tree is unchanged") from None
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def _exchange(a_dir: int, a: str, b_dir: int, b: str) -> bool:
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):
@@ -74,43 +230,9 @@ def _exchange(a: Path, b: Path) -> bool:
         ctypes.c_char_p,
         ctypes.c_uint,
     ]
-    if (
-        renameat2(
-            _AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE
-        )
-        == 0
-    ):
+    if renameat2(a_dir, os.fsencode(a), b_dir, os.fsencode(b), _RENAME_EXCHANGE) == 0:
         return True
     code = ctypes.get_errno()
     if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
         return False
-    raise OSError(code, os.strerror(code), str(b))
-
-
-@contextlib.contextmanager
-def build_lock(target: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-    """Hold `.<output>.kgen-lock` beside the output root; a second build waits for it,
-    and says so, then fails if it waited too long."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    lock_path = target.with_name(f".{target.name}.kgen-lock")
-    with open(lock_path, "a+") as handle:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise KgenError(
-                        Problem(
-                            f"another kgen build has held {lock_path.name} for {wait:.0f} s",
-                            "io",
-                            file=lock_path.name,
-                            hint="wait for it to finish; a killed build releases the lock by itself",
-                        )
-                    ) from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    raise OSError(code, os.strerror(code), b)

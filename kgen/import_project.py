@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
+from kgen.generated import check_inside, write_inside
 from kgen.importer import Imported, ImportResult
 from kgen.merge import NAMED_LISTS, PATCH_DIRECTIVE
 
@@ -103,18 +104,18 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
         project["externalClaims"] = external
     project["environments"] = {e: _environment(s) for e, s in environments.items()}
     written = []
+    check_inside(out, list(files))  # a name like ../../x would write outside `out`
     for path, body in {"kgen.yaml": project, **files}.items():
         schema = {"kgen.yaml": "schemas/kgen-project.schema.json"}.get(path) or (
             "../schemas/kgen-job.schema.json"
             if path.startswith("jobs/")
             else "../schemas/kgen-overlay.schema.json"
         )
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(
-            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n"
-            + dump_plain(body),
-            encoding="utf-8",
+        write_inside(
+            out,
+            path,
+            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
+            + dump_plain(body).encode(),
         )
         written.append(path)
     return written

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import posixpath
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from kgen.fields import DnsLabel, ObjectName, checked
 from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
@@ -30,7 +31,16 @@ def _overlay_name(value: str) -> str | None:
     return None
 
 
+def _output_dir(value: str) -> str:
+    """The output root as one spelling: the index lists `<output>/<env>/<file>` and
+    accepts only normalised paths, so `./manifests/` must become `manifests`."""
+    if not value.isprintable():
+        raise ValueError(f"'{value}' has a control character; name a plain folder")
+    return posixpath.normpath(value)
+
+
 RelativeDir = Annotated[str, checked(_relative_dir)]
+OutputDir = Annotated[RelativeDir, AfterValidator(_output_dir)]
 KubernetesVersion = Annotated[str, checked(check_version)]
 OverlayName = Annotated[str, checked(_overlay_name)]
 
@@ -163,7 +173,7 @@ class ProjectSpec(SpecModel):
     overlays: RelativeDir = Field(
         "overlays", description="Folder of overlays.", examples=["training/overlays"]
     )
-    output: RelativeDir = Field(
+    output: OutputDir = Field(
         "manifests", description="Output root; kgen owns it.", examples=["deploy"]
     )
     environments: dict[

@@ -132,9 +132,10 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     def disk_full(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("kgen.writer._stage_and_swap", disk_full)
+    monkeypatch.setattr("kgen.writer.write_new", disk_full)
     result = run_kgen("build", "-C", str(root))
     assert result.code == 1
     error = "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\n"
     assert error in result.err
     assert _tree(root) == before
+    assert [p.name for p in tmp_path.iterdir() if ".kgen-new-" in p.name] == []

@@ -154,28 +154,74 @@ def test_a_linked_folder_in_the_output_is_refused(tmp_path: Path, run_kgen: RunK
     outside = _outside(tmp_path)
     shutil.rmtree(root / "manifests" / "dev-cpu")
     (root / "manifests" / "dev-cpu").symlink_to(outside)
-    result = run_kgen("build", cwd=root)
-    assert (result.code, result.err.splitlines()[0]) == (
-        1,
-        "manifests/dev-cpu: error: manifests/dev-cpu is a symbolic link to a folder;"
-        " kgen writes only real folders (io)",
-    )
-    assert _snapshot(outside) == {"keep.txt": "untouched\n"}
+    for args in (("build",), ("build", "--check", "--diff"), ("diff",)):
+        result = run_kgen(*args, cwd=root)
+        assert (result.code, result.err.splitlines()[0]) == (
+            1,
+            "manifests/dev-cpu: error: manifests/dev-cpu is a symbolic link; kgen's"
+            " output folder holds only files and folders, and kgen never follows or"
+            " opens anything else there (io)",
+        )
+        assert result.out == ""
+        assert _snapshot(outside) == {"keep.txt": "untouched\n"}
 
 
-def test_a_linked_file_in_the_output_is_replaced_not_written_through(
+def test_a_linked_file_kgen_wrote_is_refused_never_followed_or_removed(
     tmp_path: Path, run_kgen: RunKgen
 ):
+    # The index says kgen wrote a regular file there; a link in its place is not
+    # kgen's to read, replace or remove.
     root = _copy_repo(tmp_path / "project")
     outside = _outside(tmp_path)
     owned = root / "manifests" / "dev-cpu" / "mnist-ddp.pytorchjob.yaml"
-    expected = owned.read_text()
     owned.unlink()
     owned.symlink_to(outside / "keep.txt")
-    result = run_kgen("build", cwd=root)
-    assert result.code == 0, result
-    assert not owned.is_symlink() and owned.read_text() == expected
+    line = (
+        (root / "manifests/.kgen-index")
+        .read_text()
+        .splitlines()
+        .index(
+            "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
+            " spec-yaml-sha256:"
+            + _mark(root, "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml")
+        )
+    )
+    for args in (("build",), ("build", "--check", "--diff"), ("diff",)):
+        result = run_kgen(*args, cwd=root)
+        assert result.code == 1, result
+        assert result.err.startswith(
+            f"manifests/.kgen-index:{line + 1}:1: error: the index lists"
+            " manifests/dev-cpu/mnist-ddp.pytorchjob.yaml, which is a symbolic link,"
+            " not a file kgen wrote; kgen reads and removes only regular files it"
+            " wrote (io)\n"
+        ), result
+        assert "untouched" not in result.out + result.err
+    assert owned.is_symlink()
     assert _snapshot(outside) == {"keep.txt": "untouched\n"}
+
+
+def test_a_linked_file_kgen_did_not_write_is_refused(tmp_path: Path, run_kgen: RunKgen):
+    root = _copy_repo(tmp_path / "project")
+    outside = _outside(tmp_path)
+    notes = root / "manifests" / "dev-cpu" / "notes.yaml"
+    notes.symlink_to(outside / "keep.txt")
+    result = run_kgen("build", "--check", "--diff", cwd=root)
+    assert result.code == 1
+    assert result.err.startswith(
+        "manifests/dev-cpu/notes.yaml: error: manifests/dev-cpu/notes.yaml is a"
+        " symbolic link;"
+    )
+    assert "untouched" not in result.out + result.err
+    assert run_kgen("build", cwd=root).code == 1
+    assert notes.is_symlink()
+    assert _snapshot(outside) == {"keep.txt": "untouched\n"}
+
+
+def _mark(root: Path, path: str) -> str:
+    for line in (root / "manifests/.kgen-index").read_text().splitlines():
+        if line.startswith(path + " "):
+            return line.split(":")[-1]
+    raise AssertionError(path)
 
 
 def test_argocd_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
@@ -191,4 +237,40 @@ def test_argocd_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
     shutil.rmtree(root / "argocd")
     (root / "argocd").symlink_to(outside)
     assert run_kgen("argocd", cwd=root).code == 1
+    assert _snapshot(outside) == {"keep.txt": "untouched\n"}
+
+
+def test_argocd_never_opens_a_named_pipe_and_writes_nothing_then(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _copy_repo(tmp_path / "project")
+    targets = sorted((root / "argocd").glob("*.yaml"))
+    targets[0].write_text("stale\n")
+    targets[-1].unlink()
+    os.mkfifo(targets[-1])
+    shown = targets[-1].relative_to(root).as_posix()
+    result = run_kgen("argocd", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        f"{shown}: error: {shown} is a named pipe; kgen writes only regular files (io)\n"
+        "    hint: remove it; kgen writes the file itself\n"
+        "kgen: 1 error in 1 file\n",
+    )
+    assert targets[0].read_text() == "stale\n"  # nothing written: no partial update
+
+
+def test_argocd_never_writes_through_a_planted_partial_file(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _copy_repo(tmp_path / "project")
+    outside = _outside(tmp_path)
+    target = next((root / "argocd").glob("*.yaml"))
+    expected = target.read_text()
+    target.write_text("stale\n")
+    partial = target.with_name(f".{target.name}.kgen-new-{os.getpid()}")
+    partial.symlink_to(outside / "keep.txt")
+    result = run_kgen("argocd", cwd=root)
+    assert result.code == 0, result
+    assert target.read_text() == expected and not target.is_symlink()
+    assert not partial.exists() and not partial.is_symlink()
     assert _snapshot(outside) == {"keep.txt": "untouched\n"}

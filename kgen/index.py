@@ -1,0 +1,198 @@
+"""`<output>/.kgen-index`: the files kgen wrote, which it alone may replace or remove.
+
+The index is input a pull request can edit, and what it names is read (`kgen diff`) and
+removed (`kgen build`). So it may only name regular files inside the output root, as
+kgen writes them (kgen.index_grammar). A line that is anything else stops every command
+that reads the index, at `<output>/.kgen-index:LINE`, before a file is read or written.
+One expression over the whole text decides, for a full read and for a lookup of a few
+paths alike, so both accept exactly the same indexes. The index and the folders to it
+are opened without following links, and only a regular file is read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgen.errors import KgenError
+from kgen.index_grammar import (
+    HEADER,
+    INDEX,
+    bad_lines,
+    damaged,
+    index_path,
+    path_pattern,
+    split_line,
+    text_pattern,
+)
+from kgen.safe_paths import Refused, Unread, open_folder, open_root, read_file
+from kgen.tree_problems import refused_folder
+
+__all__ = [
+    "INDEX",
+    "Index",
+    "index_path",
+    "read_fingerprints",
+    "read_index",
+    "with_index",
+]
+
+# The index of 400,000 files: a hostile one larger than this is not read at all.
+MAX_INDEX_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Index:
+    """Owned paths, each with its job's fingerprint (None for other files), and the
+    line each is on."""
+
+    marks: dict[str, str | None]
+    lines: dict[str, int]
+
+
+def with_index(
+    files: dict[str, str], output: str, *, fingerprints: dict[str, str] | None = None
+) -> dict[str, str]:
+    """`files` plus the index of what kgen owns; a job's line carries a fingerprint of
+    its rendered spec, so a later run can tell a job changed without parsing YAML."""
+    marks = fingerprints or {}
+    listing = "".join(
+        f"{path} {marks[path]}\n" if path in marks else f"{path}\n"
+        for path in sorted(files)
+    )
+    return {**files, index_path(output): HEADER + listing}
+
+
+def read_index(root: Path, output: str) -> Index:
+    """The whole index, checked; an empty one when there is none."""
+    folder = _open_output(root, output)
+    if folder is None:
+        return Index({}, {})
+    try:
+        return index_in(folder, output)
+    finally:
+        os.close(folder)
+
+
+def _open_output(root: Path, output: str) -> int | None:
+    """The output root's descriptor, reached without links; None if there is none."""
+    try:
+        base = open_root(root)
+    except OSError as exc:
+        raise KgenError(
+            damaged(index_path(output), f"cannot read it: {exc.strerror}")
+        ) from None
+    try:
+        return open_folder(base, output)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except Refused as exc:
+        raise KgenError(refused_folder(exc, output)) from None
+    except OSError as exc:
+        raise KgenError(
+            damaged(index_path(output), f"cannot read it: {exc.strerror}")
+        ) from None
+    finally:
+        os.close(base)
+
+
+def index_in(folder: int, output: str) -> Index:
+    """The checked index of the output root open as `folder`."""
+    text = _text(folder, output)
+    if text is None:
+        return Index({}, {})
+    marks: dict[str, str | None] = {}
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        if line and line[0] != "#":
+            path, mark = split_line(line, output)
+            if path not in marks:  # the first line of a path counts, as in _lookup
+                marks[path] = mark or None
+                lines[path] = number
+    return Index(marks, lines)
+
+
+def read_fingerprints(
+    root: Path, output: str, *, only: Collection[str] | None = None
+) -> dict[str, str | None]:
+    """Owned paths, each with the fingerprint of its job spec when it is a job; with
+    `only`, just those of these paths that are owned."""
+    if only is None or len(only) > _FEW_LOOKUPS:
+        marks = read_index(root, output).marks
+        return marks if only is None else {p: marks[p] for p in only if p in marks}
+    folder = _open_output(root, output)
+    if folder is None:
+        return {}
+    try:
+        text = _text(folder, output)
+    finally:
+        os.close(folder)
+    if text is None:
+        return {}
+    lines = "\n" + text  # so that the first line starts after a line break too
+    found = {path: _lookup(lines, path) for path in only if _is_entry(path, output)}
+    return {path: mark for path, (owned, mark) in found.items() if owned}
+
+
+# A one-spec validate wants 4 of 12,000 lines: finding them in the text beats splitting
+# it (0.1 ms against 10 ms).
+_FEW_LOOKUPS = 64
+
+
+def _lookup(text: str, path: str) -> tuple[bool, str | None]:
+    """Whether the checked index text (after a line break) has a line for `path`, and
+    that line's fingerprint."""
+    needle = f"\n{path}"
+    at = text.find(needle)
+    while at != -1:
+        end = at + len(needle)
+        line_end = text.find("\n", end)
+        rest = text[end : None if line_end == -1 else line_end]
+        if not rest or rest[0] == " ":
+            return True, rest[1:] or None
+        at = text.find(needle, end)
+    return False, None
+
+
+def _is_entry(path: str, output: str) -> bool:
+    return path_pattern(output).fullmatch(path) is not None
+
+
+def _text(folder: int, output: str) -> str | None:
+    """The index's text, with line ends read as `\\n`, once it is known to be sound;
+    None when there is no index."""
+    index = index_path(output)
+    try:
+        data = read_file(folder, INDEX, index, limit=MAX_INDEX_BYTES)
+    except Refused as exc:
+        raise KgenError(damaged(index, f"it is {exc.kind}, not a file")) from None
+    except OSError as exc:
+        raise KgenError(damaged(index, f"cannot read it: {exc.strerror}")) from None
+    if data is None:
+        return None
+    if isinstance(data, Unread):
+        why = f"it is {data.size:,} bytes; kgen writes about 80 bytes a file"
+        raise KgenError(damaged(index, f"{why}, and reads at most {MAX_INDEX_BYTES:,}"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KgenError(damaged(index, f"it is not UTF-8 text: {exc.reason}")) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    if text_pattern(output).fullmatch(text) is None:
+        raise KgenError(*bad_lines(text, output))
+    return text
+
+
+__all__ = [
+    "INDEX",
+    "Index",
+    "index_path",
+    "read_fingerprints",
+    "read_index",
+    "with_index",
+]

@@ -1,0 +1,208 @@
+"""Where kgen.yaml `output:` (and `argocd.output`) may point: a folder of kgen's own.
+
+kgen replaces the output root whole (kgen.atomic), so an output that is, holds or lies
+inside one of the project's inputs (kgen.yaml, the jobs or overlays folder, a CRD, .git,
+the argocd or schemas folder) would displace it, and an existing file there would be
+swapped out for a folder. Both are refused at `output:` before anything is touched; so
+is a link, or anything but a folder, on the way to the output root. `kgen argocd`
+writes its files into `argocd.output`, so that may not be an input or kgen's output
+root either.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from kgen.discover import Project, located
+from kgen.errors import DataPath, Problem
+from kgen.project import PROJECT_FILE
+from kgen.safe_paths import Refused, describe
+from kgen.tree_problems import refused_folder
+
+Identity = tuple[int, int]
+_HINT = "set output: to a folder of kgen's own, apart from the project's inputs"
+_ARGOCD = "the argocd folder"
+
+
+def output_problems(
+    project: Project, *, extra_crds: tuple[str, ...] = ()
+) -> list[Problem]:
+    """Why the project's output root cannot be written, if it cannot."""
+    output = project.spec.output
+    try:
+        on_the_way = _components(project.root, output)
+    except Refused as exc:
+        return [refused_folder(exc, output)]
+    except OSError as exc:
+        return [located(_unusable(output, exc, ("output",)), project.doc)]
+    inputs = _inputs(project, extra_crds)
+    problems = [
+        _conflict(f"output '{output}'", clash, "kgen replaces its output folder whole")
+        for clash in _conflicts(project.root, output, inputs, on_the_way)
+    ]
+    complete = len(on_the_way) == len(output.split("/"))
+    found = on_the_way[-1][1] if complete else None
+    if not problems and found is not None and not stat.S_ISDIR(found.st_mode):
+        if ("output",) not in project.doc.positions:  # the default: show the path
+            return [refused_folder(Refused(output, describe(found.st_mode)), output)]
+        problems.append(_not_a_folder(output, describe(found.st_mode)))
+    return [located(problem, project.doc) for problem in problems]
+
+
+def argocd_problems(
+    project: Project, *, extra_crds: tuple[str, ...] = ()
+) -> list[Problem]:
+    """Why `kgen argocd` may not write into `argocd.output`, if it may not."""
+    if project.spec.argocd is None:
+        return []
+    folder = project.spec.argocd.output
+    inputs = [(n, w) for n, w in _inputs(project, extra_crds) if w != _ARGOCD]
+    if folder != project.spec.output:  # the same clash: output_problems says so
+        inputs.append((project.spec.output, "the output folder"))
+    try:
+        on_the_way = _components(project.root, folder)
+    except (Refused, OSError):
+        on_the_way = []  # kgen argocd says so, and writes nothing through it
+    return [
+        located(
+            _conflict(
+                f"argocd output '{folder}'",
+                clash,
+                "kgen argocd writes its files into it",
+                path=("argocd", "output"),
+                hint="set argocd.output to a folder of its own, apart from the inputs and the output",
+            ),
+            project.doc,
+        )
+        for clash in _conflicts(project.root, folder, inputs, on_the_way)
+    ]
+
+
+def _components(root: Path, output: str) -> list[tuple[str, os.stat_result]]:
+    """Each existing component of `output`, with its lstat; Refused for a link on the
+    way, or for anything but a folder before the last component."""
+    found = []
+    parts = output.split("/")
+    for count in range(1, len(parts) + 1):
+        path = "/".join(parts[:count])
+        try:
+            status = os.lstat(root / path)
+        except (FileNotFoundError, NotADirectoryError):
+            break
+        last = count == len(parts)
+        if stat.S_ISLNK(status.st_mode) or not (last or stat.S_ISDIR(status.st_mode)):
+            raise Refused(path, describe(status.st_mode))
+        found.append((path, status))
+    return found
+
+
+def _inputs(project: Project, extra_crds: tuple[str, ...]) -> list[tuple[str, str]]:
+    spec = project.spec
+    inputs = [
+        (PROJECT_FILE, "the project file"),
+        (spec.jobs, "the jobs folder"),
+        (spec.overlays, "the overlays folder"),
+        (".git", "git's folder"),
+        ("schemas", "the schemas folder"),
+    ]
+    if spec.argocd is not None:
+        inputs.append((spec.argocd.output, _ARGOCD))
+    return inputs + [(crd, "the CRD file") for crd in (*spec.crds, *extra_crds)]
+
+
+def _conflicts(
+    root: Path,
+    target: str,
+    inputs: list[tuple[str, str]],
+    on_the_way: list[tuple[str, os.stat_result]],
+) -> Iterator[str]:
+    """How `target` clashes with each input it clashes with: 'is the jobs folder jobs'."""
+    ours = [(s.st_dev, s.st_ino) for _, s in on_the_way]
+    complete = len(on_the_way) == len(target.split("/"))
+    for name, what in inputs:
+        relation = _relation(target, posixpath.normpath(name))
+        if relation is None:
+            relation = _same_place(root, name, ours, complete=complete)
+        if relation is not None:
+            yield f"{relation} {what} {name}"
+
+
+def _relation(output: str, name: str) -> str | None:
+    if output == name:
+        return "is"
+    if name.startswith(output + "/"):
+        return "holds"
+    if output.startswith(name + "/"):
+        return "lies inside"
+    return None
+
+
+def _same_place(
+    root: Path, name: str, ours: list[Identity], *, complete: bool
+) -> str | None:
+    """The relation of an input and the output root that names alone do not show: a
+    different spelling of one folder (case-insensitive filesystems) or an input that is
+    a link to it."""
+    try:
+        target = os.stat(root / name)
+        mine = (target.st_dev, target.st_ino)
+        if complete and mine == ours[-1]:
+            return "is"
+        if mine in ours:
+            return "lies inside"
+        if complete and _inside(root, name, ours[-1]):
+            return "holds"
+    except OSError:
+        pass  # an input kgen cannot reach is reported where it is read
+    return None
+
+
+def _inside(root: Path, name: str, folder: Identity) -> bool:
+    """Whether input `name`, links resolved, lies inside `folder` (within the project)."""
+    top = Path(os.path.realpath(root))
+    for parent in Path(os.path.realpath(root / name)).parents:
+        if parent == top or top not in parent.parents:
+            return False
+        status = os.stat(parent)
+        if (status.st_dev, status.st_ino) == folder:
+            return True
+    return False
+
+
+def _conflict(
+    setting: str,
+    clash: str,
+    why: str,
+    *,
+    path: DataPath = ("output",),
+    hint: str = _HINT,
+) -> Problem:
+    return Problem(
+        f"{setting} {clash}: {why}, so it would displace it",
+        "invalid-value",
+        path=path,
+        hint=hint,
+    )
+
+
+def _not_a_folder(output: str, kind: str) -> Problem:
+    return Problem(
+        f"output '{output}' is {kind}, not a folder: kgen replaces its output folder"
+        " whole, so it would displace it",
+        "invalid-value",
+        path=("output",),
+        hint=_HINT,
+    )
+
+
+def _unusable(output: str, exc: OSError, where: DataPath) -> Problem:
+    return Problem(
+        f"output '{output}' cannot be used: {exc.strerror or exc}",
+        "invalid-value",
+        path=where,
+        hint=_HINT,
+    )
