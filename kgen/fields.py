@@ -163,7 +163,29 @@ Quantity = Annotated[
     str, BeforeValidator(quantity_text), WithJsonSchema(_QUANTITY_SCHEMA)
 ]
 NprocPerNode = Annotated[str, BeforeValidator(_nproc), WithJsonSchema(_NPROC_SCHEMA)]
+
+
+def _within(kind: str) -> AfterValidator:
+    """The integer range of a Kubernetes format, with the whole range in the message."""
+    from kgen.k8s_schema import INTEGER_RANGES
+
+    low, high = INTEGER_RANGES[kind]
+
+    def run(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(
+                f"{value} is out of range: it must be {low} to {high} ({kind})"
+            )
+        return value
+
+    return AfterValidator(run)
+
+
 Count = Annotated[int, Field(ge=1, le=10_000)]
+# Integers that reach the output as a Kubernetes int32 or int64 (tolerationSeconds is
+# int64): a larger value renders, and the API server refuses the object.
+Int32Value = Annotated[int, _within("int32")]
+Int64 = Annotated[int, _within("int64")]
 Int32 = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]
 
