@@ -1,0 +1,279 @@
+"""Credentials written into text, found by what they look like: a password or token in a
+URL (user-info, query or fragment), a well-known token format, a private key, or a
+literal value after a secret's name (`password=…`, `--hf-token …`, `"auth": "…"`).
+
+kgen.secret_rules reports them; kgen.errors masks them in every message. Every pattern
+starts only where a word starts and never backtracks inside a run (possessive
+quantifiers), so a megabyte of hostile text costs one pass, not a pass per character.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Collection, Iterator
+from typing import NamedTuple
+
+from kgen.secret_names import secret_name
+
+# Cheap test first: most text has none of these, and then nothing else runs.
+_SUSPECT = re.compile(
+    r"://|@|=|-----BEGIN|LS0tLS1CRUdJTi|gh[pousr]_|github_pat_|gl[a-z]{1,6}-|"
+    r"A(?:KIA|SIA|BIA|CCA)|xox|xapp-|hooks\.slack|eyJ|AIza|hf_|npm_|pypi-|sk-|"
+    r"[sr]k_live_|dckr_pat_|[Bb]earer\s|Basic\s|\"[ \t]*:|(?<!\S)--?[A-Za-z][\w.-]*[ \t]"
+)
+_URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*+://[^\s'\"<>`]++")
+# `user:password@host` without a scheme (a proxy, a Redis address).
+_BARE = re.compile(
+    r"(?<![\w.%+:/@-])(?P<user>[\w.%+-]++):(?P<pw>[^\s@/:'\"]++)@(?=[A-Za-z0-9])"
+    r"(?!sha(?:256|384|512):)"
+    r"|(?<![\w.%+:/@-])[\w.+-]++%3[aA](?P<pw2>[^\s@/:'\"]++)@(?=[A-Za-z0-9])"
+)
+# Schemes written without `//`, whose `x:y@host` is an address, not credentials.
+_ADDRESS_SCHEMES = frozenset({"mailto", "tel", "sip", "sips", "xmpp", "urn"})
+_NOT_AFTER = r"(?<![A-Za-z0-9])"
+_TOKENS = re.compile(
+    "|".join(
+        [
+            _NOT_AFTER + r"(?P<github>(?:gh[pousr]_|github_pat_)[A-Za-z0-9_]{16,}+)",
+            _NOT_AFTER + r"(?P<gitlab>gl(?:pat|dt|ptt|rt|soat|cbt|oas|ft|imt|agent|wt"
+            r"|ffct)-[A-Za-z0-9_-]{16,}+)",
+            r"(?<![A-Z0-9])(?P<aws>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Z0-9])",
+            _NOT_AFTER + r"(?P<slack>(?:xox[abpors]-|xapp-[0-9]-)[A-Za-z0-9-]{10,}+)",
+            r"(?P<slack_hook>hooks\.slack\.com/(?:services|workflows|triggers)/"
+            r"[A-Za-z0-9/_-]{8,}+)",
+            r"(?P<pem>-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)",
+            r"(?<![A-Za-z0-9+/])(?P<pem64>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}+)",
+            r"(?<![\w-])(?P<jwt>eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+"
+            r"\.[A-Za-z0-9_-]*+)",
+            r"(?<![\w-])(?P<google>AIza[0-9A-Za-z_-]{35})",
+            _NOT_AFTER + r"(?P<huggingface>hf_[A-Za-z0-9]{30,}+)",
+            _NOT_AFTER + r"(?P<npm>npm_[A-Za-z0-9]{36,}+)",
+            _NOT_AFTER + r"(?P<pypi>pypi-AgE[A-Za-z0-9_-]{50,}+)",
+            _NOT_AFTER + r"(?P<openai>sk-(?:proj-|svcacct-|admin-|ant-[a-z0-9]+-)?"
+            r"[A-Za-z0-9_-]{32,}+)",
+            _NOT_AFTER + r"(?P<stripe>[sr]k_live_[A-Za-z0-9]{16,}+)",
+            _NOT_AFTER + r"(?P<docker>dckr_pat_[A-Za-z0-9_-]{16,}+)",
+            _NOT_AFTER + r"(?P<bearer>[Bb]earer[ \t]++[A-Za-z0-9._~+/-]{16,}+=*+)",
+            _NOT_AFTER + r"(?P<basic>Basic[ \t]++[A-Za-z0-9+/]{8,}+={0,2})",
+        ]
+    )
+)
+_TOKEN_NAMES = {
+    "github": "a GitHub token",
+    "gitlab": "a GitLab token",
+    "aws": "an AWS access key ID",
+    "slack": "a Slack token",
+    "slack_hook": "a Slack webhook URL",
+    "pem": "a private key",
+    "pem64": "a private key",
+    "jwt": "a JSON Web Token",
+    "google": "a Google API key",
+    "huggingface": "a Hugging Face token",
+    "npm": "an npm token",
+    "pypi": "a PyPI token",
+    "openai": "an API key",
+    "stripe": "a Stripe key",
+    "docker": "a Docker Hub token",
+    "bearer": "a bearer token",
+    "basic": "basic-auth credentials",
+}
+# How much of each token stays readable in a masked message.
+_KEEP = re.compile(
+    r"github_pat_|[a-z]+[_-]|AKIA|ASIA|ABIA|ACCA|hooks\.slack\.com/\w+/|"
+    r"-----BEGIN[A-Z0-9 ]*-----|LS0tLS1CRUdJTi|eyJ|AIza|[Bb]earer[ \t]+|Basic[ \t]+"
+)
+# A secret's name then its literal value: `NAME=value` (also --flag=value), a JSON
+# member, and `--flag value` in a command line.
+_ASSIGNED = re.compile(
+    r"(?<![\w.-])-{0,2}(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+=[ \t]*+"
+    r"(?P<value>\"[^\"\n]*+\"|'[^'\n]*+'|[^\s;&|'\"`,)]++)"
+    r"|\"(?P<jname>[^\"\n]{1,80}+)\"[ \t]*+:[ \t]*+\"(?P<jvalue>(?:[^\"\\\n]|\\.)*+)\""
+    r"|(?<!\S)--?(?P<fname>[A-Za-z][\w.-]*+)[ \t]++(?P<fvalue>[^\s;&|'\"`-][^\s;&|'\"`]{3,}+)"
+)
+_PORT = re.compile(r"[^:]*:[0-9]*")
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{20,}")
+_PLAIN_PATH = re.compile(r"(?:/[\w.@+~-]+){2,}/?|(?:\.{1,2}|~)(?:/[\w.@+~-]+)+/?")
+_NOT_LITERALS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "none"})
+
+
+class Leak(NamedTuple):
+    """A credential in text: what it is, and the span a masked message hides."""
+
+    what: str
+    start: int
+    end: int
+
+
+def leaks(text: str, *, allowed: Collection[str] = ()) -> list[Leak]:
+    """Every credential in `text`, in order. Names in `allowed` are not judged by name
+    (kgen.yaml and job `lint.allowLiterals`); what a value looks like always is."""
+    if not _SUSPECT.search(text):
+        return []
+    found = [
+        leak for m in _URL.finditer(text) for leak in url_leaks(m.group(), m.start())
+    ]
+    for m in _BARE.finditer(text):
+        group = "pw" if m.group("pw") is not None else "pw2"
+        if group == "pw" and m.group("user").lower() in _ADDRESS_SCHEMES:
+            continue
+        if literal(m.group(group)):
+            found.append(Leak("a password in an address", *m.span(group)))
+    found += _token_leaks(text)
+    found += _assigned_leaks(text, allowed)
+    return sorted(found, key=lambda leak: (leak.start, -leak.end))
+
+
+def git_url_leaks(text: str) -> list[Leak]:
+    """Credentials in a git remote, which takes them only from a Secret: any in
+    `leaks`, and any user name at all in an http(s) or ftp URL."""
+    strict = [
+        leak
+        for m in _URL.finditer(text)
+        for leak in url_leaks(m.group(), m.start(), strict=True)
+    ]
+    return strict + leaks(text)
+
+
+def _token_leaks(text: str) -> Iterator[Leak]:
+    for m in _TOKENS.finditer(text):
+        kind = m.lastgroup or ""
+        token = m.group()
+        if kind == "basic" and b":" not in _decoded(token.split()[-1]):
+            continue
+        if kind == "pem64" and b"PRIVATE KEY" not in _decoded(token[:80]):
+            continue
+        kept = _KEEP.match(token)
+        start = m.start() + (kept.end() if kept else 0)
+        end = m.end()
+        if kind == "pem":
+            close = text.find("-----END", end)
+            end = close if close >= 0 else len(text)
+        yield Leak(_TOKEN_NAMES[kind], start, max(start, end))
+
+
+def _decoded(encoded: str) -> bytes:
+    whole = encoded.rstrip("=")
+    whole = whole[: len(whole) - len(whole) % 4]
+    try:
+        return base64.b64decode(whole)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def _assigned_leaks(text: str, allowed: Collection[str]) -> Iterator[Leak]:
+    for m in _ASSIGNED.finditer(text):
+        for name_group, value_group in (
+            ("name", "value"),
+            ("jname", "jvalue"),
+            ("fname", "fvalue"),
+        ):
+            name = m.group(name_group)
+            if name is None:
+                continue
+            value = m.group(value_group).strip("'\"")
+            if secret_name(name) and name not in allowed and literal(value):
+                yield Leak(f"a literal value for {name}", *m.span(value_group))
+
+
+def url_leaks(url: str, offset: int = 0, *, strict: bool = False) -> Iterator[Leak]:
+    """Credentials in one URL: a password (also after `%3A`, also holding `/`) or a token
+    as its user, and secrets in its query or fragment. `strict` (a git remote, which
+    takes credentials only from a Secret): any user name over http(s) or ftp too."""
+    scheme, _, rest = url.partition("://")
+    start = offset + len(scheme) + 3
+    address = re.split(r"[?#]", rest, maxsplit=1)[0]
+    user_info = _user_info(address)
+    if user_info:
+        yield from _user_info_leaks(user_info, start, scheme.lower(), strict=strict)
+    at = len(address)
+    for part in re.split(r"([?#&;])", rest[at:]):
+        name, equals, value = part.partition("=")
+        if equals and value and _query_secret(name) and literal(value):
+            yield Leak(
+                f"a credential in a URL query ({name})",
+                start + at + len(name) + 1,
+                start + at + len(part),
+            )
+        at += len(part)
+
+
+def _user_info(address: str) -> str:
+    host, _, path = address.partition("/")
+    if "@" in host:
+        return host[: host.rfind("@")]
+    # A password holding `/` ends the host early: https://user:pa/ss@github.com/…
+    if "@" in path and _has_colon(host) and not _PORT.fullmatch(host):
+        return address[: address.index("@")]
+    return ""
+
+
+def _has_colon(text: str) -> bool:
+    return ":" in text or "%3a" in text.lower()
+
+
+def _user_info_leaks(
+    user_info: str, start: int, scheme: str, *, strict: bool
+) -> Iterator[Leak]:
+    colon = user_info.find(":")
+    encoded = user_info.lower().find("%3a")
+    if colon < 0 or 0 <= encoded < colon:
+        colon, width = encoded, 3
+    else:
+        width = 1
+    if colon >= 0:
+        password = user_info[colon + width :]
+        if password and literal(password):
+            yield Leak(
+                "a password in a URL", start + colon + width, start + len(user_info)
+            )
+        return
+    if _token_like(user_info) or (
+        strict and scheme in ("http", "https", "ftp", "ftps")
+    ):
+        yield Leak("a token as a URL's user", start, start + len(user_info))
+
+
+def _token_like(user: str) -> bool:
+    if _TOKENS.fullmatch(user):
+        return True
+    return bool(
+        _TOKEN_LIKE.fullmatch(user)
+        and any(c.isdigit() for c in user)
+        and any(c.isalpha() for c in user)
+    )
+
+
+def _query_secret(name: str) -> bool:
+    lowered = name.lower()
+    return secret_name(name) or lowered.endswith(("sig", "signature"))
+
+
+def literal(value: str) -> bool:
+    """Whether `value` is a credential written out, rather than nothing, a reference
+    (`$(VAR)`, `${VAR}`, `$VAR`), a template or a path to a mounted file."""
+    return bool(
+        value
+        and not value.startswith("$")
+        and not (value.startswith("{{") and value.endswith("}}"))
+        and not _PLAIN_PATH.fullmatch(value)
+        and value.lower() not in _NOT_LITERALS
+    )
+
+
+def mask(text: str) -> str:
+    """`text` with every credential in it replaced by `***`, keeping what says what it
+    was: `https://bot:***@github.com/…`, `ghp_***`, `password=***`."""
+    found = leaks(text)
+    if not found:
+        return text
+    out, at = [], 0
+    for leak in found:
+        if leak.end <= at:
+            continue
+        start = max(leak.start, at)
+        out.append(text[at:start] + "***")
+        at = leak.end
+    out.append(text[at:])
+    return "".join(out)
