@@ -206,6 +206,11 @@ def _silenceable_rule(value: str) -> str | None:
             f"'{value}' cannot be silenced for a whole job; allow each variable under"
             " lint.allowLiterals instead"
         )
+    if value == "secret-literal":
+        return (
+            f"'{value}' cannot be silenced; allow each flag or option that only looks"
+            " like a secret under lint.allowLiterals instead"
+        )
     if not rule.silenceable:
         return f"'{value}' cannot be silenced: the output would be wrong or rejected"
     return None
