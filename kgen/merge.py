@@ -67,7 +67,7 @@ class _Merger:
         if key is not None and (base is _MISSING or isinstance(base, list)):
             items = [] if base is _MISSING else base
             return self._merge_named(items, patch, dst, src, key)
-        self._replace(dst, src, patch)
+        self._replace(dst, src, patch, scalar=not isinstance(base, dict | list))
         return patch
 
     def _merge_map(
@@ -78,8 +78,9 @@ class _Merger:
             child_dst, child_src = (*dst, key), (*src, key)
             if value is None:
                 if key in out:
-                    del out[key]
-                    self._drop(child_dst)
+                    self._drop(
+                        child_dst, scalar=not isinstance(out.pop(key), dict | list)
+                    )
                     # A problem about the missing key (a required field an overlay
                     # deleted) then points at the deletion.
                     self._set(child_dst, child_src)
@@ -96,25 +97,34 @@ class _Merger:
     ) -> list[Any]:
         # Plan first (which base item, which patch item, or both, ends up where), then
         # build data and provenance, so deletions cannot leave positions shifted.
-        plan = _plan(base, patch, key)
-        old = self._take_subtree(dst)
-        moved = _by_item(old, len(dst))
+        plan, in_place = _plan(base, patch, key)
+        tracker = self.tracker
+        old: dict[DataPath, Origin] = {}
+        moved: dict[Any, list[tuple[DataPath, Origin]]] = {}
+        # Where every base item keeps its index (nothing deleted), so does its
+        # provenance: only moved items need theirs moved.
+        if tracker is not None and not in_place:
+            old = tracker.take(dst)
+            moved = _by_item(old, len(dst))
         out: list[Any] = []
         for index, (base_at, patch_at) in enumerate(plan):
-            here = (*dst, index)
-            if base_at is not None:
-                self._restore(moved.get(base_at, ()), here)
-            item = base[base_at] if base_at is not None else _MISSING
+            if moved and base_at is not None:
+                self._restore(moved.get(base_at, ()), (*dst, index))
             if patch_at is None:
-                out.append(item)
+                out.append(base[base_at])  # type: ignore[index]
                 continue
-            patch_item, from_patch = patch[patch_at], (*src, patch_at)
+            patch_item = patch[patch_at]
             if base_at is None:
-                self._set(here, from_patch)
+                self._set((*dst, index), (*src, patch_at))
+                if not isinstance(patch_item, dict | list):
+                    out.append(patch_item)  # a new scalar: nothing to merge
+                    continue
                 item = _empty_like(patch_item)
-            out.append(self.merge(item, patch_item, here, from_patch))
-        if self.tracker is not None and dst in old:
-            self.tracker.set(dst, old[dst])
+            else:
+                item = base[base_at]
+            out.append(self.merge(item, patch_item, (*dst, index), (*src, patch_at)))
+        if tracker is not None and dst in old:
+            tracker.set(dst, old[dst])
         return out
 
     # -- provenance bookkeeping (no-ops when not tracking) --
@@ -123,12 +133,16 @@ class _Merger:
         if self.tracker is not None and src in self.positions:
             self.tracker.set(dst, self.positions[src])
 
-    def _replace(self, dst: DataPath, src: DataPath, value: Any) -> None:
+    def _replace(
+        self, dst: DataPath, src: DataPath, value: Any, *, scalar: bool
+    ) -> None:
+        """`value` from `src` replaces what was at `dst` (`scalar`: a value that holds
+        nothing, or none)."""
         tracker = self.tracker
         if tracker is None:
             return
         previous = tracker.origins.get(dst)
-        tracker.take(dst)
+        tracker.take(dst, scalar=scalar)
         positions = self.positions
         # A key this layer adds has no earlier value; only a real override is recorded.
         if previous is not None and src in positions and previous != positions[src]:
@@ -144,9 +158,9 @@ class _Merger:
             if origin is not None:
                 tracker.set(dst + rest, origin)
 
-    def _drop(self, dst: DataPath) -> None:
+    def _drop(self, dst: DataPath, *, scalar: bool) -> None:
         if self.tracker is not None:
-            self.tracker.take(dst)
+            self.tracker.take(dst, scalar=scalar)
 
     def _take_subtree(self, dst: DataPath) -> dict[DataPath, Origin]:
         return self.tracker.take(dst) if self.tracker is not None else {}
@@ -159,50 +173,63 @@ class _Merger:
 
 def _plan(
     base: list[Any], patch: list[Any], key: str
-) -> list[tuple[int | None, int | None]]:
-    """Where each item of the merged list comes from: (base index, patch index).
+) -> tuple[list[tuple[int | None, int | None]], bool]:
+    """Where each item of the merged list comes from, (base index, patch index), and
+    whether every base item keeps its index.
 
     A patch item names the first remaining base item with its key, else the item an
     earlier patch item appended under that name; without a key it is appended unless
     an equal item is in the base. Dicts by name make this linear: scanning the plan for
     each item took minutes for a list of 100,000.
     """
-    slots: list[list[Any]] = [[i, None, True] for i in range(len(base))]
+    size = len(base)
+    patched: list[int | None] = [None] * size  # the patch item merged into each
+    alive = bytearray(b"\x01") * size
+    extra: list[int] = []  # the patch items appended, and which of them remain
+    extra_alive = bytearray()
     named: dict[Any, list[int]] = {}
     for i, item in enumerate(base):
         name = _key_of(item, key)
         if name is not None:
             named.setdefault(_hashable(name), []).append(i)
     deleted: dict[Any, int] = {}  # per name, how many of its first base items are gone
-    appended: dict[Any, int] = {}  # per name, the slot a patch item appended
+    appended: dict[Any, int] = {}  # per name, the appended item it names
     fingerprints: set[Any] | None = None
     for j, item in enumerate(patch):
         raw = item.get(key) if isinstance(item, dict) else None
-        name = _hashable(raw) if raw is not None else None
-        at: int | None = None
-        if raw is not None:
-            at = _first_remaining(named.get(name), deleted.get(name, 0))
-            if at is None:
-                at = appended.get(name)
-        if isinstance(item, dict) and item.get(PATCH_DIRECTIVE) == "delete":
-            if at is not None:
-                slots[at][2] = False
-                if at < len(base):
-                    deleted[name] = deleted.get(name, 0) + 1
-                else:
-                    del appended[name]
-            continue
-        if at is not None:
-            slots[at][1] = j
-        elif raw is not None:
-            appended[name] = len(slots)
-            slots.append([None, j, True])
-        else:
+        if raw is None:
+            if isinstance(item, dict) and item.get(PATCH_DIRECTIVE) == "delete":
+                continue
             if fingerprints is None:
                 fingerprints = {_fingerprint(b) for b in base}
             if _fingerprint(item) not in fingerprints:
-                slots.append([None, j, True])
-    return [(slot[0], slot[1]) for slot in slots if slot[2]]
+                extra.append(j)
+                extra_alive.append(1)
+            continue
+        name = raw if isinstance(raw, str) else _hashable(raw)
+        indexes, gone = named.get(name), deleted.get(name, 0)
+        at = indexes[gone] if indexes is not None and gone < len(indexes) else None
+        again = appended.get(name) if at is None else None
+        if item.get(PATCH_DIRECTIVE) == "delete":
+            if at is not None:
+                alive[at] = 0
+                deleted[name] = gone + 1
+            elif again is not None:
+                extra_alive[again] = 0
+                del appended[name]
+        elif at is not None:
+            patched[at] = j
+        elif again is not None:
+            extra[again] = j
+        else:
+            appended[name] = len(extra)
+            extra.append(j)
+            extra_alive.append(1)
+    plan: list[tuple[int | None, int | None]] = [
+        (i, patched[i]) for i in range(size) if alive[i]
+    ]
+    plan += [(None, j) for j, kept in zip(extra, extra_alive, strict=True) if kept]
+    return plan, 0 not in alive
 
 
 def _node_paths(value: Any) -> Iterator[DataPath]:
@@ -217,13 +244,6 @@ def _node_paths(value: Any) -> Iterator[DataPath]:
                 yield (*path, key)
                 if isinstance(child, dict | list):
                     stack.append(((*path, key), child))
-
-
-def _first_remaining(indexes: list[int] | None, deleted: int) -> int | None:
-    # A deletion always removes the first remaining item of its name.
-    if indexes is None or deleted >= len(indexes):
-        return None
-    return indexes[deleted]
 
 
 def _by_item(
@@ -253,6 +273,8 @@ def _hashable(value: Any) -> Any:
 
 def _fingerprint(value: Any) -> Any:
     """A hashable value equal to another's exactly when the values are equal (==)."""
+    if isinstance(value, str | int | float):
+        return value
     if isinstance(value, dict):
         return frozenset((k, _fingerprint(v)) for k, v in value.items())
     if isinstance(value, list):

@@ -68,28 +68,28 @@ class PathTree:
 
 
 class Tracker:
-    """Provenance being recorded, with a tree of its paths for moving whole subtrees."""
+    """Provenance being recorded. The tree of its paths, for moving whole subtrees, is
+    built the first time one moves: replacing scalars never needs it."""
 
     def __init__(self, provenance: Provenance) -> None:
         self.origins = provenance.origins
         self.overridden = provenance.overridden
-        self.tree = PathTree(self.origins)
+        self.tree: PathTree | None = None
 
     def set(self, path: DataPath, origin: Origin) -> None:
         self.origins[path] = origin
-        self.tree.add(path)
+        if self.tree is not None:
+            self.tree.add(path)
 
-    def take(self, root: DataPath) -> dict[DataPath, Origin]:
-        """Remove and return the origins of `root` and everything below it."""
+    def take(self, root: DataPath, *, scalar: bool = False) -> dict[DataPath, Origin]:
+        """Remove and return the origins of `root` and everything below it; `scalar`
+        when the value at `root` holds nothing (a scalar, or no value yet)."""
         origins = self.origins
-        children = self.tree.children
-        if root not in children:  # a scalar: most paths
+        if scalar:
             origin = origins.pop(root, None)
-            if root:
-                siblings = children.get(root[:-1])
-                if siblings:
-                    siblings.pop(root[-1], None)
             return {} if origin is None else {root: origin}
+        if self.tree is None:
+            self.tree = PathTree(origins)
         subtree = self.tree.subtree(root)
         taken = {path: origins.pop(path) for path in subtree if path in origins}
         self.tree.remove(root, subtree)
