@@ -181,6 +181,22 @@ def _within(kind: str) -> AfterValidator:
     return AfterValidator(run)
 
 
+# Entries a list or mapping of a spec may hold. A pod's env of 10,000 is already
+# 300 KB a role, and the API server refuses an object over 3 MiB; checked before the
+# entries are, so 100,000 wrong ones are one problem, not 100,000 (a second of work).
+MAX_ENTRIES = 10_000
+
+
+def _not_too_many(value: Any) -> Any:
+    if isinstance(value, list | dict) and len(value) > MAX_ENTRIES:
+        raise ValueError(
+            f"{len(value)} entries are too many: kgen takes at most {MAX_ENTRIES},"
+            " and the API server refuses an object over 3 MiB"
+        )
+    return value
+
+
+AtMost = BeforeValidator(_not_too_many)
 Count = Annotated[int, Field(ge=1, le=10_000)]
 # Integers that reach the output as a Kubernetes int32 or int64 (tolerationSeconds is
 # int64): a larger value renders, and the API server refuses the object.
