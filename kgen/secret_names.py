@@ -64,9 +64,16 @@ _GLUED = (
 _NOT_SECRETS = frozenset({"PWD", "OLDPWD"})
 
 
+# Every secret word holds one of these: most names hold none (a quick no).
+_STEMS = ("pas", "pwd", "secret", "token", "cred", "key", "pat", "auth", "cookie")
+
+
 @functools.lru_cache(maxsize=4096)
 def secret_name(name: str) -> bool:
     """Whether `name` says its value is a credential."""
+    lowered = name.lower()
+    if not any(stem in lowered for stem in _STEMS):
+        return False
     words = [w.lower() for w in _WORDS.findall(name)]
     if not words or name in _NOT_SECRETS:
         return False
