@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 # Free text that never reaches the output.
 _NOT_RENDERED = frozenset({"description", "lint"})
 # C0 controls but tab, newline and carriage return (multi-line scripts in command, args
-# and env values, and multi-line annotations, are common), DEL and C1 controls: a NUL
-# truncates the value for C programs, ESC repaints the terminal of whoever reads the
-# manifest, and the API server refuses some of them only after the job was accepted.
+# and env values, and multi-line annotations, are common), DEL and C1 controls: exec
+# refuses a NUL in an argument or env value, so the pods fail after the job was
+# accepted, and ESC repaints the terminal of whoever reads the manifest.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # The same in the spec's JSON, where C0 controls are escaped (`\u001b`, `\b`, `\f`) and
 # DEL and C1 are not. Substring tests run at memory speed, where an alternation of
@@ -54,7 +54,8 @@ def spec_json(spec: JobSpec) -> str:
     """The rendered part of `spec` as JSON, for a quick look before any walk: pydantic
     serialises it in its core for a third of what the walk costs."""
     if not _last_json or _last_json[0][0] is not spec:
-        _last_json[:] = [(spec, spec.model_dump_json(exclude=set(_NOT_RENDERED), exclude_none=True))]
+        text = spec.model_dump_json(exclude=set(_NOT_RENDERED), exclude_none=True)
+        _last_json[:] = [(spec, text)]
     return _last_json[0][1]
 
 
