@@ -14,43 +14,99 @@ from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 from kgen.secret_names import secret_name
-from kgen.token_formats import PREFIXES, find_tokens
+from kgen.token_formats import PREFIXES, compiled, find_tokens
 
-# Cheap test first, at memory speed: most text holds none of these, and then nothing
-# else runs. (Also what kgen.secret_rules looks for in a whole spec.)
-MARKERS = ("://", "@", "=", "Basic", *PREFIXES)
+# Cheap test first: most text holds none of these, and then nothing else runs.
+
+
+def _screens(prefixes: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """Per rare character, a pattern for the token prefixes found at it (`ghp_` at its
+    `_`, looking behind): a pattern that starts with one character is searched at
+    memory speed, where one alternation of them all, or each prefix in turn, cost
+    twenty to forty microseconds a spec."""
+    behind: dict[str, list[str]] = {}
+    ahead: dict[str, list[str]] = {}
+    for prefix in prefixes:
+        at = next(
+            (
+                i
+                for i, c in enumerate(prefix)
+                if i and (c in "_J" or (c == "-" and prefix[i - 1].isalnum()))
+            ),
+            None,
+        )
+        if at is None:
+            ahead.setdefault(prefix[0], []).append(re.escape(prefix[1:]))
+        else:
+            behind.setdefault(prefix[at], []).append(re.escape(prefix[: at + 1]))
+    found = {c: [f"(?<={p})" for p in ps] for c, ps in behind.items()}
+    for c, ps in ahead.items():
+        found.setdefault(c, []).append("(?=" + "|".join(ps) + ")")
+    return [
+        (c, re.compile(re.escape(c) + "(?:" + "|".join(ps) + ")"))
+        for c, ps in found.items()
+    ]
+
+
+_SCREENS = _screens(PREFIXES)
+
+
+def _marked(text: str) -> bool:
+    return (
+        "@" in text
+        or "=" in text
+        or "://" in text
+        or any(c in text and rx.search(text) is not None for c, rx in _SCREENS)
+    )
+
+
 _MEMBER = re.compile(r"\"[ \t]*:")
 _FLAG_AND_VALUE = re.compile(r"(?<!\S)--?[A-Za-z][\w.-]*+[ \t]")
+_MEMBER_IN_JSON = '\\"'  # a quote inside a value, in JSON
+_FLAG_IN_JSON = re.compile(r'"--?[A-Za-z][\w.-]*+[ \t]')
 
 
 def _suspect(text: str) -> bool:
     return (
-        any(marker in text for marker in MARKERS)
+        _marked(text)
         or ('"' in text and _MEMBER.search(text) is not None)
         or ("-" in text and _FLAG_AND_VALUE.search(text) is not None)
     )
 
 
-_URL = re.compile(r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*+://[^\s'\"<>`]++")
+def suspect_json(text: str) -> bool:
+    """Whether a JSON document may hold a credential in one of its strings (where a
+    quote is `\\"` and every string starts with `"`): without, none needs a look."""
+    return (
+        _marked(text)
+        or _MEMBER_IN_JSON in text
+        or " -" in text
+        or _FLAG_IN_JSON.search(text) is not None
+    )
+
+
+_URL = r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*+://[^\s'\"<>`]++"
 # `user:password@host` without a scheme (a proxy, a Redis address).
-_BARE = re.compile(
+_BARE = (
     r"(?<![\w.%+:/@-])(?P<user>[\w.%+-]++):(?P<pw>[^\s@/:'\"]++)@(?=[A-Za-z0-9])"
     r"(?!sha(?:256|384|512):)"
     r"|(?<![\w.%+:/@-])[\w.+-]++%3[aA](?P<pw2>[^\s@/:'\"]++)@(?=[A-Za-z0-9])"
 )
 # Schemes written without `//`, whose `x:y@host` is an address, not credentials.
 _ADDRESS_SCHEMES = frozenset({"mailto", "tel", "sip", "sips", "xmpp", "urn"})
+# The patterns below compile on first use (most runs never need them).
+
 # A secret's name then its literal value: `NAME=value` (also --flag=value), a JSON
 # member, and `--flag value` in a command line.
-_ASSIGNED = re.compile(
+_ASSIGNED = (
     r"(?<![\w.-])-{0,2}(?P<name>[A-Za-z_][\w.-]*+)[ \t]*+=[ \t]*+"
     r"(?P<value>\"[^\"\n]*+\"|'[^'\n]*+'|[^\s;&|'\"`,)]++)"
     r"|\"(?P<jname>[^\"\n]{1,80}+)\"[ \t]*+:[ \t]*+\"(?P<jvalue>(?:[^\"\\\n]|\\.)*+)\""
     r"|(?<!\S)--?(?P<fname>[A-Za-z][\w.-]*+)[ \t]++(?P<fvalue>[^\s;&|'\"`-][^\s;&|'\"`]{3,}+)"
 )
-_PORT = re.compile(r"[^:]*:[0-9]*")
-_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{20,}")
-_PLAIN_PATH = re.compile(r"(?:/[\w.@+~-]+){2,}/?|(?:\.{1,2}|~)(?:/[\w.@+~-]+)+/?")
+_PORT = r"[^:]*:[0-9]*"
+_TOKEN_LIKE = r"[A-Za-z0-9_-]{20,}"
+_PLAIN_PATH = r"(?:/[\w.@+~-]+){2,}/?|(?:\.{1,2}|~)(?:/[\w.@+~-]+)+/?"
 _NOT_LITERALS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "none"})
 
 
@@ -68,9 +124,11 @@ def leaks(text: str, *, allowed: Collection[str] = ()) -> list[Leak]:
     if not _suspect(text):
         return []
     found = [
-        leak for m in _URL.finditer(text) for leak in url_leaks(m.group(), m.start())
+        leak
+        for m in compiled(_URL).finditer(text)
+        for leak in url_leaks(m.group(), m.start())
     ]
-    for m in _BARE.finditer(text):
+    for m in compiled(_BARE).finditer(text):
         group = "pw" if m.group("pw") is not None else "pw2"
         if group == "pw" and m.group("user").lower() in _ADDRESS_SCHEMES:
             continue
@@ -86,7 +144,7 @@ def git_url_leaks(text: str) -> list[Leak]:
     `leaks`, and any user name at all in an http(s) or ftp URL."""
     strict = [
         leak
-        for m in _URL.finditer(text)
+        for m in compiled(_URL).finditer(text)
         for leak in url_leaks(m.group(), m.start(), strict=True)
     ]
     return strict + leaks(text)
@@ -98,7 +156,7 @@ def _token_leaks(text: str) -> Iterator[Leak]:
 
 
 def _assigned_leaks(text: str, allowed: Collection[str]) -> Iterator[Leak]:
-    for m in _ASSIGNED.finditer(text):
+    for m in compiled(_ASSIGNED).finditer(text):
         for name_group, value_group in (
             ("name", "value"),
             ("jname", "jvalue"),
@@ -139,7 +197,7 @@ def _user_info(address: str) -> str:
     if "@" in host:
         return host[: host.rfind("@")]
     # A password holding `/` ends the host early: https://user:pa/ss@github.com/…
-    if "@" in path and _has_colon(host) and not _PORT.fullmatch(host):
+    if "@" in path and _has_colon(host) and not compiled(_PORT).fullmatch(host):
         return address[: address.index("@")]
     return ""
 
@@ -174,7 +232,7 @@ def _token_like(user: str) -> bool:
     if any(t.start == 0 and t.end == len(user) for t in find_tokens(user)):
         return True
     return bool(
-        _TOKEN_LIKE.fullmatch(user)
+        compiled(_TOKEN_LIKE).fullmatch(user)
         and any(c.isdigit() for c in user)
         and any(c.isalpha() for c in user)
     )
@@ -192,7 +250,7 @@ def literal(value: str) -> bool:
         value
         and not value.startswith("$")
         and not (value.startswith("{{") and value.endswith("}}"))
-        and not _PLAIN_PATH.fullmatch(value)
+        and not compiled(_PLAIN_PATH).fullmatch(value)
         and value.lower() not in _NOT_LITERALS
     )
 

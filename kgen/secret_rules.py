@@ -18,12 +18,12 @@ from collections.abc import Collection, Iterator
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from kgen.credentials import MARKERS, git_url_leaks, leaks, literal
+from kgen.credentials import git_url_leaks, leaks, literal
 from kgen.errors import DataPath, Problem, format_path
 from kgen.models import role_items
 from kgen.rule_context import Rule, RuleContext
 from kgen.secret_names import secret_name
-from kgen.value_rules import spec_json, texts
+from kgen.value_rules import screen, texts
 
 if TYPE_CHECKING:
     from kgen.models import EnvVar, JobSpec
@@ -32,20 +32,6 @@ _GIT_URL = re.compile(
     r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE
 )
 _FLAG = re.compile(r"--?(?P<name>[A-Za-z][\w.-]*)")
-# What could start a credential, in the spec's JSON, where a quote inside a value is
-# `\"` and every string starts with `"`: without one, no string needs a closer look.
-_FLAG_IN_JSON = re.compile(r'"--?[A-Za-z][\w.-]*+[ \t]')
-
-
-def _may_hold_credentials(spec_text: str) -> bool:
-    return (
-        any(marker in spec_text for marker in MARKERS)
-        or '\\"' in spec_text
-        or " -" in spec_text
-        or _FLAG_IN_JSON.search(spec_text) is not None
-    )
-
-
 _HINTS = {
     "command": "keep it in a Secret: take it into an env variable with secretKeyRef"
     " and write `$(VAR)` here",
@@ -70,7 +56,7 @@ def _allowed(spec: JobSpec, ctx: RuleContext) -> Collection[str]:
 
 def _env_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     allowed = _allowed(spec, ctx)
-    suspect = _may_hold_credentials(spec_json(spec))
+    suspect = screen(spec).credentials
     lists: list[tuple[DataPath, list[EnvVar]]] = [(("env",), spec.env)]
     lists += [(("roles", n, "env"), r.env) for n, r in role_items(spec) if r.env]
     for path, env in lists:
@@ -100,7 +86,7 @@ def _env_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Credentials in any other string that reaches the output."""
-    if not _may_hold_credentials(spec_json(spec)):
+    if not screen(spec).credentials:
         return
     allowed = _allowed(spec, ctx)
     for text in texts(spec):
@@ -117,7 +103,8 @@ def _is_env_value(path: DataPath) -> bool:
 
 
 def _literal_problem(path: DataPath, what: str, *, at_key: bool = False) -> Problem:
-    field = next((str(p) for p in reversed(path) if str(p) in _HINTS), "")
+    # The spec field (a role's own, under roles.<role>) the value belongs to.
+    field = str(path[2] if path[:1] == ("roles",) and len(path) > 2 else path[0])
     return Problem(
         f"{format_path(path)} holds {what}, which would land in git and the cluster",
         "secret-literal",
@@ -139,8 +126,10 @@ def _named_arguments(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         lists += [(("roles", name, "args"), role.args)]
     for path, items in lists:
         for index, (flag, value) in enumerate(pairwise(items or [])):
+            if flag[:1] != "-" or value[:1] == "-":
+                continue
             match = _FLAG.fullmatch(flag)
-            if match is None or value.startswith("-"):
+            if match is None:
                 continue
             name = match.group("name")
             if _named_literal(name, value, allowed):

@@ -8,8 +8,7 @@ tried at every character of a megabyte took half a second.
 
 from __future__ import annotations
 
-import base64
-import binascii
+import functools
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -19,7 +18,7 @@ class Format(NamedTuple):
     what: str
     prefixes: tuple[str, ...]
     # Matched where a prefix is found; what `keep` matched stays readable when masked.
-    pattern: re.Pattern[str]
+    pattern: str
     # Characters that may not come just before (the prefix would be inside a word).
     not_after: str
 
@@ -29,7 +28,14 @@ _WORD = _ALNUM + "_-"
 
 
 def _format(what: str, prefixes: str, pattern: str, not_after: str = _ALNUM) -> Format:
-    return Format(what, tuple(prefixes.split()), re.compile(pattern), not_after)
+    return Format(what, tuple(prefixes.split()), pattern, not_after)
+
+
+@functools.cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled once, when first needed: a run that meets no suspicious text
+    never pays for compiling the patterns that look closer."""
+    return re.compile(pattern)
 
 
 FORMATS = (
@@ -130,7 +136,7 @@ def find_tokens(text: str) -> Iterator[Token]:
 def _token_at(text: str, at: int, each: Format) -> Token | None:
     if at and text[at - 1] in each.not_after:
         return None
-    m = each.pattern.match(text, at)
+    m = compiled(each.pattern).match(text, at)
     if m is None:
         return None
     if m.group("keep").startswith("Basic") and b":" not in _decoded(m["encoded"]):
@@ -147,6 +153,9 @@ def _token_at(text: str, at: int, each: Format) -> Token | None:
 
 
 def _decoded(encoded: str) -> bytes:
+    import base64  # rarely needed: only for a candidate basic-auth or base64 key
+    import binascii
+
     whole = encoded.rstrip("=")
     whole = whole[: len(whole) - len(whole) % 4]
     try:

@@ -86,6 +86,8 @@ def _merged(base: list[Any], extra: list[Any], *, key: str) -> list[Any]:
     Indexed by name, so a role's long env costs its length, not its length times the
     job's (a scan per item made 10,000 over 10,000 entries minutes of work)."""
     out = list(base)
+    if not extra:  # most roles override nothing
+        return out
     at: dict[Any, int] = {}
     keyless: set[Any] = set()
     for index, item in enumerate(out):
