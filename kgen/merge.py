@@ -95,6 +95,8 @@ class _Merger:
     def _merge_named(
         self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath, key: str
     ) -> list[Any]:
+        if not any(isinstance(item, dict | list) for item in patch):
+            return self._append_scalars(base, patch, dst, src)
         # Plan first (which base item, which patch item, or both, ends up where), then
         # build data and provenance, so deletions cannot leave positions shifted.
         plan, in_place = _plan(base, patch, key)
@@ -126,6 +128,23 @@ class _Merger:
         if tracker is not None and dst in old:
             tracker.set(dst, old[dst])
         return out
+
+    def _append_scalars(
+        self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath
+    ) -> list[Any]:
+        """A patch of scalars only (no names, no deletions): each is appended unless an
+        equal item is in the base, as _plan would say, without its bookkeeping."""
+        present = {_fingerprint(item) for item in base}
+        added = [j for j, item in enumerate(patch) if item not in present]
+        if self.tracker is not None:
+            positions = self.positions
+            found = ((index, positions.get((*src, j))) for index, j in enumerate(added))
+            self.tracker.set_many(
+                ((*dst, len(base) + index), origin)
+                for index, origin in found
+                if origin is not None
+            )
+        return [*base, *(patch[j] for j in added)]
 
     # -- provenance bookkeeping (no-ops when not tracking) --
 

@@ -81,6 +81,13 @@ class Tracker:
         if self.tree is not None:
             self.tree.add(path)
 
+    def set_many(self, found: Iterable[tuple[DataPath, Origin]]) -> None:
+        if self.tree is None:
+            self.origins.update(found)
+        else:
+            for path, origin in found:
+                self.set(path, origin)
+
     def take(self, root: DataPath, *, scalar: bool = False) -> dict[DataPath, Origin]:
         """Remove and return the origins of `root` and everything below it; `scalar`
         when the value at `root` holds nothing (a scalar, or no value yet)."""

@@ -6,7 +6,7 @@ from tests.hostile.case import VALID_JOB, Case, job, job_with
 
 # --- the merge, in linear time
 
-_ENTRIES = 10_000
+_ENTRIES = 5_000
 
 
 def _env_job(count: int) -> str:
@@ -38,22 +38,23 @@ def _with(job_text: str, old: str, new: str) -> str:
 
 
 CASES: dict[str, Case] = {
-    "overlay-patches-10000-env-entries": Case(
+    "overlay-patches-5000-env-entries": Case(
         {
             "jobs/train.yaml": _env_job(_ENTRIES),
             "overlays/v1.yaml": _env_patch(_ENTRIES),
         },
-        about="an N-item merge was O(N²): 10,000 entries took 54 s",
+        about="an N-item merge was O(N²): 5,000 entries took 13.7 s, 10,000 54 s",
     ),
     "overlay-env-of-99000-integers": Case(
         {"overlays/v1.yaml": f"target: v1\npatch:\n  env: {_integers(99_000)}\n"},
         about="keyless items: `item not in base` for each was O(N²), past 120 s",
     ),
-    "job-and-overlay-env-of-99000-integers": Case(
+    "job-and-overlay-env-of-50000-integers": Case(
         {
-            "jobs/train.yaml": VALID_JOB + f"env: {_integers(99_000)}\n",
-            "overlays/v1.yaml": f"target: v1\npatch:\n  env: {_integers(99_000)}\n",
+            "jobs/train.yaml": VALID_JOB + f"env: {_integers(50_000)}\n",
+            "overlays/v1.yaml": f"target: v1\npatch:\n  env: {_integers(50_000)}\n",
         },
+        about="keyless items against a long base: each looked up, not compared",
     ),
     # --- integers beyond what the Kubernetes field holds
     "run-as-user-10e26": Case(
