@@ -80,11 +80,8 @@ def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
 
 
 def _merged(base: list[Any], extra: list[Any], *, key: str) -> list[Any]:
-    """`extra` over `base` by `key`, as the overlay merge does (kgen.merge): a named item
-    replaces the first of its name, a new one is appended, a keyless one once.
-
-    Indexed by name, so a role's long env costs its length, not its length times the
-    job's (a scan per item made 10,000 over 10,000 entries minutes of work)."""
+    """`extra` over `base` by `key`: a named item replaces the first of its name, a new
+    one is appended, a keyless one once. Indexed, so 10,000 over 10,000 is linear."""
     out = list(base)
     if not extra:  # most roles override nothing
         return out
