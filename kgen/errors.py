@@ -30,6 +30,16 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def masked(text: str) -> str:
+    """`text` with every credential in it (a URL's password, a known token format, a
+    private key, `password=…`) replaced by `***`: messages quote values, and every
+    format kgen writes (text, json, sarif, github, junit) ends in a CI log."""
+    # Imported on first use: a run without problems never needs the patterns.
+    from kgen.credentials import mask
+
+    return mask(text)
+
+
 @dataclass(frozen=True)
 class Problem:
     """What is wrong, where (1-based line and column), and how to fix it."""
@@ -70,8 +80,13 @@ class Problem:
     def __post_init__(self) -> None:
         for name in ("message", "file", "hint", "context"):
             value = getattr(self, name)
-            if value is not None and not value.isprintable():
-                object.__setattr__(self, name, printable(value))
+            if value is None:
+                continue
+            clean = value if name == "file" else masked(value)
+            if not clean.isprintable():
+                clean = printable(clean)
+            if clean is not value:
+                object.__setattr__(self, name, clean)
 
     def at(self, file: str, line: int, column: int) -> Problem:
         return replace(self, file=file, line=line, column=column)

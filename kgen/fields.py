@@ -163,7 +163,45 @@ Quantity = Annotated[
     str, BeforeValidator(quantity_text), WithJsonSchema(_QUANTITY_SCHEMA)
 ]
 NprocPerNode = Annotated[str, BeforeValidator(_nproc), WithJsonSchema(_NPROC_SCHEMA)]
+
+
+def _within(kind: str) -> AfterValidator:
+    """The integer range of a Kubernetes format, with the whole range in the message."""
+    from kgen.k8s_schema import INTEGER_RANGES
+
+    low, high = INTEGER_RANGES[kind]
+
+    def run(value: int) -> int:
+        if not low <= value <= high:
+            raise ValueError(
+                f"{value} is out of range: it must be {low} to {high} ({kind})"
+            )
+        return value
+
+    return AfterValidator(run)
+
+
+# Entries a list or mapping of a spec may hold. A pod's env of 10,000 is already
+# 300 KB a role, and the API server refuses an object over 3 MiB; checked before the
+# entries are, so 100,000 wrong ones are one problem, not 100,000 (a second of work).
+MAX_ENTRIES = 10_000
+
+
+def _not_too_many(value: Any) -> Any:
+    if isinstance(value, list | dict) and len(value) > MAX_ENTRIES:
+        raise ValueError(
+            f"{len(value)} entries are too many: kgen takes at most {MAX_ENTRIES},"
+            " and the API server refuses an object over 3 MiB"
+        )
+    return value
+
+
+AtMost = BeforeValidator(_not_too_many)
 Count = Annotated[int, Field(ge=1, le=10_000)]
+# Integers that reach the output as a Kubernetes int32 or int64 (tolerationSeconds is
+# int64): a larger value renders, and the API server refuses the object.
+Int32Value = Annotated[int, _within("int32")]
+Int64 = Annotated[int, _within("int64")]
 Int32 = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]
 
@@ -183,6 +221,11 @@ def _silenceable_rule(value: str) -> str | None:
         return (
             f"'{value}' cannot be silenced for a whole job; allow each variable under"
             " lint.allowLiterals instead"
+        )
+    if value == "secret-literal":
+        return (
+            f"'{value}' cannot be silenced; allow each flag or option that only looks"
+            " like a secret under lint.allowLiterals instead"
         )
     if not rule.silenceable:
         return f"'{value}' cannot be silenced: the output would be wrong or rejected"

@@ -15,30 +15,25 @@ merge keys (kubernetes-sigs/kustomize#1027, #2825); kgen knows its own lists.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
 from kgen.errors import DataPath
 from kgen.loader import Origin, Positions
+from kgen.merge_plan import PATCH_DIRECTIVE as PATCH_DIRECTIVE  # kgen.import_project
+from kgen.merge_plan import fingerprint, plan_named
 from kgen.project import JobSelector
+from kgen.provenance import Provenance as Provenance  # callers import it from here
+from kgen.provenance import Tracker
 
 NAMED_LISTS: Mapping[str, str] = {
     "env": "name",
     "volumes": "name",
     "tolerations": "key",
 }
-PATCH_DIRECTIVE = "$patch"
 _MISSING: Any = object()
-
-
-@dataclass
-class Provenance:
-    """For each data path, the origin of its final value, and what it overrode."""
-
-    origins: dict[DataPath, Origin]
-    overridden: dict[DataPath, list[Origin]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -54,16 +49,17 @@ def merge_layers(
     base: Any, layers: list[Layer], *, provenance: Provenance | None = None
 ) -> Any:
     """Apply `layers` over `base` in order; update `provenance` when one is given."""
+    tracker = Tracker(provenance) if provenance is not None else None
     merged = base
     for layer in layers:
-        merged = _Merger(layer, provenance).merge(merged, layer.data, (), layer.root)
+        merged = _Merger(layer, tracker).merge(merged, layer.data, (), layer.root)
     return merged
 
 
 class _Merger:
-    def __init__(self, layer: Layer, provenance: Provenance | None) -> None:
+    def __init__(self, layer: Layer, tracker: Tracker | None) -> None:
         self.positions = layer.positions
-        self.provenance = provenance
+        self.tracker = tracker
 
     def merge(self, base: Any, patch: Any, dst: DataPath, src: DataPath) -> Any:
         if isinstance(patch, dict) and isinstance(base, dict):
@@ -72,7 +68,7 @@ class _Merger:
         if key is not None and (base is _MISSING or isinstance(base, list)):
             items = [] if base is _MISSING else base
             return self._merge_named(items, patch, dst, src, key)
-        self._replace(dst, src)
+        self._replace(dst, src, patch, scalar=not isinstance(base, dict | list))
         return patch
 
     def _merge_map(
@@ -83,8 +79,9 @@ class _Merger:
             child_dst, child_src = (*dst, key), (*src, key)
             if value is None:
                 if key in out:
-                    del out[key]
-                    self._drop(child_dst)
+                    self._drop(
+                        child_dst, scalar=not isinstance(out.pop(key), dict | list)
+                    )
                     # A problem about the missing key (a required field an overlay
                     # deleted) then points at the deletion.
                     self._set(child_dst, child_src)
@@ -99,109 +96,131 @@ class _Merger:
     def _merge_named(
         self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath, key: str
     ) -> list[Any]:
+        if not any(isinstance(item, dict | list) for item in patch):
+            return self._append_scalars(base, patch, dst, src)
         # Plan first (which base item, which patch item, or both, ends up where), then
         # build data and provenance, so deletions cannot leave positions shifted.
-        plan: list[tuple[int | None, int | None]] = [
-            (i, None) for i in range(len(base))
-        ]
-        for j, item in enumerate(patch):
-            name = item.get(key) if isinstance(item, dict) else None
-            at = next(
-                (
-                    n
-                    for n, (i, _) in enumerate(plan)
-                    if name is not None
-                    and i is not None
-                    and _key_of(base[i], key) == name
-                ),
-                None,
-            )
-            if name is not None and at is None:
-                at = next(
-                    (
-                        n
-                        for n, (_, k) in enumerate(plan)
-                        if k is not None and _key_of(patch[k], key) == name
-                    ),
-                    None,
-                )
-            if isinstance(item, dict) and item.get(PATCH_DIRECTIVE) == "delete":
-                if at is not None:
-                    plan.pop(at)
-                continue
-            if at is not None:
-                plan[at] = (plan[at][0], j)
-            elif name is not None or item not in base:
-                plan.append((None, j))
-        old = self._take_subtree(dst)
+        plan, in_place = plan_named(base, patch, key)
+        tracker = self.tracker
+        old: dict[DataPath, Origin] = {}
+        moved: dict[Any, list[tuple[DataPath, Origin]]] = {}
+        # Where every base item keeps its index (nothing deleted), so does its
+        # provenance: only moved items need theirs moved.
+        if tracker is not None and not in_place:
+            old = tracker.take(dst)
+            moved = _by_item(old, len(dst))
         out: list[Any] = []
         for index, (base_at, patch_at) in enumerate(plan):
-            here = (*dst, index)
-            if base_at is not None:
-                self._restore(old, (*dst, base_at), here)
-            item = base[base_at] if base_at is not None else _MISSING
+            if moved and base_at is not None:
+                self._restore(moved.get(base_at, ()), (*dst, index))
             if patch_at is None:
-                out.append(item)
+                out.append(base[base_at])  # type: ignore[index]
                 continue
-            patch_item, from_patch = patch[patch_at], (*src, patch_at)
+            patch_item = patch[patch_at]
             if base_at is None:
-                self._set(here, from_patch)
+                self._set((*dst, index), (*src, patch_at))
+                if not isinstance(patch_item, dict | list):
+                    out.append(patch_item)  # a new scalar: nothing to merge
+                    continue
                 item = _empty_like(patch_item)
-            out.append(self.merge(item, patch_item, here, from_patch))
-        if self.provenance is not None and dst in old:
-            self.provenance.origins[dst] = old[dst]
+            else:
+                item = base[base_at]
+            out.append(self.merge(item, patch_item, (*dst, index), (*src, patch_at)))
+        if tracker is not None and dst in old:
+            tracker.set(dst, old[dst])
         return out
+
+    def _append_scalars(
+        self, base: list[Any], patch: list[Any], dst: DataPath, src: DataPath
+    ) -> list[Any]:
+        """A patch of scalars only (no names, no deletions): each is appended unless an
+        equal item is in the base, as _plan would say, without its bookkeeping."""
+        present = {fingerprint(item) for item in base}
+        added = [j for j, item in enumerate(patch) if item not in present]
+        if self.tracker is not None:
+            positions = self.positions
+            found = ((index, positions.get((*src, j))) for index, j in enumerate(added))
+            self.tracker.set_many(
+                ((*dst, len(base) + index), origin)
+                for index, origin in found
+                if origin is not None
+            )
+        return [*base, *(patch[j] for j in added)]
 
     # -- provenance bookkeeping (no-ops when not tracking) --
 
     def _set(self, dst: DataPath, src: DataPath) -> None:
-        if self.provenance is not None and src in self.positions:
-            self.provenance.origins[dst] = self.positions[src]
+        if self.tracker is not None and src in self.positions:
+            self.tracker.set(dst, self.positions[src])
 
-    def _replace(self, dst: DataPath, src: DataPath) -> None:
-        if self.provenance is None:
+    def _replace(
+        self, dst: DataPath, src: DataPath, value: Any, *, scalar: bool
+    ) -> None:
+        """`value` from `src` replaces what was at `dst` (`scalar`: a value that holds
+        nothing, or none)."""
+        tracker = self.tracker
+        if tracker is None:
             return
-        previous = self.provenance.origins.get(dst)
-        self._drop(dst)
+        previous = tracker.origins.get(dst)
+        tracker.take(dst, scalar=scalar)
+        positions = self.positions
         # A key this layer adds has no earlier value; only a real override is recorded.
-        if (
-            previous is not None
-            and src in self.positions
-            and previous != self.positions[src]
-        ):
-            self.provenance.overridden.setdefault(dst, []).append(previous)
-        size = len(src)
-        for path, origin in self.positions.items():
-            if path[:size] == src:
-                self.provenance.origins[dst + path[size:]] = origin
+        if previous is not None and src in positions and previous != positions[src]:
+            tracker.overridden.setdefault(dst, []).append(previous)
+        if not isinstance(value, dict | list):
+            origin = positions.get(src)
+            if origin is not None:
+                tracker.set(dst, origin)
+            return
+        # The layer's positions below `src` are those of `value`'s own nodes.
+        for rest in _node_paths(value):
+            origin = positions.get(src + rest)
+            if origin is not None:
+                tracker.set(dst + rest, origin)
 
-    def _drop(self, dst: DataPath) -> None:
-        if self.provenance is not None:
-            self._take_subtree(dst)
+    def _drop(self, dst: DataPath, *, scalar: bool) -> None:
+        if self.tracker is not None:
+            self.tracker.take(dst, scalar=scalar)
 
     def _take_subtree(self, dst: DataPath) -> dict[DataPath, Origin]:
-        if self.provenance is None:
-            return {}
-        size = len(dst)
-        origins = self.provenance.origins
-        taken = {path: origin for path, origin in origins.items() if path[:size] == dst}
-        for path in taken:
-            del origins[path]
-        return taken
+        return self.tracker.take(dst) if self.tracker is not None else {}
 
-    def _restore(
-        self, old: dict[DataPath, Origin], frm: DataPath, to: DataPath
-    ) -> None:
-        if self.provenance is None:
-            return
-        size = len(frm)
-        for path, origin in old.items():
-            if path[:size] == frm:
-                self.provenance.origins[to + path[size:]] = origin
+    def _restore(self, moved: Iterable[tuple[DataPath, Origin]], to: DataPath) -> None:
+        if self.tracker is not None:
+            for rest, origin in moved:
+                self.tracker.set(to + rest, origin)
 
 
-def _key_of(item: Any, key: str) -> Any:
-    return item.get(key) if isinstance(item, dict) else None
+def _node_paths(value: Any) -> Iterator[DataPath]:
+    """The path of `value` itself (empty) and of every node inside it."""
+    yield ()
+    if isinstance(value, dict | list):
+        stack: list[tuple[DataPath, Any]] = [((), value)]
+        while stack:
+            path, node = stack.pop()
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, child in items:
+                yield (*path, key)
+                if isinstance(child, dict | list):
+                    stack.append(((*path, key), child))
+
+
+def _by_item(
+    old: dict[DataPath, Origin], size: int
+) -> dict[Any, list[tuple[DataPath, Origin]]]:
+    """The origins under a list, grouped by item index, each path relative to its item."""
+    moved: dict[Any, list[tuple[DataPath, Origin]]] = {}
+    rest = size + 1
+    for path, origin in old.items():
+        if len(path) > size:
+            item = path[size]
+            entry = (path[rest:], origin)
+            group = moved.get(item)
+            if group is None:
+                moved[item] = [entry]
+            else:
+                group.append(entry)
+    return moved
 
 
 def _empty_like(value: Any) -> Any:

@@ -96,7 +96,8 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
     if error.validator != "additionalProperties" or not isinstance(
         error.instance, dict
     ):
-        return [_problem(manifest, where, error.message)]
+        message = k8s_schema.range_message(error) or error.message
+        return [_problem(manifest, where, message)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}
     known = set(schema.get("properties", {}))

@@ -1,21 +1,17 @@
 """Policy rules: what a cluster would accept but a team should not ship (floating image
-tags, literal secrets, pods without resources, PS pods left running, GPU pods that cannot
-reach GPU nodes). Each is silenceable with a reason (kgen.rule_catalog)."""
+tags, pods without resources, PS pods left running, GPU pods that cannot reach GPU
+nodes). Each is silenceable with a reason (kgen.rule_catalog). Literal secrets, which no
+reason excuses, are kgen.secret_rules."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from kgen.errors import DataPath, Problem
 from kgen.models import JobSpec, TFJobSpec, role_items
-from kgen.models.pod import EnvVar, Resources
+from kgen.models.pod import Resources
 from kgen.render.pod import role_settings
 from kgen.rule_context import Rule, RuleContext
-
-_SECRET_NAME = re.compile(
-    r"PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|APIKEY|API_KEY|(^|_)KEY$", re.IGNORECASE
-)
 
 
 def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -35,27 +31,6 @@ def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 path=path,
                 hint="pin a version tag or a digest",
             )
-
-
-def _secret_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    allowed = ctx.allowed_literals | spec.lint.allow_literals.keys()
-    lists: list[tuple[list[EnvVar], DataPath]] = [(spec.env, ("env",))]
-    lists += [(r.env, ("roles", name, "env")) for name, r in role_items(spec) if r.env]
-    for env, path in lists:
-        for index, var in enumerate(env):
-            # A path to a mounted secret file is not the secret itself.
-            if (
-                var.value
-                and _SECRET_NAME.search(var.name)
-                and not var.value.startswith("/")
-                and var.name not in allowed
-            ):
-                yield Problem(
-                    f"{var.name} looks like a secret, and its literal value would be committed to git",
-                    "secret-env-literal",
-                    path=(*path, index, "value"),
-                    hint=f"use `secretKeyRef: {{name: <secret>, key: <key>}}` instead of `value`; if {var.name} is no secret, allow it under lint.allowLiterals with a reason",
-                )
 
 
 def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -128,7 +103,6 @@ def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 POLICY_RULES: tuple[Rule, ...] = (
     _image_pinned,
-    _secret_literals,
     _resources_set,
     _ps_cleanup,
     _gpu_placement,

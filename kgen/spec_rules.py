@@ -6,7 +6,6 @@ paths into file:line:col through provenance, whichever file set the value.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from kgen import k8s_schema
@@ -19,10 +18,6 @@ from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rule_context import Rule, RuleContext
 
 MAX_NAME = 63
-_URL_CREDENTIALS = re.compile(r"^[a-z][a-z0-9+.-]*://[^/@]+:[^/@]*@", re.IGNORECASE)
-_GIT_URL = re.compile(
-    r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE
-)
 
 
 def _unique_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -262,25 +257,6 @@ def _gpus(spec: JobSpec) -> int:
     return max([spec.resources.gpu, *roles])
 
 
-def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    sync = spec.code_sync
-    if sync is None:
-        return
-    if _URL_CREDENTIALS.match(sync.repo):
-        yield Problem(
-            "the repository URL carries credentials, which would land in git and the cluster",
-            "code-sync-credentials",
-            path=("codeSync", "repo"),
-            hint="put them in a Secret (keys username, password) and name it in codeSync.credentialsSecret",
-        )
-    elif not _GIT_URL.match(sync.repo):
-        yield Problem(
-            f"'{sync.repo}' is not a git repository URL",
-            "invalid-value",
-            path=("codeSync", "repo"),
-        )
-
-
 def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     checks: list[tuple[object, str, DataPath]] = [
         (spec.affinity, k8s_schema.AFFINITY, ("affinity",)),
@@ -313,18 +289,17 @@ SPEC_RULES: tuple[Rule, ...] = (
     _ttl_acknowledged,
     _tensorboard,
     _nproc_on_cpu,
-    _code_sync,
     _kube_objects,
 )
 
 
 def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
-    """Structural rules, then policy rules (kgen.policy_rules)."""
+    """Structural rules, the rules over every value (control characters, credentials:
+    kgen.value_rules, kgen.secret_rules), then policy rules (kgen.policy_rules)."""
     from kgen.policy_rules import POLICY_RULES
+    from kgen.secret_rules import SECRET_RULES
+    from kgen.value_rules import VALUE_RULES
 
     context = ctx or RuleContext()
-    return [
-        problem
-        for rule in (*SPEC_RULES, *POLICY_RULES)
-        for problem in rule(spec, context)
-    ]
+    rules = (*SPEC_RULES, *VALUE_RULES, *SECRET_RULES, *POLICY_RULES)
+    return [problem for rule in rules for problem in rule(spec, context)]

@@ -26,6 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kgen.cli import main
+from kgen.credentials import leaks
+from kgen.secret_names import secret_name
 from tests.conftest import SHARED
 from tests.test_conformance import check_job
 
@@ -57,16 +59,23 @@ FIXED_OVERLAYS = {
     "legacy": "target: v1-legacy\n",
     "beta2": "target: v1beta2\n",
 }
-_SECRETISH = re.compile(
-    r"PASSWORD|PASSWD|TOKEN|SECRET|CREDENTIAL|APIKEY|API_KEY|(^|_)KEY$"
-)
+# What kgen refuses in a value that reaches the output (kgen.value_rules).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _renderable(text: str) -> bool:
+    """Text kgen renders as written: no control character but tab and line breaks, and
+    nothing that reads as a credential."""
+    return not _CONTROL.search(text) and not leaks(text)
+
 
 names = st.from_regex(r"[a-z][a-z0-9]{0,10}", fullmatch=True)
 env_names = st.from_regex(r"[A-Z][A-Z0-9_]{0,10}", fullmatch=True).filter(
-    lambda n: not _SECRETISH.search(n)
+    lambda n: not secret_name(n)
 )
-# Any text, control characters and all: values must reach the output unchanged.
-env_values = st.text(max_size=30)
+# Any text but what kgen refuses: values must reach the output unchanged, whatever
+# their characters (quotes, unicode, line breaks, YAML syntax).
+env_values = st.text(max_size=30).filter(_renderable)
 label_values = st.from_regex(r"([a-z0-9]([-a-z0-9]{0,8}[a-z0-9])?)?", fullmatch=True)
 cpu = st.sampled_from(["100m", "500m", "1", "2", "4"])
 memory = st.sampled_from(["256Mi", "1Gi", "4Gi", "16Gi"])
@@ -115,7 +124,8 @@ def specs(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         spec["labels"] = draw(st.dictionaries(names, label_values, max_size=3))
     if draw(st.booleans()):
-        spec["command"] = draw(st.lists(st.text(max_size=12), min_size=1, max_size=3))
+        command = st.text(max_size=12).filter(lambda t: _renderable(t) and t[:1] != "-")
+        spec["command"] = draw(st.lists(command, min_size=1, max_size=3))
     return spec
 
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgen.fields import AbsolutePath, Image, ObjectName
+from kgen.fields import AbsolutePath, Image, Int32Value, ObjectName
 from kgen.models.base import SpecModel
 from kgen.models.pod import ResourceAmounts
 
@@ -66,7 +66,8 @@ class CodeSync(SpecModel):
         description="git-sync image (v4 flags).",
         examples=["mirror.example.com/git-sync:v4.4.0"],
     )
-    depth: int = Field(
+    # git-sync parses --depth as an int; a larger number stops the clone in every pod.
+    depth: Int32Value = Field(
         1, ge=0, description="Clone depth; 0 for full history.", examples=[0]
     )
     credentials_secret: ObjectName | None = Field(

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from kgen.fields import (
     AbsolutePath,
+    AtMost,
     Count,
     DnsName,
     Image,
@@ -53,13 +54,13 @@ class Role(SpecModel):
         description="Image for this role.",
         examples=["registry.example.com/ps:5.0"],
     )
-    command: list[str] | None = Field(
+    command: Annotated[list[str], AtMost] | None = Field(
         None, description="Command for this role.", examples=[["python", "/app/ps.py"]]
     )
-    args: list[str] | None = Field(
+    args: Annotated[list[str], AtMost] | None = Field(
         None, description="Arguments for this role.", examples=[["--role=ps"]]
     )
-    env: list[EnvVar] | None = Field(
+    env: Annotated[list[EnvVar], AtMost] | None = Field(
         None,
         description="Merged by name over the job's env.",
         examples=[[{"name": "BATCH", "value": "1024"}]],
@@ -69,12 +70,12 @@ class Role(SpecModel):
         description="Replaces job resources per resource.",
         examples=[{"requests": {"memory": "64Gi"}}],
     )
-    node_selector: dict[LabelKey, LabelValue] | None = Field(
+    node_selector: Annotated[dict[LabelKey, LabelValue], AtMost] | None = Field(
         None,
         description="Merged over the job's node selector.",
         examples=[{"gpu.example.com/class": "a100"}],
     )
-    tolerations: list[Toleration] | None = Field(
+    tolerations: Annotated[list[Toleration], AtMost] | None = Field(
         None,
         description="Merged by key over the job's tolerations.",
         examples=[[{"key": "dedicated", "operator": "Exists"}]],
@@ -126,22 +127,22 @@ class JobSpecBase(SpecModel):
     description: str | None = Field(
         None, description="Free text; not rendered.", examples=["MNIST with DDP"]
     )
-    labels: dict[LabelKey, LabelValue] = Field(
+    labels: Annotated[dict[LabelKey, LabelValue], AtMost] = Field(
         default_factory=dict,
         description="Labels on the job object; overlays can `match` on them.",
         examples=[{"team": "vision"}],
     )
-    annotations: dict[LabelKey, str] = Field(
+    annotations: Annotated[dict[LabelKey, str], AtMost] = Field(
         default_factory=dict,
         description="Annotations on the job object.",
         examples=[{"owner": "vision@example.com"}],
     )
-    pod_labels: dict[LabelKey, LabelValue] = Field(
+    pod_labels: Annotated[dict[LabelKey, LabelValue], AtMost] = Field(
         default_factory=dict,
         description="Labels on every pod.",
         examples=[{"app": "mnist"}],
     )
-    pod_annotations: dict[LabelKey, str] = Field(
+    pod_annotations: Annotated[dict[LabelKey, str], AtMost] = Field(
         default_factory=dict,
         description="Annotations on every pod.",
         examples=[{"sidecar.istio.io/inject": "false"}],
@@ -153,17 +154,17 @@ class JobSpecBase(SpecModel):
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = Field(
         None, description="When to pull the image.", examples=["IfNotPresent"]
     )
-    image_pull_secrets: list[ObjectName] = Field(
+    image_pull_secrets: Annotated[list[ObjectName], AtMost] = Field(
         default_factory=list,
         description="Registry credentials, by Secret name.",
         examples=[["registry-example-com"]],
     )
-    command: list[str] | None = Field(
+    command: Annotated[list[str], AtMost] | None = Field(
         None,
         description="Entrypoint, as a list (no shell quoting).",
         examples=[["torchrun", "train.py"]],
     )
-    args: list[str] | None = Field(
+    args: Annotated[list[str], AtMost] | None = Field(
         None, description="Arguments, as a list.", examples=[["--epochs", "10"]]
     )
     working_dir: AbsolutePath | None = Field(
@@ -171,12 +172,12 @@ class JobSpecBase(SpecModel):
         description="Working directory; `<codeSync.path>/repo` with codeSync.",
         examples=["/app"],
     )
-    env: list[EnvVar] = Field(
+    env: Annotated[list[EnvVar], AtMost] = Field(
         default_factory=list,
         description="Environment variables (see below).",
         examples=[[{"name": "LOG_LEVEL", "value": "info"}]],
     )
-    env_from: list[EnvFrom] = Field(
+    env_from: Annotated[list[EnvFrom], AtMost] = Field(
         default_factory=list,
         description="All keys of ConfigMaps or Secrets as variables.",
         examples=[[{"configMap": "settings"}]],
@@ -191,17 +192,17 @@ class JobSpecBase(SpecModel):
         description="A memory-backed /dev/shm of this size (PyTorch data loaders need it).",
         examples=["2Gi"],
     )
-    volumes: list[Volume] = Field(
+    volumes: Annotated[list[Volume], AtMost] = Field(
         default_factory=list,
         description="Volumes mounted in every role (see below).",
         examples=[[{"name": "data", "claim": "mnist-data", "mountPath": "/data"}]],
     )
-    node_selector: dict[LabelKey, LabelValue] = Field(
+    node_selector: Annotated[dict[LabelKey, LabelValue], AtMost] = Field(
         default_factory=dict,
         description="Node labels pods must match.",
         examples=[{"cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}],
     )
-    tolerations: list[Toleration] = Field(
+    tolerations: Annotated[list[Toleration], AtMost] = Field(
         default_factory=list,
         description="Taints pods tolerate (see below).",
         examples=[[{"key": "nvidia.com/gpu", "operator": "Exists"}]],

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from kgen.fields import EnvName, Reason, SilenceableRule
+from kgen.fields import AtMost, EnvName, Reason, SilenceableRule
 from kgen.models.base import SpecModel
 
 
@@ -12,12 +14,12 @@ class LintSettings(SpecModel):
     """Silence policy rules for this job (in the spec or an overlay) or the whole project
     (in kgen.yaml); each with the reason, which reviewers read."""
 
-    ignore: dict[SilenceableRule, Reason] = Field(
+    ignore: Annotated[dict[SilenceableRule, Reason], AtMost] = Field(
         default_factory=dict,
         description="Rule id to the reason it does not apply.",
         examples=[{"image-latest": "nightly smoke test of the moving tag"}],
     )
-    allow_literals: dict[EnvName, Reason] = Field(
+    allow_literals: Annotated[dict[EnvName, Reason], AtMost] = Field(
         default_factory=dict,
         description="Variables named like a secret whose literal value is not one, each"
         " with the reason (secret-env-literal is never silenced for a whole job).",

@@ -6,7 +6,15 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from kgen.fields import EnvName, GpuResource, LabelKey, LabelValue, ObjectName, Quantity
+from kgen.fields import (
+    EnvName,
+    GpuResource,
+    Int64,
+    LabelKey,
+    LabelValue,
+    ObjectName,
+    Quantity,
+)
 from kgen.models.base import OneOf, SpecModel
 
 # Free-form Kubernetes objects (affinity, securityContext, metrics) are checked against
@@ -158,6 +166,6 @@ class Toleration(SpecModel):
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"] | None = Field(
         None, description="The taint effect to tolerate.", examples=["NoSchedule"]
     )
-    toleration_seconds: int | None = Field(
+    toleration_seconds: Int64 | None = Field(
         None, description="How long a NoExecute taint is tolerated.", examples=[300]
     )

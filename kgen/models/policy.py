@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from kgen.fields import Count, Int32, ObjectName, PositiveSeconds, Quantity
+from kgen.fields import AtMost, Count, Int32, ObjectName, PositiveSeconds, Quantity
 from kgen.models.base import SpecModel
 from kgen.models.pod import KubeObject
 
@@ -28,7 +28,7 @@ class SchedulingPolicy(SpecModel):
     priority_class: ObjectName | None = Field(
         None, description="PriorityClass of the pod group.", examples=["training-high"]
     )
-    min_resources: dict[str, Quantity] | None = Field(
+    min_resources: Annotated[dict[str, Quantity], AtMost] | None = Field(
         None,
         description="Resources the whole group needs.",
         examples=[{"nvidia.com/gpu": "8"}],
@@ -105,7 +105,7 @@ class ElasticPolicy(SpecModel):
     rdzv_id: str | None = Field(
         None, description="Rendezvous id.", examples=["llm-run-7"]
     )
-    rdzv_conf: list[RdzvConf] | None = Field(
+    rdzv_conf: Annotated[list[RdzvConf], AtMost] | None = Field(
         None,
         description="Extra rendezvous options.",
         examples=[[{"key": "timeout", "value": "900"}]],
@@ -113,7 +113,7 @@ class ElasticPolicy(SpecModel):
     max_restarts: Int32 | None = Field(
         None, description="torchrun's --max-restarts.", examples=[3]
     )
-    metrics: list[KubeObject] | None = Field(
+    metrics: Annotated[list[KubeObject], AtMost] | None = Field(
         None,
         description="autoscaling/v2 metrics; the operator scales workers with an HPA (Argo CD then sees the replica count change).",
         examples=[

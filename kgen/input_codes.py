@@ -1,0 +1,163 @@
+"""The catalogue's input errors: what makes a file unreadable as a kgen spec. None is
+silenceable (kgen.rule_catalog)."""
+
+from __future__ import annotations
+
+from kgen.rule_info import RuleInfo, rule
+
+INPUT_CODES: list[RuleInfo] = [
+    rule(
+        "yaml-syntax",
+        "error",
+        False,
+        "YAML that does not parse",
+        "The file is not valid YAML, has more than one document, uses merge keys or complex keys. The location is where the parser stopped; the hint names where an unclosed bracket or quote began.",
+    ),
+    rule(
+        "yaml-duplicate-key",
+        "error",
+        False,
+        "A key set twice in one mapping",
+        "YAML parsers disagree on duplicate keys (most keep the last silently). kgen refuses them and names the first occurrence.",
+    ),
+    rule(
+        "yaml-tag",
+        "error",
+        False,
+        "A YAML tag other than the plain core types",
+        "Tags such as !!python/object or custom !tags can make a loader build objects or run code. kgen reads strings, numbers, booleans, lists and maps only.",
+    ),
+    rule(
+        "yaml-encoding",
+        "error",
+        False,
+        "A file that is not UTF-8",
+        "Save the file as UTF-8; the location is the first byte that is not.",
+    ),
+    rule(
+        "too-many-problems",
+        "error",
+        False,
+        "More problems in one spec than kgen lists",
+        "After 200 problems in one spec kgen stops listing them and says how many more there are; fix the first ones (often one mistake, such as wrong indentation, causes them all) and validate again.",
+    ),
+    rule(
+        "yaml-too-large",
+        "error",
+        False,
+        "A document that expands past the value limit",
+        'Aliases that repeat large anchors multiply (a "billion laughs"); kgen stops at 100,000 values.',
+    ),
+    rule(
+        "yaml-too-deep",
+        "error",
+        False,
+        "Nesting deeper than 100 levels",
+        "No job spec nests this deep; kgen stops before it exhausts the stack.",
+    ),
+    rule(
+        "file-too-large",
+        "error",
+        False,
+        "A file over 1 MiB",
+        "Job specs and overlays are a few dozen lines; a larger file is refused before parsing.",
+    ),
+    rule(
+        "not-a-mapping",
+        "error",
+        False,
+        "A file that is not a mapping",
+        "A job spec, overlay or kgen.yaml is a mapping of keys to values; an empty file, a list or a scalar is not.",
+    ),
+    rule(
+        "unknown-key",
+        "error",
+        False,
+        "A key the spec does not have",
+        "Kubernetes would prune an unknown field silently; kgen refuses it and suggests the key you probably meant.",
+    ),
+    rule(
+        "missing-key",
+        "error",
+        False,
+        "A required key is missing",
+        "The location is the mapping that lacks it.",
+    ),
+    rule(
+        "wrong-type",
+        "error",
+        False,
+        "A value of the wrong type",
+        'Values are strictly typed: `replicas: "3"` is a string, `value: 8080` a number. Quote or unquote as the hint says.',
+    ),
+    rule(
+        "invalid-value",
+        "error",
+        False,
+        "A value outside what the field allows",
+        "The message says what is allowed: an enum, a range, a name or quantity format.",
+    ),
+    rule(
+        "io",
+        "error",
+        False,
+        "A file that cannot be read",
+        "Permissions or a broken link; the message has the system's reason.",
+    ),
+    rule(
+        "no-project",
+        "error",
+        False,
+        "No kgen.yaml",
+        "Run kgen in the folder holding kgen.yaml or pass --project.",
+    ),
+    rule(
+        "no-jobs",
+        "error",
+        False,
+        "The jobs folder does not exist",
+        "Create it, or point `jobs:` in kgen.yaml at the right folder.",
+    ),
+    rule(
+        "missing-overlay",
+        "error",
+        False,
+        "An environment names an overlay that does not exist",
+        "The hint lists the overlays there are.",
+    ),
+    rule(
+        "duplicate-overlay",
+        "error",
+        False,
+        "An overlay listed twice in one environment",
+        "Applying an overlay twice is never intended; list it once.",
+    ),
+    rule(
+        "overlay-sets-identity",
+        "error",
+        False,
+        "An overlay changes a job's name or framework",
+        "Names and frameworks belong to the job spec, so output files stay stable across environments.",
+    ),
+    rule(
+        "duplicate-job",
+        "error",
+        False,
+        "Two job specs with one name",
+        "Job names are unique in a project; they name the output files and the cluster objects.",
+    ),
+    rule(
+        "duplicate-object",
+        "error",
+        False,
+        "Two jobs produce one object differently",
+        "Two jobs may create the same claim only if they agree on it; otherwise one would silently win.",
+    ),
+    rule(
+        "foreign-file",
+        "error",
+        False,
+        "A file in the output folder that kgen did not write",
+        "kgen never overwrites what it does not own; move the file or delete it.",
+    ),
+]

@@ -1,0 +1,90 @@
+"""Whether a name (an env variable, a flag, a rendezvous option, a URL query parameter, a
+key in `NAME=value` text) says that its value is a credential.
+
+Names are split into words (`GH_PAT`, `apiKey`, `--hf-token`, `keyStorePassword`), so
+`AUTHOR`, `KEYBOARD_LAYOUT`, `TOKENIZER` and `MAX_TOKENS` are not secrets. A word that
+names the secret counts unless a later word makes the name about something else
+(`TOKEN_TTL`, `PASSWORD_FILE`, `SECRET_NAME`, `AWS_ACCESS_KEY_ID`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The secret, wherever it stands: DB_PASSWORD, PASSWORD_DB, HF_TOKEN, CLIENT_SECRET.
+_ANYWHERE = _words(
+    "password passwd passphrase passcode pwd secret secrets token credential"
+    " credentials creds apikey cookie"
+)
+# Secret only at the end, or before words that say it is the content: CACHE_KEY,
+# PRIVATE_KEY_PEM, GH_PAT, NPM_AUTH, SMTP_PASS; not KEY_ID, PAT_EXPIRY, AUTH_MODE.
+_AT_END = _words("key pat auth pass")
+_CONTENT = _words(
+    "pem data b64 base64 json content contents value raw hex material text str string"
+    " blob bytes der pkcs8 pkcs12 p12"
+)
+# Words after the secret that make the name about something else.
+_ABOUT = _words(
+    "ttl seconds secs sec ms minutes hours days expiry expires expiration lifetime"
+    " timeout age interval period url uri endpoint host hostname port path paths file"
+    " filename files dir directory folder mount location name names id ids type types"
+    " kind length len size count limit max min enabled enable disabled disable required"
+    " header field prefix suffix format mode method version env var ref provider server"
+    " audience issuer scope scopes algorithm alg policy strategy rotation store backend"
+    " source template pattern regex rule rules flag option options"
+)
+# Language-model vocabulary, not credentials: --pad-token, eos_token, decoder_start_token.
+_TOKEN_KINDS = _words(
+    "pad eos bos unk sep cls mask start end stop special additional sos eot image"
+    " audio video vision think tool chat fim prefix suffix middle added new num max min"
+    " n ignore default"
+)
+# Glued words that still name the secret: HTPASSWD, DBPASSWORD, APIKEY, SECRETKEY.
+_GLUED = (
+    "password",
+    "passwd",
+    "passphrase",
+    "credential",
+    "apikey",
+    "secretkey",
+    "accesskey",
+    "privatekey",
+    "accesstoken",
+    "authtoken",
+)
+# The shell's working directories (a connection string's `Pwd=` is a password).
+_NOT_SECRETS = frozenset({"PWD", "OLDPWD"})
+
+
+# Every secret word holds one of these: most names hold none (a quick no).
+_STEMS = ("pas", "pwd", "secret", "token", "cred", "key", "pat", "auth", "cookie")
+
+
+@functools.lru_cache(maxsize=4096)
+def secret_name(name: str) -> bool:
+    """Whether `name` says its value is a credential."""
+    lowered = name.lower()
+    if not any(stem in lowered for stem in _STEMS):
+        return False
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if not words or name in _NOT_SECRETS:
+        return False
+    for index, word in enumerate(words):
+        after = words[index + 1 :]
+        if word in _AT_END:
+            if all(w in _CONTENT or w.isdigit() for w in after):
+                return True
+        elif word in _ANYWHERE or any(glued in word for glued in _GLUED):
+            if word == "token" and index and words[index - 1] in _TOKEN_KINDS:
+                continue
+            if not any(w in _ABOUT for w in after):
+                return True
+    return False

@@ -1,0 +1,136 @@
+"""Every string of a job spec that reaches the manifests, and the rule that none of them
+holds a control character.
+
+One walk over the validated spec finds them all (env values, command, args, labels and
+annotations, rendezvous settings, free-form Kubernetes objects such as affinity, their
+keys too), each with its data path, so a problem points at the value written. A check
+per field would miss the next field added.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from pydantic import BaseModel
+
+from kgen.credentials import suspect_json
+from kgen.errors import DataPath, Problem, format_path
+from kgen.rule_context import Rule, RuleContext
+
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
+
+# Free text that never reaches the output.
+_NOT_RENDERED = frozenset({"description", "lint"})
+# C0 controls but tab, newline and carriage return (multi-line scripts in command, args
+# and env values, and multi-line annotations, are common), DEL and C1 controls: exec
+# refuses a NUL in an argument or env value, so the pods fail after the job was
+# accepted, and ESC repaints the terminal of whoever reads the manifest.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# The same in the spec's JSON, where C0 controls are escaped (`\u001b`, `\b`, `\f`) and
+# DEL and C1 are not. Starting at a rare character (`\\`, DEL) the regex engine skips
+# from one to the next; C1 controls are not ASCII, which a string knows at once.
+_C0_IN_JSON = re.compile(r"\\(?:u00(?:0[0-8bcef]|1[0-9a-f])|[bf])")
+_C1_IN_JSON = re.compile(r"[\x80-\x9f]")
+_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "backspace", 0x1B: "ESC", 0x7F: "DEL"}
+
+
+class Text(NamedTuple):
+    """A string in the spec: where it is, and whether it is a mapping key."""
+
+    path: DataPath
+    text: str
+    at_key: bool
+
+
+class Screen(NamedTuple):
+    """What a quick look at the spec's JSON found possible; the walk looks closer."""
+
+    controls: bool
+    credentials: bool
+
+
+# The spec looked at last, by identity: the value rules ask about the same spec in a row.
+_last_screen: list[tuple[Any, Screen]] = []
+_last_texts: list[tuple[Any, list[Text]]] = []
+
+
+def screen(spec: JobSpec) -> Screen:
+    """A look at the rendered part of `spec` as JSON before any walk: pydantic writes it
+    in its core for a third of what the walk costs, and nearly every spec is clean."""
+    if not _last_screen or _last_screen[0][0] is not spec:
+        text = spec.model_dump_json(exclude=set(_NOT_RENDERED), exclude_none=True)
+        found = Screen(_may_hold_controls(text), suspect_json(text))
+        _last_screen[:] = [(spec, found)]
+    return _last_screen[0][1]
+
+
+def texts(spec: JobSpec) -> list[Text]:
+    """Every string of `spec` that reaches the output, mapping keys included."""
+    if not _last_texts or _last_texts[0][0] is not spec:
+        _last_texts[:] = [(spec, list(_walk(spec)))]
+    return _last_texts[0][1]
+
+
+def _walk(spec: BaseModel) -> Iterator[Text]:
+    stack: list[tuple[DataPath, Any]] = [((), spec)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield Text(path, node, False)
+        elif isinstance(node, BaseModel):
+            for name, alias in _fields(type(node)):
+                value = getattr(node, name)
+                if value is not None:
+                    stack.append(((*path, alias), value))
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(key, str):
+                    yield Text((*path, key), key, True)
+                stack.append(((*path, key), value))
+        elif isinstance(node, list):
+            stack += [((*path, index), item) for index, item in enumerate(node)]
+
+
+@functools.cache
+def _fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (name, info.alias or name)
+        for name, info in model.model_fields.items()
+        if (info.alias or name) not in _NOT_RENDERED
+    )
+
+
+def _may_hold_controls(text: str) -> bool:
+    # `\\b` is also an escaped backslash before b: the walk then looks closer.
+    return bool(
+        ("\\" in text and _C0_IN_JSON.search(text))
+        or "\x7f" in text
+        or (not text.isascii() and _C1_IN_JSON.search(text))
+    )
+
+
+def _control_characters(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    if not screen(spec).controls:
+        return
+    for text in texts(spec):
+        found = _CONTROL.search(text.text)
+        if found is None:
+            continue
+        code = ord(found.group())
+        what = "the key" if text.at_key else "the value"
+        yield Problem(
+            f"{what} at {format_path(text.path)} holds the control character"
+            f" \\x{code:02x} ({_NAMES.get(code, 'C1' if code >= 0x80 else 'C0')})",
+            "control-character",
+            path=text.path,
+            at_key=text.at_key,
+            hint="remove it: tab, newline and carriage return are the only control"
+            " characters a value may hold",
+        )
+
+
+VALUE_RULES: tuple[Rule, ...] = (_control_characters,)
