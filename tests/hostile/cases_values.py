@@ -6,7 +6,7 @@ from tests.hostile.case import VALID_JOB, Case, job, job_with
 
 # --- the merge, in linear time
 
-_ENTRIES = 5_000
+_ENTRIES = 10_000
 
 
 def _env_job(count: int) -> str:
@@ -38,7 +38,7 @@ def _with(job_text: str, old: str, new: str) -> str:
 
 
 CASES: dict[str, Case] = {
-    "overlay-patches-5000-env-entries": Case(
+    "overlay-patches-10000-env-entries": Case(
         {
             "jobs/train.yaml": _env_job(_ENTRIES),
             "overlays/v1.yaml": _env_patch(_ENTRIES),
