@@ -17,8 +17,8 @@ from kgen.discover import JobSource, Overlay, Project
 from kgen.emitter import pyyaml
 from kgen.errors import Problem
 from kgen.facts import Facts, facts_of
-from kgen.loader import nearest_origin
-from kgen.merge import Layer, Provenance, merge_layers, selector_matches
+from kgen.merge import Layer, merge_layers, selector_matches
+from kgen.origins import Origins
 from kgen.parallel import map_units
 from kgen.render import Environment, Manifest
 from kgen.rule_catalog import classified
@@ -286,16 +286,15 @@ def locate(
 ) -> list[Problem]:
     """Give each problem its file:line:col and catalogue severity.
 
-    Provenance is only worth its cost when there is something to point at: merge again,
-    this time recording which file and line set each value.
+    Only problems need origins: each one's is traced back through the overlays along
+    its own path (kgen.origins), never by recording where every value came from.
     """
     if not problems:
         return []
-    provenance = Provenance(dict(job.doc.positions))
-    merge_layers(job.doc.data, list(layers), provenance=provenance)
+    origins = Origins(job.doc.data, job.doc.positions, list(layers))
     located = []
     for problem in problems:
-        origin = nearest_origin(provenance.origins, problem.path, job.file)
+        origin = origins.nearest(problem.path, job.file)
         line, column = (
             (origin.key_line, origin.key_column)
             if problem.at_key
