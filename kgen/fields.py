@@ -187,16 +187,24 @@ def _within(kind: str) -> AfterValidator:
 MAX_ENTRIES = 10_000
 
 
-def _not_too_many(value: Any) -> Any:
-    if isinstance(value, list | dict) and len(value) > MAX_ENTRIES:
-        raise ValueError(
-            f"{len(value)} entries are too many: kgen takes at most {MAX_ENTRIES},"
-            " and the API server refuses an object over 3 MiB"
-        )
-    return value
+def at_most(limit: int, why: str) -> BeforeValidator:
+    """Refuse a list or mapping of more than `limit` entries before checking any."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, list | dict) and len(value) > limit:
+            raise ValueError(
+                f"{len(value)} entries are too many: kgen takes at most {limit}, {why}"
+            )
+        return value
+
+    return BeforeValidator(check)
 
 
-AtMost = BeforeValidator(_not_too_many)
+AtMost = at_most(MAX_ENTRIES, "and the API server refuses an object over 3 MiB")
+# Every environment renders every job, and lists its overlays: a kgen.yaml of 50,000
+# environments would take minutes to build. Real projects have a handful.
+MAX_ENVIRONMENTS = 1_000
+MAX_OVERLAYS = 100
 Count = Annotated[int, Field(ge=1, le=10_000)]
 # Integers that reach the output as a Kubernetes int32 or int64 (tolerationSeconds is
 # int64): a larger value renders, and the API server refuses the object.

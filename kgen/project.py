@@ -7,7 +7,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from kgen.fields import DnsLabel, ObjectName, checked
+from kgen.fields import (
+    MAX_ENVIRONMENTS,
+    MAX_OVERLAYS,
+    DnsLabel,
+    ObjectName,
+    at_most,
+    checked,
+)
 from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.models.base import Framework, SpecModel
 from kgen.models.lint import LintSettings
@@ -92,7 +99,9 @@ def _environment_shorthand(value: Any) -> Any:
 class EnvironmentSpec(SpecModel):
     """One environment: `dev-cpu: [cpu, v1]` is short for `dev-cpu: {overlays: [cpu, v1]}`."""
 
-    overlays: list[OverlayName] = Field(
+    overlays: Annotated[
+        list[OverlayName], at_most(MAX_OVERLAYS, "applied in order to every job")
+    ] = Field(
         default_factory=list,
         description="Overlay files, in order; later ones win.",
         examples=[["gpu", "prod", "v1"]],
@@ -128,30 +137,50 @@ class GpuPlacement(SpecModel):
     )
 
 
+def _argocd_text(value: str) -> str | None:
+    # Written into argocd/ and committed: no credentials (Argo CD reads those from a
+    # repository Secret) and nothing that is not printable text.
+    from kgen.credentials import leaks
+
+    if not value.isprintable():
+        return f"'{value}' has control characters; it is written into argocd/"
+    if leaks(value):
+        return (
+            f"'{value}' carries credentials, which would be committed in argocd/;"
+            " give Argo CD a repository Secret instead"
+        )
+    return None
+
+
+ArgoCDText = Annotated[str, checked(_argocd_text)]
+
+
 class ArgoCDSettings(SpecModel):
     """What `kgen argocd` writes: where Argo CD finds this repository."""
 
-    repo_url: str = Field(
+    repo_url: ArgoCDText = Field(
         alias="repoURL",
         min_length=1,
         description="This repository's URL, as Argo CD reaches it.",
         examples=["https://github.com/example-org/ml-gitops.git"],
     )
-    target_revision: str = Field(
+    target_revision: ArgoCDText = Field(
         "HEAD", description="Branch, tag or commit to sync.", examples=["main"]
     )
-    project: str = Field("default", description="Argo CD project.", examples=["ml"])
-    namespace: str = Field(
+    project: ArgoCDText = Field(
+        "default", description="Argo CD project.", examples=["ml"]
+    )
+    namespace: ArgoCDText = Field(
         "argocd",
         description="Namespace of Argo CD and its Applications.",
         examples=["argocd"],
     )
-    server: str = Field(
+    server: ArgoCDText = Field(
         "https://kubernetes.default.svc",
         description="Destination cluster.",
         examples=["https://kubernetes.default.svc"],
     )
-    name_prefix: str = Field(
+    name_prefix: ArgoCDText = Field(
         "", description="Prefix of Application names.", examples=["training-"]
     )
     mode: Literal["applications", "applicationset"] = Field(
@@ -176,8 +205,12 @@ class ProjectSpec(SpecModel):
     output: OutputDir = Field(
         "manifests", description="Output root; kgen owns it.", examples=["deploy"]
     )
-    environments: dict[
-        DnsLabel, Annotated[EnvironmentSpec, BeforeValidator(_environment_shorthand)]
+    environments: Annotated[
+        dict[
+            DnsLabel,
+            Annotated[EnvironmentSpec, BeforeValidator(_environment_shorthand)],
+        ],
+        at_most(MAX_ENVIRONMENTS, "as each renders every job"),
     ] = Field(
         min_length=1,
         description="Environments to render, by name (the output folder).",

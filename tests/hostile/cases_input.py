@@ -296,4 +296,36 @@ CASES: dict[str, Case] = {
             " names: {kind: PyTorchJob}, versions: 3}\n"
         )
     ),
+    # --- a kgen.yaml that multiplies the work
+    "thirty-thousand-environments": Case(
+        {
+            "kgen.yaml": "environments:\n"
+            + "".join(f"  e{i}: [v1]\n" for i in range(30_000))
+        },
+        about="each environment renders every job: minutes of work, refused first",
+    ),
+    "an-overlay-listed-fifty-thousand-times": Case(
+        {"kgen.yaml": "environments:\n  dev: [" + ", ".join(["v1"] * 50_000) + "]\n"}
+    ),
+    "argocd-repo-url-with-credentials": Case(
+        {
+            "kgen.yaml": "environments: {dev: [v1]}\nargocd:\n"
+            "  repoURL: https://deploy:hunter2-pw@git.example.com/ml.git\n"
+        },
+        about="written into argocd/ and committed; the message masks the password",
+    ),
+    "argocd-repo-url-with-a-token": Case(
+        {
+            "kgen.yaml": "environments: {dev: [v1]}\nargocd:\n"
+            "  repoURL: https://ghp_0123456789abcdefghijABCDEFGHIJ012345@github.com/o/r\n"
+        },
+        args=("argocd",),
+    ),
+    "argocd-prefix-with-an-escape": Case(
+        {
+            "kgen.yaml": "environments: {dev: [v1]}\nargocd:\n"
+            '  repoURL: https://git.example.com/ml.git\n  namePrefix: "a\\e[31m"\n'
+        },
+        args=("argocd",),
+    ),
 }
