@@ -46,7 +46,7 @@ INPUT_CODES: list[RuleInfo] = [
         "error",
         False,
         "A document that expands past the value limit",
-        'Aliases that repeat large anchors multiply (a "billion laughs"); kgen stops at 100,000 values.',
+        'Aliases that repeat large anchors multiply (a "billion laughs"); kgen stops at 100,000 values or 2 MiB of text, aliases counted each time they repeat, before building anything. A file `kgen import` reads holds at most 1,000 documents, which share those limits.',
     ),
     rule(
         "yaml-too-deep",
@@ -101,8 +101,8 @@ INPUT_CODES: list[RuleInfo] = [
         "io",
         "error",
         False,
-        "A file that cannot be read",
-        "Permissions or a broken link; the message has the system's reason.",
+        "A file that cannot be read, or must not be",
+        "Permissions, a broken link or a link loop; a named pipe, device or folder where a file belongs; a link out of the project; a file name that is not UTF-8; a damaged output index (`.kgen-index`) or output tree. kgen reads and writes only regular files inside the project, never through a link. The message has the system's reason.",
     ),
     rule(
         "no-project",
