@@ -9,7 +9,7 @@ from typing import Any
 from kgen.discover import Project
 from kgen.emitter import dump_documents
 from kgen.models import PyTorchJobSpec
-from kgen.pipeline import RunResult
+from kgen.pipeline.records import RunResult
 
 # Argo CD ships no health check for kubeflow.org kinds, so an app shows Healthy while a
 # job runs and after it fails (kubeflow-api.md §8.1). Failed wins over everything, then

@@ -13,7 +13,7 @@ from kgen.index import with_index
 from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report, run_scope
 from kgen.output import build_tree
 from kgen.output_root import argocd_problems, output_problems
-from kgen.pipeline import run
+from kgen.pipeline.run import run
 from kgen.rerun import changed_in_place, fingerprints
 from kgen.scope import scope_for
 

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgen.cache import Cache, cache_folder, code_digest, digest
 from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.input_files import Reading, list_folder, outside, read_input
 from kgen.job_files import JobSource, load_jobs, located, not_a_mapping
 from kgen.loader import Document, load_bytes
+from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.validate import MAX_PROBLEMS, validate_model
 
@@ -39,7 +39,7 @@ class Project:
     # User CRD validators by (apiVersion, kind), from kgen.yaml `crds:` and `--crd`.
     crds: dict[tuple[str, str], Any] = field(default_factory=dict)
     cache: Cache = field(default_factory=lambda: Cache(None))
-    # A digest of every input but the job specs, and of kgen itself (see kgen.cache).
+    # A digest of every input but the job specs, and of kgen itself (see kgen.pipeline.cache).
     inputs: str = ""
 
 

@@ -11,7 +11,7 @@ from kgen.env_contract import replicas
 from kgen.errors import DataPath, format_path
 from kgen.loader import Origin, nearest_origin
 from kgen.merge import Provenance, merge_layers
-from kgen.pipeline import RenderedJob
+from kgen.pipeline.records import RenderedJob
 
 
 def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) -> bool:

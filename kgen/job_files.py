@@ -9,7 +9,6 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from kgen.cache import Cache, Identity, digest
 from kgen.errors import KgenError, Problem
 from kgen.input_files import (
     cannot_read,
@@ -21,7 +20,8 @@ from kgen.input_files import (
 )
 from kgen.loader import Document, load_bytes
 from kgen.models.base import FRAMEWORKS
-from kgen.parallel import map_units
+from kgen.pipeline.cache import Cache, Identity, digest
+from kgen.pipeline.parallel import map_units
 from kgen.project import ProjectSpec
 
 JOB_SUFFIXES = (".yaml", ".yml")

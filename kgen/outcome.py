@@ -8,7 +8,7 @@ from typing import TextIO
 
 from kgen.discover import Project
 from kgen.errors import Problem
-from kgen.pipeline import RunResult
+from kgen.pipeline.records import RunResult
 from kgen.reporters import REPORTERS, pick_format
 
 EXIT_OK = 0

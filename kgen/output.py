@@ -11,8 +11,8 @@ from dataclasses import replace
 from kgen.discover import located
 from kgen.emitter import dump_documents
 from kgen.errors import Problem
-from kgen.facts import OutFile
-from kgen.pipeline import Render, RunResult
+from kgen.pipeline.facts import OutFile
+from kgen.pipeline.records import Render, RunResult
 
 KUSTOMIZATION = "kustomization.yaml"
 

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from kgen.discover import Project, located
 from kgen.errors import Problem
-from kgen.pipeline import Finding, RunResult
+from kgen.pipeline.records import Finding, RunResult
 
 
 def table(result: RunResult) -> str:

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from kgen.discover import Project, located
 from kgen.errors import Problem
 from kgen.merge import selector_matches
-from kgen.pipeline import Finding, Render, RunResult, locate
+from kgen.pipeline.locate import locate
+from kgen.pipeline.records import Finding, Render, RunResult
+from kgen.plan import check_quotas
 
 
 def check_project(project: Project, result: RunResult) -> list[Finding]:
-    from kgen.plan import check_quotas
-
     return [
         *check_quotas(project, result),
         *_overlays_match(project),

@@ -8,7 +8,8 @@ from __future__ import annotations
 from kgen.discover import Project
 from kgen.errors import Problem
 from kgen.index import read_fingerprints
-from kgen.pipeline import Finding, Render, RunResult, locate, merge_environments
+from kgen.pipeline.locate import locate, merge_environments
+from kgen.pipeline.records import Finding, Render, RunResult
 
 
 def fingerprints(result: RunResult, output: str) -> dict[str, str]:

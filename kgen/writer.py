@@ -19,7 +19,7 @@ from kgen.atomic import Place, SwapError, recover, staging, swap_in
 from kgen.errors import KgenError, Problem
 from kgen.index import index_path
 from kgen.lock import build_lock
-from kgen.parallel import worker_count
+from kgen.pipeline.parallel import worker_count
 from kgen.safe_paths import Refused, open_folder, open_root, read_file, write_new
 from kgen.tree import (
     OutputTree,

@@ -1,4 +1,4 @@
-"""The incremental path (kgen.cache) never answers differently from a cold run.
+"""The incremental path (kgen.pipeline.cache) never answers differently from a cold run.
 
 Each case builds the repo's example project, changes one input, and builds again: once
 with the cache (warm from the first build), once without. Trees, messages and exit codes
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kgen import cache as kgen_cache
-from kgen import pipeline
+from kgen.pipeline import cache as kgen_cache
+from kgen.pipeline import run as pipeline
 from tests.conftest import REPO, Result, RunKgen
 
 
@@ -219,7 +219,7 @@ def test_dependency_versions_are_the_ones_importlib_metadata_reports():
     # is slow to import); both must name the same installed versions.
     import importlib.metadata
 
-    from kgen.cache import _DEPENDENCIES, _normalized, installed_versions
+    from kgen.pipeline.cache import _DEPENDENCIES, _normalized, installed_versions
 
     versions = installed_versions()
     assert {name: versions.get(_normalized(name)) for name in _DEPENDENCIES} == {

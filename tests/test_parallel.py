@@ -1,5 +1,5 @@
 """Workers change nothing but the time: the same bytes, problems and exit codes on one
-core or several (loading and rendering both go through kgen.parallel)."""
+core or several (loading and rendering both go through kgen.pipeline.parallel)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kgen import parallel
+from kgen.pipeline import parallel
 from tests.conftest import REPO, RunKgen
 
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.facts import Facts
+from kgen.pipeline.facts import Facts
 
 Identity = tuple[str, str, Any]  # name, framework, labels
 Entry = tuple[Facts | None, list[Problem]]
@@ -42,7 +42,10 @@ _ALLOWED = {
 } | {
     ("decimal", "Decimal"),
     ("kgen.errors", "Problem"),
-    *(("kgen.facts", name) for name in ("Facts", "Claim", "JobLoad", "OutFile")),
+    *(
+        ("kgen.pipeline.facts", name)
+        for name in ("Facts", "Claim", "JobLoad", "OutFile")
+    ),
 }
 
 
@@ -59,7 +62,7 @@ def digest(*parts: bytes | str) -> str:
 def code_digest() -> str:
     """kgen's own source and the versions of what it renders with."""
     parts: list[bytes | str] = [sys.version]
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # kgen/, with every subpackage
     for path in sorted(package.rglob("*.py")):
         parts += [path.relative_to(package).as_posix(), path.read_bytes()]
     versions = installed_versions()

@@ -9,69 +9,23 @@ sorted; nothing is written here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
 
-from kgen.cache import digest
 from kgen.discover import JobSource, Overlay, Project
 from kgen.emitter import pyyaml
 from kgen.errors import Problem
-from kgen.facts import Facts, facts_of
 from kgen.merge import Layer, merge_layers, selector_matches
-from kgen.origins import Origins
-from kgen.parallel import map_units
-from kgen.render import Environment, Manifest
+from kgen.pipeline.cache import digest
+from kgen.pipeline.facts import Facts, facts_of
+from kgen.pipeline.locate import locate, merge_environments
+from kgen.pipeline.parallel import map_units
+from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
+from kgen.project_rules import check_project
+from kgen.render import Environment
 from kgen.rule_catalog import classified
 from kgen.rule_context import RuleContext
 from kgen.targets import DEFAULT_TARGET, TARGETS
 from kgen.validate import validate_model
-
-if TYPE_CHECKING:
-    from kgen.models import JobSpec
-
-
-@dataclass(frozen=True)
-class RenderedJob:
-    """One job rendered for one environment, with what it was made from."""
-
-    env: Environment
-    job: JobSource
-    overlays: tuple[str, ...]
-    manifests: list[Manifest]
-    spec: JobSpec
-    layers: tuple[Layer, ...] = ()
-
-
-@dataclass(frozen=True)
-class Render:
-    """What a run keeps of every render: the job, its overlays and its facts."""
-
-    env: Environment
-    job: JobSource
-    overlays: tuple[str, ...]
-    layers: tuple[Layer, ...]
-    facts: Facts
-
-
-class Finding(NamedTuple):
-    """A located problem, the job it concerns (if any) and the environment."""
-
-    problem: Problem
-    job_file: str | None
-    env: str
-
-
-@dataclass
-class RunResult:
-    problems: list[Problem] = field(default_factory=list)
-    renders: list[Render] = field(default_factory=list)
-    environments: list[Environment] = field(default_factory=list)
-    # The full renders (specs and object trees), kept only when a command asks.
-    rendered: list[RenderedJob] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
 
 
 def environment_for(project: Project, name: str) -> tuple[Environment, list[Overlay]]:
@@ -114,9 +68,6 @@ def run(
     trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
     results come back in order, so the outcome is the same on one core or many.
     """
-    # Imported here: project rules read RunResult, which this module defines.
-    from kgen.project_rules import check_project
-
     result = RunResult()
     wanted = set(jobs) if jobs is not None else None
     context = RuleContext(
@@ -279,56 +230,3 @@ def render_one(
     return RenderedJob(
         env, job, tuple(o.name for o in applied), manifests, spec, layers
     ), located
-
-
-def locate(
-    job: JobSource, layers: Iterable[Layer], problems: list[Problem]
-) -> list[Problem]:
-    """Give each problem its file:line:col and catalogue severity.
-
-    Only problems need origins: each one's is traced back through the overlays along
-    its own path (kgen.origins), never by recording where every value came from.
-    """
-    if not problems:
-        return []
-    origins = Origins(job.doc.data, job.doc.positions, list(layers))
-    located = []
-    for problem in problems:
-        origin = origins.nearest(problem.path, job.file)
-        line, column = (
-            (origin.key_line, origin.key_column)
-            if problem.at_key
-            else (origin.line, origin.column)
-        )
-        located.append(classified(problem.at(origin.file, line, column)))
-    return located
-
-
-def merge_environments(
-    findings: list[Finding], env_count: dict[str, int]
-) -> list[Problem]:
-    """One problem per place, naming its environments unless it is in all of them."""
-    merged: dict[
-        tuple[str | None, int | None, int | None, str, str],
-        tuple[Problem, str | None, list[str]],
-    ] = {}
-    for found, job_file, env in findings:
-        problem = classified(found)
-        key = (
-            problem.file,
-            problem.line,
-            problem.column,
-            problem.code,
-            problem.message,
-        )
-        entry = merged.setdefault(key, (problem, job_file, []))
-        if env not in entry[2]:
-            entry[2].append(env)
-    problems = []
-    for problem, job_file, envs in merged.values():
-        everywhere = job_file is not None and len(envs) >= env_count.get(job_file, 0)
-        if envs and envs != [""] and not everywhere:
-            label = "environment" if len(envs) == 1 else "environments"
-            problem = replace(problem, context=f"{label} {', '.join(envs)}")
-        problems.append(problem)
-    return sorted(problems, key=lambda p: p.sort_key)

@@ -1,0 +1,64 @@
+"""What a run produces: each render, what it found, and the run as a whole.
+
+These records are what the rules across jobs, the output tree, `plan`, `explain` and
+`argocd` read; they sit apart from the run itself so that those readers do not import
+the code that runs them (kgen.pipeline.run imports the rules across jobs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from kgen.discover import JobSource
+from kgen.errors import Problem
+from kgen.merge import Layer
+from kgen.pipeline.facts import Facts
+from kgen.render import Environment, Manifest
+
+if TYPE_CHECKING:
+    from kgen.models import JobSpec
+
+
+@dataclass(frozen=True)
+class RenderedJob:
+    """One job rendered for one environment, with what it was made from."""
+
+    env: Environment
+    job: JobSource
+    overlays: tuple[str, ...]
+    manifests: list[Manifest]
+    spec: JobSpec
+    layers: tuple[Layer, ...] = ()
+
+
+@dataclass(frozen=True)
+class Render:
+    """What a run keeps of every render: the job, its overlays and its facts."""
+
+    env: Environment
+    job: JobSource
+    overlays: tuple[str, ...]
+    layers: tuple[Layer, ...]
+    facts: Facts
+
+
+class Finding(NamedTuple):
+    """A located problem, the job it concerns (if any) and the environment."""
+
+    problem: Problem
+    job_file: str | None
+    env: str
+
+
+@dataclass
+class RunResult:
+    problems: list[Problem] = field(default_factory=list)
+    renders: list[Render] = field(default_factory=list)
+    environments: list[Environment] = field(default_factory=list)
+    # The full renders (specs and object trees), kept only when a command asks.
+    rendered: list[RenderedJob] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
