@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.discover import Project
 from kgen.emitter import dump_documents
+from kgen.load.project import Project
 from kgen.models import PyTorchJobSpec
 from kgen.pipeline.records import RunResult
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgen.discover import Project, load_project
 from kgen.emitter import dump_documents
 from kgen.errors import Problem, UsageError, printable
 from kgen.index import with_index
+from kgen.load.project import Project, load_project
 from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report, run_scope
 from kgen.output import build_tree
 from kgen.output_root import argocd_problems, output_problems

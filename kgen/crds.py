@@ -2,7 +2,7 @@
 version: their schemas check the rendered objects too, unknown fields as errors (the API
 server prunes them from a structural CRD without a word).
 
-A CRD file is input like any other (kgen.input_files): a regular file inside the
+A CRD file is input like any other (kgen.load.files): a regular file inside the
 project. Its schema is compiled offline: a `$ref` resolves only inside the schema,
 nothing is ever retrieved (a `$ref: http://...` would open a connection, and
 `file:///...` read any file on the machine). Kubernetes accepts no `$ref` in a CRD at
@@ -18,8 +18,9 @@ from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from kgen.errors import DataPath, Problem
-from kgen.input_files import read_input
-from kgen.loader import Document, load_bytes
+from kgen.load.document import Document
+from kgen.load.files import read_input
+from kgen.load.yaml import load_bytes
 
 CrdKey = tuple[str, str]
 # Keywords whose values are data, not schemas: a "$ref" inside them is no reference.

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from kgen.env_contract import replicas
 from kgen.errors import DataPath, format_path
-from kgen.loader import Origin, nearest_origin
+from kgen.load.document import Origin, nearest_origin
 from kgen.merge import Provenance, merge_layers
 from kgen.pipeline.records import RenderedJob
 

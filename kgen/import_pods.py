@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import DataPath, Problem
-from kgen.loader import Document
+from kgen.load.document import Document
 from kgen.models.addons import GIT_SYNC_IMAGE
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")

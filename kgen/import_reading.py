@@ -1,11 +1,11 @@
 """Reading what `kgen import` is given: manifest files of many YAML documents each,
 bounded as the loader bounds a project file.
 
-Each argument is read like any input (kgen.input_files: a regular file, at most 1 MiB;
+Each argument is read like any input (kgen.load.files: a regular file, at most 1 MiB;
 a FIFO is an error, not a hang), though it may be anywhere and through a link: the user
 named it. Its documents are loaded one by one, so a broken one is reported at its line
 and the others still count, and together: at most MAX_DOCUMENTS documents a file, and
-one budget of values and characters for all of them (kgen.yaml_bounds), so neither
+one budget of values and characters for all of them (kgen.load.limits), so neither
 20,000 tiny documents nor an alias bomb in each costs more than one big document.
 """
 
@@ -16,9 +16,10 @@ import re
 from pathlib import Path
 
 from kgen.errors import Problem
-from kgen.input_files import read_input
-from kgen.loader import Document, decode, load_string
-from kgen.yaml_bounds import Budget
+from kgen.load.document import Document
+from kgen.load.files import read_input
+from kgen.load.limits import Budget
+from kgen.load.yaml import decode, load_string
 
 # A file of kubectl or kustomize output holds a few hundred objects at most; 1 MiB of
 # the smallest real manifests is about a thousand.

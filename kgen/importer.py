@@ -14,7 +14,7 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.import_pods import PodReader, pod_settings
 from kgen.import_reading import read_manifests
-from kgen.loader import Document
+from kgen.load.document import Document
 
 KINDS = {
     "PyTorchJob": ("pytorch", "pytorchReplicaSpecs", "pytorch"),

@@ -21,7 +21,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.loader import Origin, Positions
+from kgen.load.document import Origin, Positions
 from kgen.merge_plan import PATCH_DIRECTIVE as PATCH_DIRECTIVE  # kgen.import_project
 from kgen.merge_plan import fingerprint, plan_named
 from kgen.project import JobSelector

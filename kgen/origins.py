@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from kgen.errors import DataPath
-from kgen.loader import Origin, Positions
+from kgen.load.document import Origin, Positions
 from kgen.merge import NAMED_LISTS, Layer, merge_layers
 from kgen.merge_plan import fingerprint, plan_named
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from kgen.discover import Project
 from kgen.errors import Problem
+from kgen.load.project import Project
 from kgen.pipeline.records import RunResult
 from kgen.reporters import REPORTERS, pick_format
 

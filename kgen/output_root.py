@@ -17,8 +17,9 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from kgen.discover import Project, located
 from kgen.errors import DataPath, Problem
+from kgen.load.jobs import located
+from kgen.load.project import Project
 from kgen.project import PROJECT_FILE
 from kgen.safe_paths import Refused, describe
 from kgen.tree_problems import refused_folder

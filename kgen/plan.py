@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from kgen.discover import Project, located
 from kgen.errors import Problem
+from kgen.load.jobs import located
+from kgen.load.project import Project
 from kgen.pipeline.records import Finding, RunResult
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kgen.discover import Project, located
 from kgen.errors import Problem
+from kgen.load.jobs import located
+from kgen.load.project import Project
 from kgen.merge import selector_matches
 from kgen.pipeline.locate import locate
 from kgen.pipeline.records import Finding, Render, RunResult

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgen.errors import DataPath
-from kgen.loader import Origin
+from kgen.load.document import Origin
 
 
 @dataclass

@@ -5,9 +5,9 @@ one (kubeflow-api.md §6.1, §7). Warn at the spec, so a PR can rename it (runId
 
 from __future__ import annotations
 
-from kgen.discover import Project
 from kgen.errors import Problem
 from kgen.index import read_fingerprints
+from kgen.load.project import Project
 from kgen.pipeline.locate import locate, merge_environments
 from kgen.pipeline.records import Finding, Render, RunResult
 

@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgen.discover import Overlay, Project
 from kgen.errors import Problem
+from kgen.load.project import Overlay, Project
 
 
 @dataclass(frozen=True)

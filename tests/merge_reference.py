@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.loader import Origin, Positions
+from kgen.load.document import Origin, Positions
 from kgen.provenance import Provenance
 
 NAMED_LISTS: Mapping[str, str] = {

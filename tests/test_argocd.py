@@ -158,7 +158,7 @@ def test_kueue_jobs_ignore_suspend_and_applicationset_mode(
     }
     assert appset["spec"]["template"]["spec"]["source"]["path"] == "{{path}}"
     from kgen.argocd import ignore_differences
-    from kgen.discover import load_project
+    from kgen.load.project import load_project
     from kgen.pipeline.run import run
 
     project, _ = load_project(tmp_path)

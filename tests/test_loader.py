@@ -6,10 +6,17 @@ import time
 
 import pytest
 
-from kgen import loader
-from kgen.loader import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, load_bytes, load_string
-from kgen.yaml_bounds import MAX_EXPANDED_CHARS, Budget, refuse_deep_nesting
-from kgen.yaml_problems import LoadError
+from kgen.load import yaml as loader
+from kgen.load.files import MAX_FILE_BYTES
+from kgen.load.limits import (
+    MAX_DEPTH,
+    MAX_EXPANDED_CHARS,
+    MAX_NODES,
+    Budget,
+    refuse_deep_nesting,
+)
+from kgen.load.refusals import LoadError
+from kgen.load.yaml import load_bytes, load_string
 
 
 def load(text: str | bytes):
@@ -194,7 +201,7 @@ def test_nesting_that_kills_the_c_composer_is_refused_before_it(text: str) -> No
     """ruamel's C composer overflows the C stack (SIGSEGV) past some 20,000 levels and
     its scanner is quadratic in flow depth: such input must never reach them."""
     program = (
-        "import sys; from kgen.loader import load_string; "
+        "import sys; from kgen.load.yaml import load_string; "
         "doc, problems = load_string(sys.stdin.read(), 'f.yaml'); "
         "print(problems[0].code, problems[0].line, problems[0].column)"
     )

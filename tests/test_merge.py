@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kgen.loader import load_bytes
+from kgen.load.yaml import load_bytes
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
 from kgen.project import JobSelector
 from tests import merge_reference as reference

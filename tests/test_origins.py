@@ -45,7 +45,7 @@ def _agree(base_doc: Any, layers: list[Layer]) -> int:
 
 
 def _nearest(provenance: Provenance, path: DataPath) -> Any:
-    from kgen.loader import nearest_origin
+    from kgen.load.document import nearest_origin
 
     return nearest_origin(provenance.origins, path, "job.yaml")
 

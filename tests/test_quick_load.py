@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kgen import loader
-from kgen.quick_load import quick_load
-from kgen.yaml_bounds import SAFE_NESTING, Budget, nesting_bound
-from kgen.yaml_problems import LoadError
+from kgen.load import limits
+from kgen.load import yaml as loader
+from kgen.load.limits import SAFE_NESTING, Budget, nesting_bound
+from kgen.load.quick import quick_load
+from kgen.load.refusals import LoadError
 from tests.conftest import REPO
 from tests.hostile.corpus import CASES
 
@@ -105,7 +106,7 @@ def test_the_hostile_corpus_agrees_or_is_declined():
         "a: 1\n---\nb: 2\n",
         "a: [1, 2\n",
         "{[1]: x}\n",
-        "a: " + "[" * (loader.MAX_DEPTH + 1) + "]" * (loader.MAX_DEPTH + 1) + "\n",
+        "a: " + "[" * (limits.MAX_DEPTH + 1) + "]" * (limits.MAX_DEPTH + 1) + "\n",
         "%YAML 1.1\n---\na: 010\n",
         "%TAG !k! tag:yaml.org,2002:\n---\na: 1\n",
         "a: ! 010\n",
@@ -122,10 +123,10 @@ def test_what_the_fast_path_leaves_to_the_full_loader(text: str):
 @pytest.mark.parametrize(
     "text",
     [
-        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\n",
-        "- " + "\n- ".join(["x"] * loader.MAX_NODES) + "\n",
-        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: &c 1\n",
-        "a: [" + ", ".join(["x"] * loader.MAX_NODES) + "]\nb: [\n",
+        "a: [" + ", ".join(["x"] * limits.MAX_NODES) + "]\n",
+        "- " + "\n- ".join(["x"] * limits.MAX_NODES) + "\n",
+        "a: [" + ", ".join(["x"] * limits.MAX_NODES) + "]\nb: &c 1\n",
+        "a: [" + ", ".join(["x"] * limits.MAX_NODES) + "]\nb: [\n",
     ],
     ids=["flow", "block", "anchor-after", "broken-after"],
 )
@@ -138,12 +139,12 @@ def test_both_paths_refuse_too_many_values_at_the_same_place(text: str):
         loader.full_load(text, "f.yaml")
     assert quick.value.problem == full.value.problem
     assert quick.value.problem.message == (
-        f"document holds more than {loader.MAX_NODES} values"
+        f"document holds more than {limits.MAX_NODES} values"
     )
 
 
 def test_what_the_fast_path_declines_first_the_full_loader_counts():
-    text = "a: [-_, " + ", ".join(["x"] * loader.MAX_NODES) + "]\n"
+    text = "a: [-_, " + ", ".join(["x"] * limits.MAX_NODES) + "]\n"
     assert quick_load(text, "f.yaml") is None
     with pytest.raises(LoadError) as full:
         loader.full_load(text, "f.yaml")
@@ -158,7 +159,7 @@ def test_the_fast_path_counts_against_a_shared_budget():
     with pytest.raises(LoadError) as refused:
         quick_load("a: 1\n", "f.yaml", budget=budget)
     assert refused.value.problem.message == (
-        f"the documents in this file hold more than {loader.MAX_NODES} values"
+        f"the documents in this file hold more than {limits.MAX_NODES} values"
     )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from kgen.discover import JobSource
 from kgen.errors import Problem
+from kgen.load.jobs import JobSource
 from kgen.merge import Layer
 from kgen.origins import Origins
 from kgen.pipeline.records import Finding

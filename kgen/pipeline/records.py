@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from kgen.discover import JobSource
 from kgen.errors import Problem
+from kgen.load.jobs import JobSource
 from kgen.merge import Layer
 from kgen.pipeline.facts import Facts
 from kgen.render import Environment, Manifest

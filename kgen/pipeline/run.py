@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kgen.discover import JobSource, Overlay, Project
 from kgen.emitter import pyyaml
 from kgen.errors import Problem
+from kgen.load.jobs import JobSource
+from kgen.load.project import Overlay, Project
 from kgen.merge import Layer, merge_layers, selector_matches
 from kgen.pipeline.cache import digest
 from kgen.pipeline.facts import Facts, facts_of

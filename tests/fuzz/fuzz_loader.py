@@ -15,7 +15,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from kgen.loader import load_bytes
+    from kgen.load.yaml import load_bytes
     from kgen.models import JOB_MODELS
     from kgen.validate import validate_model
 

@@ -1,7 +1,7 @@
 """Limits that keep a hostile file from exhausting memory or time, and the checks that
 hold a document to them before anything is built from it.
 
-A file is at most MAX_FILE_BYTES (kgen.input_files). Aliases let a small file stand
+A file is at most MAX_FILE_BYTES (kgen.load.files). Aliases let a small file stand
 for a huge document: a 60 KB file repeating a 20,000-character anchor 10,000 times is
 200 MB of text, all of it rendered and written. So a document (or all documents of one
 `kgen import` file together) may expand to MAX_NODES values and MAX_EXPANDED_CHARS
@@ -25,8 +25,8 @@ from ruamel.yaml.events import (
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from kgen.errors import Problem
-from kgen.input_files import MAX_FILE_BYTES
-from kgen.yaml_problems import LoadError, at_mark, too_deep
+from kgen.load.files import MAX_FILE_BYTES
+from kgen.load.refusals import LoadError, at_mark, too_deep
 
 MAX_NODES = 100_000
 MAX_DEPTH = 100
@@ -206,7 +206,7 @@ def refuse_past_limits(
 
 def too_many_values(at: Any, budget: Budget, file: str) -> Problem:
     """The problem at the node or event `at`, the first value past the budget of a
-    document without aliases (kgen.quick_load raises it too)."""
+    document without aliases (kgen.load.quick raises it too)."""
     return _too_large(at, "values", budget, file, aliased=False)
 
 

@@ -10,10 +10,10 @@ from typing import Any
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from kgen.errors import DataPath, Problem
-from kgen.scalars import REFUSED, ScalarError, tagged_value
-from kgen.yaml_bounds import MAX_DEPTH
-from kgen.yaml_document import Document, Origin
-from kgen.yaml_problems import LoadError, at_mark, too_deep
+from kgen.load.document import Document, Origin
+from kgen.load.limits import MAX_DEPTH
+from kgen.load.refusals import LoadError, at_mark, too_deep
+from kgen.load.scalars import REFUSED, ScalarError, tagged_value
 
 _TAG = "tag:yaml.org,2002:"
 # A node's properties, where its mark points: an optional anchor, then the tag.

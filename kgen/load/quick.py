@@ -33,10 +33,10 @@ from ruamel.yaml.events import (
 from ruamel.yaml.resolver import VersionedResolver
 
 from kgen.errors import DataPath
-from kgen.scalars import REFUSED, ScalarError, tagged_value
-from kgen.yaml_bounds import MAX_DEPTH, Budget, too_many_values
-from kgen.yaml_document import Origin, Positions
-from kgen.yaml_problems import LoadError
+from kgen.load.document import Origin, Positions
+from kgen.load.limits import MAX_DEPTH, Budget, too_many_values
+from kgen.load.refusals import LoadError
+from kgen.load.scalars import REFUSED, ScalarError, tagged_value
 
 _TAG = "tag:yaml.org,2002:"
 

@@ -12,14 +12,13 @@ from typing import Any
 
 from kgen.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
-from kgen.input_files import Reading, list_folder, outside, read_input
-from kgen.job_files import JobSource, load_jobs, located, not_a_mapping
-from kgen.loader import Document, load_bytes
+from kgen.load.document import Document
+from kgen.load.files import Reading, list_folder, outside, read_input
+from kgen.load.jobs import JobSource, load_jobs, located, not_a_mapping
+from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
 from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.validate import MAX_PROBLEMS, validate_model
-
-__all__ = ["JobSource", "Overlay", "Project", "load_project", "located"]
 
 
 @dataclass(frozen=True)

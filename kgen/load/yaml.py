@@ -1,12 +1,12 @@
 """Load YAML into plain data plus the 1-based position of every key and value.
 
 ruamel's C parser composes the node graph with marks (about 7x faster than round-trip
-loading), and kgen.yaml_construct builds plain dicts, lists and scalars from it; plain
-files take the fast path of kgen.quick_load instead. Together they alone decide what
+loading), and kgen.load.construct builds plain dicts, lists and scalars from it; plain
+files take the fast path of kgen.load.quick instead. Together they alone decide what
 input is acceptable: one YAML 1.2 document per file (no other %YAML, no %TAG), no
 duplicate keys, only the core-schema tags, scalars that are what their tags say
-(kgen.scalars), and a bounded expansion of aliases (no "billion laughs",
-kgen.yaml_bounds).
+(kgen.load.scalars), and a bounded expansion of aliases (no "billion laughs",
+kgen.load.limits).
 """
 
 from __future__ import annotations
@@ -24,20 +24,19 @@ from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
 from kgen.errors import Problem
-from kgen.input_files import MAX_FILE_BYTES, read_input, too_large
-from kgen.quick_load import quick_load
-from kgen.yaml_bounds import (
+from kgen.load.construct import Constructor
+from kgen.load.document import Document
+from kgen.load.files import MAX_FILE_BYTES, read_input, too_large
+from kgen.load.limits import (
     MAX_DEPTH,
-    MAX_NODES,
     SAFE_NESTING,
     Budget,
     nesting_bound,
     refuse_past_limits,
     spend,
 )
-from kgen.yaml_construct import Constructor
-from kgen.yaml_document import Document, Origin, Positions, nearest_origin
-from kgen.yaml_problems import (
+from kgen.load.quick import quick_load
+from kgen.load.refusals import (
     LoadError,
     bad_character,
     directive,
@@ -46,24 +45,13 @@ from kgen.yaml_problems import (
     too_deep,
 )
 
-# What other modules read here: the document types and the limits.
-__all__ = [
-    "MAX_DEPTH",
-    "MAX_FILE_BYTES",
-    "MAX_NODES",
-    "Document",
-    "Origin",
-    "Positions",
-    "nearest_origin",
-]
-
 _TAG = "tag:yaml.org,2002:"
 
 
 def load_file(
     path: Path, display: str, *, root: Path | None = None
 ) -> tuple[Document | None, list[Problem]]:
-    """Read (kgen.input_files) and load one file; `display` is the name problems carry
+    """Read (kgen.load.files) and load one file; `display` is the name problems carry
     (relative path); `root` the project it must stay inside."""
     reading = read_input(path, display, root=root)
     if reading.raw is None:

@@ -1,4 +1,4 @@
-"""The job spec files of a project: each read once (kgen.input_files), parsed only
+"""The job spec files of a project: each read once (kgen.load.files), parsed only
 when the cache does not already know it, and named, typed and labelled for selectors.
 """
 
@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import KgenError, Problem
-from kgen.input_files import (
+from kgen.load.document import Document
+from kgen.load.files import (
     cannot_read,
     escapes,
     list_folder,
@@ -18,7 +19,7 @@ from kgen.input_files import (
     read_input,
     unlistable,
 )
-from kgen.loader import Document, load_bytes
+from kgen.load.yaml import load_bytes
 from kgen.models.base import FRAMEWORKS
 from kgen.pipeline.cache import Cache, Identity, digest
 from kgen.pipeline.parallel import map_units
