@@ -8,8 +8,8 @@ from typing import Any
 
 from kgen.emitter import dump_documents
 from kgen.load.project import Project
-from kgen.models import PyTorchJobSpec
 from kgen.pipeline.records import RunResult
+from kgen.spec.job import PyTorchJobSpec
 
 # Argo CD ships no health check for kubeflow.org kinds, so an app shows Healthy while a
 # job runs and after it fails (kubeflow-api.md §8.1). Failed wins over everything, then

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from kgen.models import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
 from kgen.render import Environment
 from kgen.render.pytorchjob import PORT as PYTORCH_PORT
 from kgen.render.pytorchjob import nproc_per_node
 from kgen.render.tfjob import PORT as TF_PORT
+from kgen.spec.job import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from kgen.errors import DataPath, Problem
 from kgen.load.document import Document
-from kgen.models.addons import GIT_SYNC_IMAGE
+from kgen.spec.addons import GIT_SYNC_IMAGE
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
 POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
-from kgen.validate import suggest
+from kgen.spec.validate import suggest
 
 if TYPE_CHECKING:  # loaded on first use: a spec without core objects never needs it
     from jsonschema import Draft202012Validator

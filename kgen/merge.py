@@ -24,9 +24,9 @@ from kgen.errors import DataPath
 from kgen.load.document import Origin, Positions
 from kgen.merge_plan import PATCH_DIRECTIVE as PATCH_DIRECTIVE  # kgen.import_project
 from kgen.merge_plan import fingerprint, plan_named
-from kgen.project import JobSelector
 from kgen.provenance import Provenance as Provenance  # callers import it from here
 from kgen.provenance import Tracker
+from kgen.spec.project import JobSelector
 
 NAMED_LISTS: Mapping[str, str] = {
     "env": "name",

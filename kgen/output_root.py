@@ -20,8 +20,8 @@ from pathlib import Path
 from kgen.errors import DataPath, Problem
 from kgen.load.jobs import located
 from kgen.load.project import Project
-from kgen.project import PROJECT_FILE
 from kgen.safe_paths import Refused, describe
+from kgen.spec.project import PROJECT_FILE
 from kgen.tree_problems import refused_folder
 
 Identity = tuple[int, int]

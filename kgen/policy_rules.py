@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kgen.errors import DataPath, Problem
-from kgen.models import JobSpec, TFJobSpec, role_items
-from kgen.models.pod import Resources
 from kgen.render.pod import role_settings
 from kgen.rule_context import Rule, RuleContext
+from kgen.spec.job import JobSpec, TFJobSpec, role_items
+from kgen.spec.pod import Resources
 
 
 def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:

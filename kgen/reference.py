@@ -17,11 +17,12 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from kgen import fields as f
-from kgen.models import addons, job, pod, policy, storage
-from kgen.models.base import Framework
-from kgen.models.lint import LintSettings
-from kgen.project import (
+from kgen.rule_catalog import RULES
+from kgen.spec import addons, job, pod, policy, storage
+from kgen.spec import fields as f
+from kgen.spec.base import Framework
+from kgen.spec.lint import LintSettings
+from kgen.spec.project import (
     ArgoCDSettings,
     EnvironmentSpec,
     GpuPlacement,
@@ -29,7 +30,6 @@ from kgen.project import (
     OverlaySpec,
     ProjectSpec,
 )
-from kgen.rule_catalog import RULES
 
 BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->"
 END = "<!-- END SPEC REFERENCE -->"

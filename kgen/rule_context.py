@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from kgen import k8s_schema
 from kgen.errors import Problem
-from kgen.project import GpuPlacement
+from kgen.spec.project import GpuPlacement
 
 if TYPE_CHECKING:
-    from kgen.models import JobSpec
+    from kgen.spec.job import JobSpec
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from kgen.envelopes import all_envelopes
-from kgen.models import PyTorchJobSpec, TFJobSpec
-from kgen.project import OverlaySpec, ProjectSpec
+from kgen.spec.job import PyTorchJobSpec, TFJobSpec
+from kgen.spec.project import OverlaySpec, ProjectSpec
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 REF = "#/definitions/{model}"

@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 
 from kgen.credentials import git_url_leaks, leaks, literal
 from kgen.errors import DataPath, Problem, format_path
-from kgen.models import role_items
 from kgen.rule_context import Rule, RuleContext
 from kgen.secret_names import secret_name
+from kgen.spec.job import role_items
 from kgen.value_rules import screen, texts
 
 if TYPE_CHECKING:
-    from kgen.models import EnvVar, JobSpec
+    from kgen.spec.job import JobSpec
+    from kgen.spec.pod import EnvVar
 
 _GIT_URL = re.compile(
     r"^(https?://|ssh://|git://|file://|[\w.-]+@[\w.-]+:)", re.IGNORECASE

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 from kgen import k8s_schema
 from kgen.errors import DataPath, Problem
-from kgen.models import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
-from kgen.models.pod import EnvVar, ResourceAmounts
-from kgen.quantity import parse_quantity
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rule_context import Rule, RuleContext
+from kgen.spec.job import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
+from kgen.spec.pod import EnvVar, ResourceAmounts
+from kgen.spec.quantity import parse_quantity
 
 MAX_NAME = 63
 

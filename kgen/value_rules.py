@@ -21,7 +21,7 @@ from kgen.errors import DataPath, Problem, format_path
 from kgen.rule_context import Rule, RuleContext
 
 if TYPE_CHECKING:
-    from kgen.models import JobSpec
+    from kgen.spec.job import JobSpec
 
 # Free text that never reaches the output.
 _NOT_RENDERED = frozenset({"description", "lint"})

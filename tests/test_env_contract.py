@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from kgen.env_contract import replicas
-from kgen.models import PyTorchJobSpec, TFJobSpec
 from kgen.render import Environment
+from kgen.spec.job import PyTorchJobSpec, TFJobSpec
 from kgen.targets import TARGETS
 
 

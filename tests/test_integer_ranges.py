@@ -7,8 +7,8 @@ from typing import Any
 
 from kgen import k8s_schema
 from kgen.k8s_schema import bounded_integers, check_object
-from kgen.models import Toleration
-from kgen.validate import validate_model
+from kgen.spec.pod import Toleration
+from kgen.spec.validate import validate_model
 
 INT64_MAX = 2**63 - 1
 

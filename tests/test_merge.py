@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kgen.load.yaml import load_bytes
 from kgen.merge import Layer, Provenance, merge_layers, selector_matches
-from kgen.project import JobSelector
+from kgen.spec.project import JobSelector
 from tests import merge_reference as reference
 
 

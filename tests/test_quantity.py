@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from kgen.quantity import parse_quantity, quantity_text
+from kgen.spec.quantity import parse_quantity, quantity_text
 
 
 @pytest.mark.parametrize(

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from kgen.models import PyTorchJobSpec, TFJobSpec
-from kgen.project import ProjectSpec
 from kgen.reference import SECTIONS, render_reference
+from kgen.spec.job import PyTorchJobSpec, TFJobSpec
+from kgen.spec.project import ProjectSpec
 from tests.conftest import REPO
 
 FIELDS = [
@@ -58,7 +58,7 @@ def _leaves(annotation: Any) -> list[Any]:
 
 def test_every_model_has_a_section():
     documented = {model for _, model, _ in SECTIONS}
-    from kgen.project import OverlaySpec
+    from kgen.spec.project import OverlaySpec
 
     reachable = set().union(
         *(_models(m) for m in (PyTorchJobSpec, TFJobSpec, OverlaySpec, ProjectSpec))

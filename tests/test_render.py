@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from kgen.models import PyTorchJobSpec, TFJobSpec
 from kgen.render import Environment, render_job
+from kgen.spec.job import PyTorchJobSpec, TFJobSpec
 from kgen.targets import TARGETS
 
 PYTORCH: dict[str, Any] = {

@@ -4,9 +4,9 @@ from typing import Any
 
 import pytest
 
-from kgen.models import JOB_MODELS, PyTorchJobSpec, TFJobSpec
-from kgen.project import ProjectSpec
-from kgen.validate import allowed_keys, validate_model
+from kgen.spec.job import JOB_MODELS, PyTorchJobSpec, TFJobSpec
+from kgen.spec.project import ProjectSpec
+from kgen.spec.validate import allowed_keys, validate_model
 
 
 def test_allowed_keys_walk_models_lists_and_dicts():

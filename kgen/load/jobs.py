@@ -20,10 +20,10 @@ from kgen.load.files import (
     unlistable,
 )
 from kgen.load.yaml import load_bytes
-from kgen.models.base import FRAMEWORKS
 from kgen.pipeline.cache import Cache, Identity, digest
 from kgen.pipeline.parallel import map_units
-from kgen.project import ProjectSpec
+from kgen.spec.base import FRAMEWORKS
+from kgen.spec.project import ProjectSpec
 
 JOB_SUFFIXES = (".yaml", ".yml")
 

@@ -17,8 +17,8 @@ from kgen.load.files import Reading, list_folder, outside, read_input
 from kgen.load.jobs import JobSource, load_jobs, located, not_a_mapping
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
-from kgen.project import PROJECT_FILE, OverlaySpec, ProjectSpec
-from kgen.validate import MAX_PROBLEMS, validate_model
+from kgen.spec.project import PROJECT_FILE, OverlaySpec, ProjectSpec
+from kgen.spec.validate import MAX_PROBLEMS, validate_model
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.emitter import dump_documents
 from kgen.errors import DataPath
-from kgen.quantity import parse_quantity
+from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:
-    from kgen.models import JobSpec
     from kgen.render import Environment, Manifest
+    from kgen.spec.job import JobSpec
 
 JOB_KINDS = ("PyTorchJob", "TFJob")
 
@@ -131,8 +131,8 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
     maximum size, since that is what a quota must hold."""
     # Imported here: runs that take every render from the cache never build the models.
-    from kgen.models import PyTorchJobSpec, role_items
     from kgen.render.pod import role_settings
+    from kgen.spec.job import PyTorchJobSpec, role_items
 
     pods = gpus = 0
     cpu = memory = Decimal(0)
@@ -162,7 +162,7 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
 
 
 def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
-    from kgen.models import PyTorchJobSpec
+    from kgen.spec.job import PyTorchJobSpec
 
     if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
         return max(replicas, spec.elastic_policy.max_replicas or replicas)

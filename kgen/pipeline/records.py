@@ -17,7 +17,7 @@ from kgen.pipeline.facts import Facts
 from kgen.render import Environment, Manifest
 
 if TYPE_CHECKING:
-    from kgen.models import JobSpec
+    from kgen.spec.job import JobSpec
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from kgen.project_rules import check_project
 from kgen.render import Environment
 from kgen.rule_catalog import classified
 from kgen.rule_context import RuleContext
+from kgen.spec.validate import validate_model
 from kgen.targets import DEFAULT_TARGET, TARGETS
-from kgen.validate import validate_model
 
 
 def environment_for(project: Project, name: str) -> tuple[Environment, list[Overlay]]:
@@ -205,9 +205,9 @@ def render_one(
     merged = merge_layers(job.data, list(layers))
     # Imported here: a run whose renders all come from the cache needs none of these
     # (the job models are a fifth of start-up). Forked workers inherit them.
-    from kgen.models import JOB_MODELS
     from kgen.output_check import check_output
     from kgen.render import render_job
+    from kgen.spec.job import JOB_MODELS
     from kgen.spec_rules import check_spec
 
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)

@@ -19,7 +19,7 @@ from kgen.errors import Problem
 from kgen.render.base import MANAGED_BY, Environment, Manifest, object_meta
 
 if TYPE_CHECKING:
-    from kgen.models import JobSpec
+    from kgen.spec.job import JobSpec
 
 Renderer = Callable[["JobSpec", Environment], tuple[list[Manifest], list[Problem]]]
 

@@ -9,7 +9,7 @@ from kgen.errors import DataPath
 from kgen.targets import ApiTarget
 
 if TYPE_CHECKING:
-    from kgen.models.job import JobSpecBase
+    from kgen.spec.job import JobSpecBase
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgen.models import JobSpec, PyTorchJobSpec, role_items
+from kgen.spec.job import JobSpec, PyTorchJobSpec, role_items
 
 # Stands for the 8 hex digits of `jobNames: content-hash` where no render exists yet.
 HASH_PLACEHOLDER = "########"

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.models import EnvVar, JobSpec, Role, Toleration, role_items
-from kgen.models.addons import CodeSync
 from kgen.render.volumes import CODE_VOLUME, container_mounts, pod_volumes
+from kgen.spec.addons import CodeSync
+from kgen.spec.job import JobSpec, Role, role_items
+from kgen.spec.pod import EnvVar, Toleration
 
 CHECKOUT = "repo"  # git-sync's --link: the checkout is at <codeSync.path>/repo
 

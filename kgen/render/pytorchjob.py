@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.models import PyTorchJobSpec, role_items
 from kgen.render.base import Environment, Manifest, job_manifest
 from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy, supported
+from kgen.spec.job import PyTorchJobSpec, role_items
 
 CONTAINER = "pytorch"
 PORT_NAME = "pytorchjob-port"

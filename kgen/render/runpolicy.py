@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import DataPath, Problem
-from kgen.models import RunPolicy
+from kgen.spec.policy import RunPolicy
 from kgen.targets import ApiTarget
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.models import JobSpec
-from kgen.models.addons import TENSORBOARD_IMAGE
 from kgen.render.base import Environment, Manifest, object_meta
 from kgen.render.names import tensorboard_name
 from kgen.render.volumes import mount, tensorboard_source
+from kgen.spec.addons import TENSORBOARD_IMAGE
+from kgen.spec.job import JobSpec
 
 PORT = 6006
 

@@ -6,7 +6,8 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.models import JobSpec, Volume
+from kgen.spec.job import JobSpec
+from kgen.spec.storage import Volume
 
 SHM_VOLUME = "dshm"
 CODE_VOLUME = "code-sync"

@@ -16,8 +16,8 @@ import atheris
 
 with atheris.instrument_imports():
     from kgen.load.yaml import load_bytes
-    from kgen.models import JOB_MODELS
-    from kgen.validate import validate_model
+    from kgen.spec.job import JOB_MODELS
+    from kgen.spec.validate import validate_model
 
 
 def one_input(data: bytes) -> None:

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from kgen.fields import AtMost, EnvName, Reason, SilenceableRule
-from kgen.models.base import SpecModel
+from kgen.spec.base import SpecModel
+from kgen.spec.fields import AtMost, EnvName, Reason, SilenceableRule
 
 
 class LintSettings(SpecModel):

@@ -6,8 +6,8 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from kgen.fields import AbsolutePath, DnsLabel, ObjectName, Quantity, SubPath
-from kgen.models.base import OneOf, SpecModel
+from kgen.spec.base import OneOf, SpecModel
+from kgen.spec.fields import AbsolutePath, DnsLabel, ObjectName, Quantity, SubPath
 
 AccessMode = Literal[
     "ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"

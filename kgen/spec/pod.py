@@ -6,7 +6,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from kgen.fields import (
+from kgen.spec.base import OneOf, SpecModel
+from kgen.spec.fields import (
     EnvName,
     GpuResource,
     Int64,
@@ -15,7 +16,6 @@ from kgen.fields import (
     ObjectName,
     Quantity,
 )
-from kgen.models.base import OneOf, SpecModel
 
 # Free-form Kubernetes objects (affinity, securityContext, metrics) are checked against
 # the core definitions by kgen.k8s_schema, so their errors point at the spec line too.

@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from kgen.fields import AtMost, Count, Int32, ObjectName, PositiveSeconds, Quantity
-from kgen.models.base import SpecModel
-from kgen.models.pod import KubeObject
+from kgen.spec.base import SpecModel
+from kgen.spec.fields import AtMost, Count, Int32, ObjectName, PositiveSeconds, Quantity
+from kgen.spec.pod import KubeObject
 
 RestartPolicy = Literal["Always", "OnFailure", "Never", "ExitCode"]
 CleanPodPolicy = Literal["None", "Running", "All"]

@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from kgen.fields import AbsolutePath, Image, Int32Value, ObjectName
-from kgen.models.base import SpecModel
-from kgen.models.pod import ResourceAmounts
+from kgen.spec.base import SpecModel
+from kgen.spec.fields import AbsolutePath, Image, Int32Value, ObjectName
+from kgen.spec.pod import ResourceAmounts
 
 TENSORBOARD_IMAGE = "docker.io/tensorflow/tensorflow:2.15.0"
 GIT_SYNC_IMAGE = "registry.k8s.io/git-sync/git-sync:v4.4.0"

@@ -7,7 +7,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from kgen.fields import (
+from kgen.spec.addons import CodeSync, TensorBoard
+from kgen.spec.base import SpecModel
+from kgen.spec.fields import (
     AbsolutePath,
     AtMost,
     Count,
@@ -19,10 +21,8 @@ from kgen.fields import (
     ObjectName,
     Quantity,
 )
-from kgen.models.addons import CodeSync, TensorBoard
-from kgen.models.base import SpecModel
-from kgen.models.lint import LintSettings
-from kgen.models.pod import (
+from kgen.spec.lint import LintSettings
+from kgen.spec.pod import (
     EnvFrom,
     EnvVar,
     KubeObject,
@@ -30,8 +30,8 @@ from kgen.models.pod import (
     Resources,
     Toleration,
 )
-from kgen.models.policy import ElasticPolicy, RestartPolicy, RunPolicy
-from kgen.models.storage import Volume
+from kgen.spec.policy import ElasticPolicy, RestartPolicy, RunPolicy
+from kgen.spec.storage import Volume
 
 RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
 

@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from kgen.fields import (
+from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
+from kgen.spec.base import Framework, SpecModel
+from kgen.spec.fields import (
     MAX_ENVIRONMENTS,
     MAX_OVERLAYS,
     DnsLabel,
@@ -15,9 +17,7 @@ from kgen.fields import (
     at_most,
     checked,
 )
-from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
-from kgen.models.base import Framework, SpecModel
-from kgen.models.lint import LintSettings
+from kgen.spec.lint import LintSettings
 from kgen.targets import TARGETS
 
 PROJECT_FILE = "kgen.yaml"
