@@ -10,7 +10,8 @@ from typing import Any, TextIO
 from kgen.env_contract import replicas
 from kgen.errors import DataPath, format_path
 from kgen.load.document import Origin, nearest_origin
-from kgen.merge import Provenance, merge_layers
+from kgen.merge.layers import merge_layers
+from kgen.merge.provenance import Provenance
 from kgen.pipeline.records import RenderedJob
 
 

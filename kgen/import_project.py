@@ -10,7 +10,8 @@ from typing import Any
 from kgen.errors import DataPath
 from kgen.generated import check_inside, write_inside
 from kgen.importer import Imported, ImportResult
-from kgen.merge import NAMED_LISTS, PATCH_DIRECTIVE
+from kgen.merge.layers import NAMED_LISTS
+from kgen.merge.named import PATCH_DIRECTIVE
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:

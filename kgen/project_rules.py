@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.load.project import Project
-from kgen.merge import selector_matches
+from kgen.merge.select import selector_matches
 from kgen.pipeline.locate import locate
 from kgen.pipeline.records import Finding, Render, RunResult
 from kgen.plan import check_quotas

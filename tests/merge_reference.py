@@ -1,6 +1,6 @@
 """The merge as kgen first wrote it: each lookup a scan, quadratic in the list length.
 
-Kept as the oracle for kgen.merge, which must give the same data and the same
+Kept as the oracle for kgen.merge.layers, which must give the same data and the same
 provenance in linear time (tests/test_merge.py compares them on random inputs).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from kgen.errors import DataPath
 from kgen.load.document import Origin, Positions
-from kgen.provenance import Provenance
+from kgen.merge.provenance import Provenance
 
 NAMED_LISTS: Mapping[str, str] = {
     "env": "name",

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgen.load.yaml import load_bytes
-from kgen.merge import Layer, Provenance, merge_layers, selector_matches
+from kgen.merge.layers import Layer, merge_layers
+from kgen.merge.provenance import Provenance
+from kgen.merge.select import selector_matches
 from kgen.spec.project import JobSelector
 from tests import merge_reference as reference
 

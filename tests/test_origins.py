@@ -1,4 +1,4 @@
-"""kgen.origins finds the origin of one path of a merged spec without recording every
+"""kgen.merge.origins finds the origin of one path of a merged spec without recording every
 value; it must answer exactly what a merge recording provenance holds for that path,
 or problems would point at other lines than before."""
 
@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kgen.errors import DataPath
-from kgen.merge import Layer, Provenance, merge_layers
-from kgen.origins import Origins
+from kgen.merge.layers import Layer, merge_layers
+from kgen.merge.origins import Origins
+from kgen.merge.provenance import Provenance
 from tests.test_merge import TRICKY, _loaded, _spec, doc
 
 

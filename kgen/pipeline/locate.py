@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
-from kgen.merge import Layer
-from kgen.origins import Origins
+from kgen.merge.layers import Layer
+from kgen.merge.origins import Origins
 from kgen.pipeline.records import Finding
 from kgen.rule_catalog import classified
 
@@ -19,7 +19,7 @@ def locate(
     """Give each problem its file:line:col and catalogue severity.
 
     Only problems need origins: each one's is traced back through the overlays along
-    its own path (kgen.origins), never by recording where every value came from.
+    its own path (kgen.merge.origins), never by recording where every value came from.
     """
     if not problems:
         return []

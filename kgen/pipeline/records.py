@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
-from kgen.merge import Layer
+from kgen.merge.layers import Layer
 from kgen.pipeline.facts import Facts
 from kgen.render import Environment, Manifest
 

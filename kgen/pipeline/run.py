@@ -15,7 +15,8 @@ from kgen.emitter import pyyaml
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
-from kgen.merge import Layer, merge_layers, selector_matches
+from kgen.merge.layers import Layer, merge_layers
+from kgen.merge.select import selector_matches
 from kgen.pipeline.cache import digest
 from kgen.pipeline.facts import Facts, facts_of
 from kgen.pipeline.locate import locate, merge_environments

@@ -1,4 +1,4 @@
-"""Where each item of a named list ends up when a patch merges into it (kgen.merge):
+"""Where each item of a named list ends up when a patch merges into it (kgen.merge.layers):
 which base item, which patch item, or both, by name, in one pass.
 """
 

@@ -17,16 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from typing import Any
 
 from kgen.errors import DataPath
 from kgen.load.document import Origin, Positions
-from kgen.merge_plan import PATCH_DIRECTIVE as PATCH_DIRECTIVE  # kgen.import_project
-from kgen.merge_plan import fingerprint, plan_named
-from kgen.provenance import Provenance as Provenance  # callers import it from here
-from kgen.provenance import Tracker
-from kgen.spec.project import JobSelector
+from kgen.merge.named import fingerprint, plan_named
+from kgen.merge.provenance import Provenance, Tracker
 
 NAMED_LISTS: Mapping[str, str] = {
     "env": "name",
@@ -227,26 +223,3 @@ def _empty_like(value: Any) -> Any:
     if isinstance(value, dict):
         return {}
     return _MISSING
-
-
-def selector_matches(selector: JobSelector | None, job: Mapping[str, Any]) -> bool:
-    """Whether an overlay's `match` (names as globs, frameworks, labels) selects `job`.
-
-    Matching reads the job spec as written, before any overlay, so that the order of
-    overlays can never change which of them apply.
-    """
-    if selector is None:
-        return True
-    name = str(job.get("name"))
-    if selector.names is not None and not any(
-        fnmatchcase(name, p) for p in selector.names
-    ):
-        return False
-    if (
-        selector.frameworks is not None
-        and job.get("framework") not in selector.frameworks
-    ):
-        return False
-    labels = job.get("labels")
-    job_labels = labels if isinstance(labels, dict) else {}
-    return all(job_labels.get(k) == v for k, v in (selector.labels or {}).items())

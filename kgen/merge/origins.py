@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.load.document import Origin, Positions
-from kgen.merge import NAMED_LISTS, Layer, merge_layers
-from kgen.merge_plan import fingerprint, plan_named
+from kgen.merge.layers import NAMED_LISTS, Layer, merge_layers
+from kgen.merge.named import fingerprint, plan_named
 
 _MISSING: Any = object()
 _Plan = tuple[list[tuple[int | None, int | None]], bool]
@@ -65,7 +65,7 @@ class Origins:
         return self.positions.get(path)
 
     def _through(self, index: int, path: DataPath) -> _Found | _Earlier:
-        """Follow `path` through layer `index`, as kgen.merge applies it."""
+        """Follow `path` through layer `index`, as kgen.merge.layers applies it."""
         layer = self.layers[index]
         positions = layer.positions
         base, patch = self.before[index], layer.data
