@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgen import k8s_schema
+from kgen.check import core
 from kgen.errors import Problem
 from kgen.spec.project import GpuPlacement
 
@@ -19,7 +19,7 @@ class RuleContext:
     """What rules may know beyond the job: the project's declarations."""
 
     gpu_placement: GpuPlacement | None = None
-    kubernetes_version: str = k8s_schema.DEFAULT_KUBERNETES_VERSION
+    kubernetes_version: str = core.DEFAULT_KUBERNETES_VERSION
     job_names: str = "plain"
     crds: Mapping[tuple[str, str], Any] = field(default_factory=dict)
     # kgen.yaml lint.allowLiterals: variables allowed a literal value in every job.

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
 
-from kgen.envelopes import all_envelopes
+from kgen.check.envelope import all_envelopes
 from kgen.spec.job import PyTorchJobSpec, TFJobSpec
 from kgen.spec.project import OverlaySpec, ProjectSpec
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kgen import k8s_schema
+from kgen.check import core
 from kgen.errors import DataPath, Problem
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
@@ -150,9 +150,9 @@ def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             path=("roles", "worker", "replicas"),
         )
     for index, metric in enumerate(policy.metrics or []):
-        yield from k8s_schema.check_object(
+        yield from core.check_object(
             metric,
-            k8s_schema.METRIC_SPEC,
+            core.METRIC_SPEC,
             path=("elasticPolicy", "metrics", index),
             version=ctx.kubernetes_version,
         )
@@ -259,21 +259,21 @@ def _gpus(spec: JobSpec) -> int:
 
 def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     checks: list[tuple[object, str, DataPath]] = [
-        (spec.affinity, k8s_schema.AFFINITY, ("affinity",)),
-        (spec.security_context, k8s_schema.SECURITY_CONTEXT, ("securityContext",)),
+        (spec.affinity, core.AFFINITY, ("affinity",)),
+        (spec.security_context, core.SECURITY_CONTEXT, ("securityContext",)),
         (
             spec.pod_security_context,
-            k8s_schema.POD_SECURITY_CONTEXT,
+            core.POD_SECURITY_CONTEXT,
             ("podSecurityContext",),
         ),
     ]
     checks += [
-        (r.affinity, k8s_schema.AFFINITY, ("roles", name, "affinity"))
+        (r.affinity, core.AFFINITY, ("roles", name, "affinity"))
         for name, r in role_items(spec)
     ]
     for value, definition, path in checks:
         if value is not None:
-            yield from k8s_schema.check_object(
+            yield from core.check_object(
                 value, definition, path=path, version=ctx.kubernetes_version
             )
 

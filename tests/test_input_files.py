@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from kgen.crds import CrdValidator
+from kgen.check.crds import CrdValidator
 from kgen.load.files import MAX_FILE_BYTES, Reading, list_folder, read_input
 from tests.conftest import RunKgen, write_tree
 from tests.hostile.case import OUTSIDE_SECRET
@@ -317,7 +317,7 @@ def test_no_input_case_shows_what_lies_outside_the_project():
 
 def test_crd_schemas_compile_offline_even_past_the_reference_check(tmp_path: Path):
     """Defence in depth: the compiler itself retrieves nothing."""
-    from kgen.crds import _compile
+    from kgen.check.crds import _compile
     from kgen.load.document import Document
 
     doc = Document("crd.yaml", {})

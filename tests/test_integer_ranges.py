@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen import k8s_schema
-from kgen.k8s_schema import bounded_integers, check_object
+from kgen.check import core
+from kgen.check.core import bounded_integers, check_object
 from kgen.spec.pod import Toleration
 from kgen.spec.validate import validate_model
 
@@ -36,10 +36,10 @@ def test_int32_and_int64_integers_get_their_format_range():
 
 
 def test_core_checks_refuse_what_the_api_server_would():
-    version = k8s_schema.DEFAULT_KUBERNETES_VERSION
+    version = core.DEFAULT_KUBERNETES_VERSION
     [problem] = check_object(
         {"runAsUser": 10**26},
-        k8s_schema.SECURITY_CONTEXT,
+        core.SECURITY_CONTEXT,
         path=("securityContext",),
         version=version,
     )
@@ -51,7 +51,7 @@ def test_core_checks_refuse_what_the_api_server_would():
     assert (
         check_object(
             {"fsGroup": INT64_MAX},
-            k8s_schema.POD_SECURITY_CONTEXT,
+            core.POD_SECURITY_CONTEXT,
             path=(),
             version=version,
         )
@@ -64,12 +64,12 @@ def test_affinity_weights_keep_the_range_their_definition_states():
     affinity = {
         "nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [term]}
     }
-    [problem] = check_object(affinity, k8s_schema.AFFINITY, path=("affinity",))
+    [problem] = check_object(affinity, core.AFFINITY, path=("affinity",))
     assert problem.message == (
         "invalid Affinity: weight 101 is out of range: it must be 1 to 100"
     )
     term["weight"] = 100
-    assert check_object(affinity, k8s_schema.AFFINITY, path=("affinity",)) == []
+    assert check_object(affinity, core.AFFINITY, path=("affinity",)) == []
 
 
 def test_toleration_seconds_is_an_int64():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kgen.crds import load_crd_schemas
+from kgen.check.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input

@@ -166,7 +166,7 @@ def _outcomes(
 
 
 def _prepare_rendering(*, emit: bool) -> None:
-    import kgen.output_check
+    import kgen.check.output
     import kgen.render.pytorchjob
     import kgen.render.tfjob
     import kgen.spec_rules  # noqa: F401
@@ -206,7 +206,7 @@ def render_one(
     merged = merge_layers(job.data, list(layers))
     # Imported here: a run whose renders all come from the cache needs none of these
     # (the job models are a fifth of start-up). Forked workers inherit them.
-    from kgen.output_check import check_output
+    from kgen.check.output import check_output
     from kgen.render import render_job
     from kgen.spec.job import JOB_MODELS
     from kgen.spec_rules import check_spec

@@ -167,7 +167,7 @@ NprocPerNode = Annotated[str, BeforeValidator(_nproc), WithJsonSchema(_NPROC_SCH
 
 def _within(kind: str) -> AfterValidator:
     """The integer range of a Kubernetes format, with the whole range in the message."""
-    from kgen.k8s_schema import INTEGER_RANGES
+    from kgen.check.core import INTEGER_RANGES
 
     low, high = INTEGER_RANGES[kind]
 

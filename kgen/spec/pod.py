@@ -18,7 +18,7 @@ from kgen.spec.fields import (
 )
 
 # Free-form Kubernetes objects (affinity, securityContext, metrics) are checked against
-# the core definitions by kgen.k8s_schema, so their errors point at the spec line too.
+# the core definitions by kgen.check.core, so their errors point at the spec line too.
 KubeObject = dict[str, Any]
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from kgen.k8s_schema import DEFAULT_KUBERNETES_VERSION, check_version
+from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.spec.base import Framework, SpecModel
 from kgen.spec.fields import (
     MAX_ENVIRONMENTS,

@@ -206,7 +206,7 @@ def _strict(schema: Any) -> Any:
 
 
 class SchemaError(NamedTuple):
-    """One error of a rendered object, in the terms kgen.output_check reads."""
+    """One error of a rendered object, in the terms kgen.check.output reads."""
 
     absolute_path: DataPath
     validator: str

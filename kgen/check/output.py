@@ -1,6 +1,6 @@
 """Validate what kgen renders, in-process and offline, and point each error at the spec.
 
-Jobs are checked against the envelope of their API target (kgen.envelopes) with the pod
+Jobs are checked against the envelope of their API target (kgen.check.envelope) with the pod
 template as the core PodTemplateSpec; claims, Deployments and Services against the core
 definitions; anything with a user-supplied CRD against that CRD too. Validators are built
 once per (kind, target, Kubernetes version) and reused.
@@ -12,8 +12,9 @@ import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from kgen import k8s_schema
-from kgen.envelopes import envelope
+from kgen.check import core
+from kgen.check.envelope import envelope
+from kgen.check.trace import trace
 from kgen.errors import DataPath, Problem, format_path
 from kgen.render import Manifest
 from kgen.targets import TARGETS
@@ -32,7 +33,7 @@ CrdSchemas = Mapping[tuple[str, str], Any]
 
 @functools.cache
 def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
-    return k8s_schema.with_definitions(envelope(kind, TARGETS[target]), version)
+    return core.with_definitions(envelope(kind, TARGETS[target]), version)
 
 
 @functools.cache
@@ -51,7 +52,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
         return None
     definition = CORE_DEFINITIONS.get(kind)
     if definition is not None:
-        schema = k8s_schema.definition_schema(definition, version)
+        schema = core.definition_schema(definition, version)
     else:
         schema = job_schema(kind, target, version)
     return jsonschema_rs.validator_for(schema)
@@ -63,7 +64,7 @@ def validator_for(
     if manifest.kind in ("PyTorchJob", "TFJob"):
         return job_validator(manifest.kind, target, version)
     definition = CORE_DEFINITIONS.get(manifest.kind)
-    return k8s_schema.validator_for(definition, version) if definition else None
+    return core.validator_for(definition, version) if definition else None
 
 
 def check_output(
@@ -96,7 +97,7 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
     if error.validator != "additionalProperties" or not isinstance(
         error.instance, dict
     ):
-        message = k8s_schema.range_message(error) or error.message
+        message = core.range_message(error) or error.message
         return [_problem(manifest, where, message)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -118,77 +119,3 @@ def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
         path=trace(manifest, out_path),
         hint="this spec value produced it; the cluster would reject or prune it",
     )
-
-
-_RUN_FIELDS = {
-    "cleanPodPolicy",
-    "backoffLimit",
-    "activeDeadlineSeconds",
-    "ttlSecondsAfterFinished",
-}
-_CONTAINER_FIELDS = {
-    "image": "image",
-    "imagePullPolicy": "imagePullPolicy",
-    "command": "command",
-    "args": "args",
-    "workingDir": "workingDir",
-    "env": "env",
-    "envFrom": "envFrom",
-    "resources": "resources",
-    "volumeMounts": "volumes",
-    "securityContext": "securityContext",
-}
-_POD_FIELDS = {
-    "affinity": "affinity",
-    "nodeSelector": "nodeSelector",
-    "tolerations": "tolerations",
-    "volumes": "volumes",
-    "securityContext": "podSecurityContext",
-    "serviceAccountName": "serviceAccountName",
-    "priorityClassName": "priorityClassName",
-    "schedulerName": "schedulerName",
-    "hostNetwork": "hostNetwork",
-    "hostIPC": "hostIPC",
-    "imagePullSecrets": "imagePullSecrets",
-    "initContainers": "codeSync",
-}
-
-
-def trace(manifest: Manifest, out: DataPath) -> DataPath:
-    """The spec field that produced the output at `out` (its nearest known ancestor)."""
-    if manifest.spec_path:
-        return manifest.spec_path
-    if manifest.kind not in ("PyTorchJob", "TFJob"):
-        return ("tensorboard",)
-    if out[:2] in (("metadata", "labels"), ("metadata", "annotations")):
-        return (str(out[1]),)
-    if len(out) < 2 or out[0] != "spec":
-        return ()
-    field = str(out[1])
-    if field == "runPolicy":
-        return ("runPolicy", *out[2:3])
-    if field in _RUN_FIELDS:
-        return ("runPolicy", field)
-    if field.endswith("ReplicaSpecs"):
-        return _trace_role(out[2:])
-    return (field, *out[2:])
-
-
-def _trace_role(out: DataPath) -> DataPath:
-    if not out:
-        return ("roles",)
-    role, rest = str(out[0]).lower(), out[1:]
-    if not rest or rest[0] in ("replicas", "restartPolicy"):
-        return ("roles", role, *rest[:1])
-    if rest[:2] == ("template", "metadata") and len(rest) > 2:
-        return ("podLabels",) if rest[2] == "labels" else ("podAnnotations",)
-    pod = rest[2:]
-    if pod and pod[0] == "containers" and len(pod) > 2 and pod[2] in _CONTAINER_FIELDS:
-        name = _CONTAINER_FIELDS[str(pod[2])]
-        return (name, *pod[3:]) if name in ("securityContext", "resources") else (name,)
-    if pod and pod[0] in _POD_FIELDS:
-        name = _POD_FIELDS[str(pod[0])]
-        return (
-            (name, *pod[1:]) if name in ("affinity", "podSecurityContext") else (name,)
-        )
-    return ("roles", role)

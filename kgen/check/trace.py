@@ -1,0 +1,80 @@
+"""Which spec value produced a place in the rendered output, so an output error points
+at the line that caused it."""
+
+from __future__ import annotations
+
+from kgen.errors import DataPath
+from kgen.render import Manifest
+
+_RUN_FIELDS = {
+    "cleanPodPolicy",
+    "backoffLimit",
+    "activeDeadlineSeconds",
+    "ttlSecondsAfterFinished",
+}
+_CONTAINER_FIELDS = {
+    "image": "image",
+    "imagePullPolicy": "imagePullPolicy",
+    "command": "command",
+    "args": "args",
+    "workingDir": "workingDir",
+    "env": "env",
+    "envFrom": "envFrom",
+    "resources": "resources",
+    "volumeMounts": "volumes",
+    "securityContext": "securityContext",
+}
+_POD_FIELDS = {
+    "affinity": "affinity",
+    "nodeSelector": "nodeSelector",
+    "tolerations": "tolerations",
+    "volumes": "volumes",
+    "securityContext": "podSecurityContext",
+    "serviceAccountName": "serviceAccountName",
+    "priorityClassName": "priorityClassName",
+    "schedulerName": "schedulerName",
+    "hostNetwork": "hostNetwork",
+    "hostIPC": "hostIPC",
+    "imagePullSecrets": "imagePullSecrets",
+    "initContainers": "codeSync",
+}
+
+
+def trace(manifest: Manifest, out: DataPath) -> DataPath:
+    """The spec field that produced the output at `out` (its nearest known ancestor)."""
+    if manifest.spec_path:
+        return manifest.spec_path
+    if manifest.kind not in ("PyTorchJob", "TFJob"):
+        return ("tensorboard",)
+    if out[:2] in (("metadata", "labels"), ("metadata", "annotations")):
+        return (str(out[1]),)
+    if len(out) < 2 or out[0] != "spec":
+        return ()
+    field = str(out[1])
+    if field == "runPolicy":
+        return ("runPolicy", *out[2:3])
+    if field in _RUN_FIELDS:
+        return ("runPolicy", field)
+    if field.endswith("ReplicaSpecs"):
+        return _trace_role(out[2:])
+    return (field, *out[2:])
+
+
+def _trace_role(out: DataPath) -> DataPath:
+    if not out:
+        return ("roles",)
+    role, rest = str(out[0]).lower(), out[1:]
+    if not rest or rest[0] in ("replicas", "restartPolicy"):
+        return ("roles", role, *rest[:1])
+    if rest[:2] == ("template", "metadata") and len(rest) > 2:
+        return ("podLabels",) if rest[2] == "labels" else ("podAnnotations",)
+    pod = rest[2:]
+    if pod and pod[0] == "containers" and len(pod) > 2 and pod[2] in _CONTAINER_FIELDS:
+        name = _CONTAINER_FIELDS[str(pod[2])]
+        return (name, *pod[3:]) if name in ("securityContext", "resources") else (name,)
+    if pod and pod[0] in _POD_FIELDS:
+        name = _POD_FIELDS[str(pod[0])]
+        return (
+            (name, *pod[1:]) if name in ("affinity", "podSecurityContext") else (name,)
+        )
+    return ("roles", role)
