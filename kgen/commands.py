@@ -14,7 +14,7 @@ from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report, run_s
 from kgen.output import build_tree
 from kgen.output_root import argocd_problems, output_problems
 from kgen.pipeline.run import run
-from kgen.rerun import changed_in_place, fingerprints
+from kgen.rules.in_place import changed_in_place, fingerprints
 from kgen.scope import scope_for
 
 # kgen.writer (and kgen.atomic, kgen.tree) load only for the commands that write or

@@ -35,7 +35,7 @@ def masked(text: str) -> str:
     private key, `password=…`) replaced by `***`: messages quote values, and every
     format kgen writes (text, json, sarif, github, junit) ends in a CI log."""
     # Imported on first use: a run without problems never needs the patterns.
-    from kgen.credentials import mask
+    from kgen.rules.credentials import mask
 
     return mask(text)
 

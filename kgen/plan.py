@@ -1,19 +1,15 @@
-"""`kgen list` (`plan`): what each environment will run, and GPU quotas.
+"""`kgen list` (`plan`): what each environment will run, per job and in total.
 
-Counts are per pod as rendered: a role's GPUs after inheritance (a PS gets none unless
-asked), requests for CPU and memory, and elastic jobs at their maximum size, since that
-is what the quota must hold.
+Counts are per pod as rendered (kgen.pipeline.facts): a role's GPUs after inheritance
+(a PS gets none unless asked), requests for CPU and memory, and elastic jobs at their
+maximum size, since that is what a quota (kgen.rules.quota) must hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
 
-from kgen.errors import Problem
-from kgen.load.jobs import located
-from kgen.load.project import Project
-from kgen.pipeline.records import Finding, RunResult
+from kgen.pipeline.records import RunResult
 
 
 def table(result: RunResult) -> str:
@@ -82,24 +78,3 @@ def _memory(value: Decimal) -> str:
         return "-"
     gib = value / Decimal(2**30)
     return f"{gib.quantize(Decimal('0.1')).normalize():f}Gi"
-
-
-def check_quotas(project: Project, result: RunResult) -> Iterator[Finding]:
-    for env, settings in project.spec.environments.items():
-        if settings.gpu_quota is None:
-            continue
-        loads = [r.facts.load for r in result.renders if r.env.name == env]
-        wanted = sum(load.gpus for load in loads)
-        if wanted > settings.gpu_quota:
-            biggest = ", ".join(
-                f"{x.job} {x.gpus}"
-                for x in sorted(loads, key=lambda x: -x.gpus)[:3]
-                if x.gpus
-            )
-            problem = Problem(
-                f"environment {env} asks for {wanted} GPUs at most, more than its quota of {settings.gpu_quota}",
-                "gpu-quota",
-                path=("environments", env, "gpuQuota"),
-                hint=f"largest: {biggest}; see `kgen list --env {env}`",
-            )
-            yield Finding(located(problem, project.doc), None, "")

@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from kgen.rule_catalog import RULES
+from kgen.rules.catalog import RULES
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework

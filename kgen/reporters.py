@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol, TextIO
 
 from kgen import __version__
 from kgen.errors import Problem, format_path
-from kgen.rule_catalog import RULES
+from kgen.rules.catalog import RULES
 
 # GitHub shows 10 annotations of each kind per step and drops the rest silently.
 GITHUB_SHOWN = 10

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kgen.credentials import mask
 from kgen.errors import Problem
+from kgen.rules.credentials import mask
 from tests.conftest import RunKgen
 
 SECRETS = (

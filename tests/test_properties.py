@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kgen.cli import main
-from kgen.credentials import leaks
-from kgen.secret_names import secret_name
+from kgen.rules.credentials import leaks
+from kgen.rules.secret_names import secret_name
 from tests.conftest import SHARED
 from tests.test_conformance import check_job
 
@@ -59,7 +59,7 @@ FIXED_OVERLAYS = {
     "legacy": "target: v1-legacy\n",
     "beta2": "target: v1beta2\n",
 }
-# What kgen refuses in a value that reaches the output (kgen.value_rules).
+# What kgen refuses in a value that reaches the output (kgen.rules.values).
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 

@@ -77,7 +77,7 @@ def test_readme_rules_section_is_current():
 def test_every_reported_code_is_catalogued():
     import re
 
-    from kgen.rule_catalog import RULES
+    from kgen.rules.catalog import RULES
 
     reported = set()
     for expected in (REPO / "tests" / "cases" / "negative").glob("*/expected.txt"):

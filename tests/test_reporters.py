@@ -153,7 +153,7 @@ def test_github_reporter_escapes_and_notes_the_annotation_limit():
 def test_sarif_reporter_structure_and_stable_fingerprints():
     import json
 
-    from kgen.rule_catalog import RULES
+    from kgen.rules.catalog import RULES
 
     log = json.loads(_render("sarif"))
     assert log["version"] == "2.1.0"

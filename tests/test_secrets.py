@@ -1,5 +1,5 @@
-"""Credentials found by name and by value (kgen.secret_names, kgen.credentials,
-kgen.token_formats), and what is deliberately not one."""
+"""Credentials found by name and by value (kgen.rules.secret_names, kgen.rules.credentials,
+kgen.rules.token_formats), and what is deliberately not one."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from kgen.credentials import git_url_leaks, leaks, literal
-from kgen.secret_names import secret_name
+from kgen.rules.credentials import git_url_leaks, leaks, literal
+from kgen.rules.secret_names import secret_name
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from kgen.load.jobs import JobSource
 from kgen.merge.layers import Layer
 from kgen.merge.origins import Origins
 from kgen.pipeline.records import Finding
-from kgen.rule_catalog import classified
+from kgen.rules.catalog import classified
 
 
 def locate(

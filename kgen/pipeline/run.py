@@ -22,10 +22,10 @@ from kgen.pipeline.facts import Facts, facts_of
 from kgen.pipeline.locate import locate, merge_environments
 from kgen.pipeline.parallel import map_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
-from kgen.project_rules import check_project
 from kgen.render import Environment
-from kgen.rule_catalog import classified
-from kgen.rule_context import RuleContext
+from kgen.rules.catalog import classified
+from kgen.rules.context import RuleContext
+from kgen.rules.project import check_project
 from kgen.spec.validate import validate_model
 from kgen.targets import DEFAULT_TARGET, TARGETS
 
@@ -169,7 +169,7 @@ def _prepare_rendering(*, emit: bool) -> None:
     import kgen.check.output
     import kgen.render.pytorchjob
     import kgen.render.tfjob
-    import kgen.spec_rules  # noqa: F401
+    import kgen.rules.spec  # noqa: F401
 
     if emit:
         pyyaml()
@@ -208,8 +208,8 @@ def render_one(
     # (the job models are a fifth of start-up). Forked workers inherit them.
     from kgen.check.output import check_output
     from kgen.render import render_job
+    from kgen.rules.spec import check_spec
     from kgen.spec.job import JOB_MODELS
-    from kgen.spec_rules import check_spec
 
     spec, problems = validate_model(JOB_MODELS[job.framework], merged)
     if spec is None:

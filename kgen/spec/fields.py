@@ -216,7 +216,7 @@ PositiveSeconds = Annotated[int, Field(ge=1, le=2**53)]
 
 def _silenceable_rule(value: str) -> str | None:
     # Imported here: the catalogue is data about codes, and fields only need its keys.
-    from kgen.rule_catalog import RULES
+    from kgen.rules.catalog import RULES
 
     rule = RULES.get(value)
     if rule is None:

@@ -140,7 +140,7 @@ class GpuPlacement(SpecModel):
 def _argocd_text(value: str) -> str | None:
     # Written into argocd/ and committed: no credentials (Argo CD reads those from a
     # repository Secret) and nothing that is not printable text.
-    from kgen.credentials import leaks
+    from kgen.rules.credentials import leaks
 
     if not value.isprintable():
         return f"'{value}' has control characters; it is written into argocd/"

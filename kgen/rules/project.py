@@ -10,7 +10,7 @@ from kgen.load.project import Project
 from kgen.merge.select import selector_matches
 from kgen.pipeline.locate import locate
 from kgen.pipeline.records import Finding, Render, RunResult
-from kgen.plan import check_quotas
+from kgen.rules.quota import check_quotas
 
 
 def check_project(project: Project, result: RunResult) -> list[Finding]:

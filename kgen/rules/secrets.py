@@ -1,6 +1,6 @@
 """Credentials written into a job spec, which would land in git and in the cluster.
 
-Found by name and by value (kgen.secret_names, kgen.credentials), wherever they go:
+Found by name and by value (kgen.rules.secret_names, kgen.rules.credentials), wherever they go:
 - env variables (job and roles): a secret's name with a literal value, or a value that
   is a credential: `secret-env-literal`; `lint.allowLiterals` allows a name that only
   looks like a secret, one by one, never a value that is a credential;
@@ -18,12 +18,12 @@ from collections.abc import Collection, Iterator
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from kgen.credentials import git_url_leaks, leaks, literal
 from kgen.errors import DataPath, Problem, format_path
-from kgen.rule_context import Rule, RuleContext
-from kgen.secret_names import secret_name
+from kgen.rules.context import Rule, RuleContext
+from kgen.rules.credentials import git_url_leaks, leaks, literal
+from kgen.rules.secret_names import secret_name
+from kgen.rules.values import screen, texts
 from kgen.spec.job import role_items
-from kgen.value_rules import screen, texts
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec

@@ -1,7 +1,7 @@
 """Policy rules: what a cluster would accept but a team should not ship (floating image
 tags, pods without resources, PS pods left running, GPU pods that cannot reach GPU
-nodes). Each is silenceable with a reason (kgen.rule_catalog). Literal secrets, which no
-reason excuses, are kgen.secret_rules."""
+nodes). Each is silenceable with a reason (kgen.rules.catalog). Literal secrets, which no
+reason excuses, are kgen.rules.secrets."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from kgen.errors import DataPath, Problem
 from kgen.render.pod import role_settings
-from kgen.rule_context import Rule, RuleContext
+from kgen.rules.context import Rule, RuleContext
 from kgen.spec.job import JobSpec, TFJobSpec, role_items
 from kgen.spec.pod import Resources
 

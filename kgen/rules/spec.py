@@ -12,7 +12,7 @@ from kgen.check import core
 from kgen.errors import DataPath, Problem
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
-from kgen.rule_context import Rule, RuleContext
+from kgen.rules.context import Rule, RuleContext
 from kgen.spec.job import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
 from kgen.spec.pod import EnvVar, ResourceAmounts
 from kgen.spec.quantity import parse_quantity
@@ -295,10 +295,10 @@ SPEC_RULES: tuple[Rule, ...] = (
 
 def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
     """Structural rules, the rules over every value (control characters, credentials:
-    kgen.value_rules, kgen.secret_rules), then policy rules (kgen.policy_rules)."""
-    from kgen.policy_rules import POLICY_RULES
-    from kgen.secret_rules import SECRET_RULES
-    from kgen.value_rules import VALUE_RULES
+    kgen.rules.values, kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
+    from kgen.rules.policy import POLICY_RULES
+    from kgen.rules.secrets import SECRET_RULES
+    from kgen.rules.values import VALUE_RULES
 
     context = ctx or RuleContext()
     rules = (*SPEC_RULES, *VALUE_RULES, *SECRET_RULES, *POLICY_RULES)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kgen.errors import Problem
-from kgen.input_codes import INPUT_CODES
-from kgen.rule_info import RuleInfo as RuleInfo  # callers import it from here
-from kgen.rule_info import rule
+from kgen.rules.info import RuleInfo as RuleInfo  # callers import it from here
+from kgen.rules.info import rule
+from kgen.rules.input_codes import INPUT_CODES
 
 _RULES = [
     rule(

@@ -1,9 +1,9 @@
 """The catalogue's input errors: what makes a file unreadable as a kgen spec. None is
-silenceable (kgen.rule_catalog)."""
+silenceable (kgen.rules.catalog)."""
 
 from __future__ import annotations
 
-from kgen.rule_info import RuleInfo, rule
+from kgen.rules.info import RuleInfo, rule
 
 INPUT_CODES: list[RuleInfo] = [
     rule(

@@ -1,4 +1,4 @@
-"""One entry of the rule catalogue (kgen.rule_catalog)."""
+"""One entry of the rule catalogue (kgen.rules.catalog)."""
 
 from __future__ import annotations
 

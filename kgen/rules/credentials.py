@@ -2,7 +2,7 @@
 URL (user-info, query or fragment), a well-known token format, a private key, or a
 literal value after a secret's name (`password=…`, `--hf-token …`, `"auth": "…"`).
 
-kgen.secret_rules reports them; kgen.errors masks them in every message. Every pattern
+kgen.rules.secrets reports them; kgen.errors masks them in every message. Every pattern
 starts only where a word starts and never backtracks inside a run (possessive
 quantifiers), so a megabyte of hostile text costs one pass, not a pass per character.
 """
@@ -13,8 +13,8 @@ import re
 from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
-from kgen.secret_names import secret_name
-from kgen.token_formats import PREFIXES, compiled, find_tokens
+from kgen.rules.secret_names import secret_name
+from kgen.rules.token_formats import PREFIXES, compiled, find_tokens
 
 # Cheap test first: most text holds none of these, and then nothing else runs.
 

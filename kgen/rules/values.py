@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
-from kgen.credentials import suspect_json
 from kgen.errors import DataPath, Problem, format_path
-from kgen.rule_context import Rule, RuleContext
+from kgen.rules.context import Rule, RuleContext
+from kgen.rules.credentials import suspect_json
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
