@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.emitter import dump_documents
 from kgen.load.project import Project
+from kgen.output.emitter import dump_documents
 from kgen.pipeline.records import RunResult
 from kgen.spec.job import PyTorchJobSpec
 

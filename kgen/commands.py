@@ -6,21 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kgen.emitter import dump_documents
 from kgen.errors import Problem, UsageError, printable
-from kgen.index import with_index
 from kgen.load.project import Project, load_project
 from kgen.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report, run_scope
-from kgen.output import build_tree
-from kgen.output_root import argocd_problems, output_problems
+from kgen.output.emitter import dump_documents
+from kgen.output.index import with_index
+from kgen.output.root import argocd_problems, output_problems
+from kgen.output.tree import build_tree
 from kgen.pipeline.run import run
 from kgen.rules.in_place import changed_in_place, fingerprints
 from kgen.scope import scope_for
 
-# kgen.writer (and kgen.atomic, kgen.tree) load only for the commands that write or
+# kgen.output.writer (and kgen.output.atomic, kgen.output.compare) load only for the commands that write or
 # compare the tree: a one-spec validate does neither.
 if TYPE_CHECKING:
-    from kgen.writer import Drift
+    from kgen.output.writer import Drift
 
 __all__ = ["Options"]  # for kgen.cli
 
@@ -81,7 +81,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
     if check:
-        from kgen.writer import check_tree
+        from kgen.output.writer import check_tree
 
         drift = check_tree(options.root, files, output=output, show=show_diff)
         outcome.problems = [*(outcome.problems or []), *drift.problems]
@@ -89,7 +89,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         if drift.problems:
             return EXIT_PROBLEMS
         return _report_drift(options, outcome.project, files, drift)
-    from kgen.writer import write_tree
+    from kgen.output.writer import write_tree
 
     outcome.problems = [*(outcome.problems or []), *_changed_in_place(outcome)]
     summary, write_problems = write_tree(options.root, files, output=output)
@@ -212,7 +212,7 @@ def _write_or_check(
 ) -> int:
     """Write generated files that differ, or with `check` list them and exit 1; write
     nothing if any of them is a link, below one or not a regular file."""
-    from kgen.generated import write_or_check
+    from kgen.output.generated import write_or_check
 
     problems, stale = write_or_check(files, root=options.root, check=check)
     if problems:
@@ -245,7 +245,7 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
 
 def diff(options: Options, *, exit_code: bool = False) -> int:
     """What `kgen build` would change (in the environments asked for), as a unified diff."""
-    from kgen.writer import check_tree
+    from kgen.output.writer import check_tree
 
     outcome, files = _render_tree(options)
     if files is None or outcome.project is None:
@@ -284,9 +284,9 @@ def plan(options: Options) -> int:
 
 def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
     """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
-    from kgen.generated import check_import_folder
     from kgen.import_project import write_project
     from kgen.importer import import_files
+    from kgen.output.generated import check_import_folder
 
     check_import_folder(out)
     result = import_files(list(paths), cwd=Path.cwd())

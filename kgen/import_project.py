@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.generated import check_inside, write_inside
 from kgen.importer import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
+from kgen.output.generated import check_inside, write_inside
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:
@@ -62,7 +62,7 @@ def common_spec(specs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def write_project(result: ImportResult, out: Path) -> list[str]:
     """Write kgen.yaml, jobs/ and overlays/ for the imported jobs; the files written."""
-    from kgen.emitter import dump_plain
+    from kgen.output.emitter import dump_plain
 
     files: dict[str, Any] = {}
     environments: dict[str, dict[str, Any]] = {}

@@ -132,7 +132,7 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     def disk_full(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("kgen.writer.write_new", disk_full)
+    monkeypatch.setattr("kgen.output.writer.write_new", disk_full)
     result = run_kgen("build", "-C", str(root))
     assert result.code == 1
     error = "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\n"

@@ -4,7 +4,7 @@ import pytest
 import yaml
 from ruamel.yaml import YAML
 
-from kgen.emitter import dump_documents
+from kgen.output.emitter import dump_documents
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,7 @@ def test_header_comes_first():
 
 
 def test_direct_emitter_writes_exactly_what_pyyaml_writes():
-    from kgen.emitter import _dump_with_pyyaml
+    from kgen.output.emitter import _dump_with_pyyaml
     from tests.conftest import REPO
 
     documents = [
@@ -170,7 +170,7 @@ def test_direct_emitter_writes_exactly_what_pyyaml_writes():
     ],
 )
 def test_direct_emitter_agrees_on_tricky_strings(value: str):
-    from kgen.emitter import _dump_with_pyyaml
+    from kgen.output.emitter import _dump_with_pyyaml
 
     document = {"key": value, "list": [value, {"name": value}], value: 1}
     assert dump_documents([document]) == _dump_with_pyyaml([document])

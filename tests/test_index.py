@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kgen.errors import KgenError
-from kgen.index import INDEX, index_path, read_fingerprints, with_index
+from kgen.output.index import INDEX, index_path, read_fingerprints, with_index
 
 OUTPUT = "manifests"
 

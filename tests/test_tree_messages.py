@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from kgen import atomic
-from kgen.atomic import MARKER, OLD, TREE, Place, recover
+from kgen.output import atomic
+from kgen.output.atomic import MARKER, OLD, TREE, Place, recover
 from tests.conftest import RunKgen, write_tree
 
 UNCHANGED = "the previous tree is unchanged"
@@ -98,7 +98,8 @@ def test_a_failure_while_staging_keeps_the_old_tree(
 ) -> None:
     root, found = trees
     monkeypatch.setattr(
-        "kgen.writer.write_new", _fail(OSError(errno.ENOSPC, "No space left on device"))
+        "kgen.output.writer.write_new",
+        _fail(OSError(errno.ENOSPC, "No space left on device")),
     )
     result = run_kgen("build", cwd=root)
     assert (result.code, result.err) == (

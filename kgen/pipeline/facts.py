@@ -15,8 +15,8 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
-from kgen.emitter import dump_documents
 from kgen.errors import DataPath
+from kgen.output.emitter import dump_documents
 from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from kgen.emitter import pyyaml
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
 from kgen.merge.layers import Layer, merge_layers
 from kgen.merge.select import selector_matches
+from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
 from kgen.pipeline.facts import Facts, facts_of
 from kgen.pipeline.locate import locate, merge_environments

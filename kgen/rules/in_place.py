@@ -6,8 +6,8 @@ one (kubeflow-api.md §6.1, §7). Warn at the spec, so a PR can rename it (runId
 from __future__ import annotations
 
 from kgen.errors import Problem
-from kgen.index import read_fingerprints
 from kgen.load.project import Project
+from kgen.output.index import read_fingerprints
 from kgen.pipeline.locate import locate, merge_environments
 from kgen.pipeline.records import Finding, Render, RunResult
 

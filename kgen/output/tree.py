@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kgen.emitter import dump_documents
 from kgen.errors import Problem
 from kgen.load.jobs import located
+from kgen.output.emitter import dump_documents
 from kgen.pipeline.facts import OutFile
 from kgen.pipeline.records import Render, RunResult
 

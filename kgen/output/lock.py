@@ -17,9 +17,9 @@ import stat
 import time
 from collections.abc import Iterator
 
-from kgen.atomic import Place
 from kgen.errors import KgenError, Problem
-from kgen.safe_paths import describe
+from kgen.output.atomic import Place
+from kgen.output.safe_paths import describe
 
 LOCK_WAIT_SECONDS = 120.0
 # O_NONBLOCK: a named pipe under the lock's name is opened without waiting, then refused.

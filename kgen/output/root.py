@@ -1,6 +1,6 @@
 """Where kgen.yaml `output:` (and `argocd.output`) may point: a folder of kgen's own.
 
-kgen replaces the output root whole (kgen.atomic), so an output that is, holds or lies
+kgen replaces the output root whole (kgen.output.atomic), so an output that is, holds or lies
 inside one of the project's inputs (kgen.yaml, the jobs or overlays folder, a CRD, .git,
 the argocd or schemas folder) would displace it, and an existing file there would be
 swapped out for a folder. Both are refused at `output:` before anything is touched; so
@@ -20,9 +20,9 @@ from pathlib import Path
 from kgen.errors import DataPath, Problem
 from kgen.load.jobs import located
 from kgen.load.project import Project
-from kgen.safe_paths import Refused, describe
+from kgen.output.safe_paths import Refused, describe
+from kgen.output.tree_problems import refused_folder
 from kgen.spec.project import PROJECT_FILE
-from kgen.tree_problems import refused_folder
 
 Identity = tuple[int, int]
 _HINT = "set output: to a folder of kgen's own, apart from the project's inputs"

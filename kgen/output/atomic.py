@@ -1,4 +1,4 @@
-"""Replace a whole directory in one step (kgen.lock keeps two builds from interleaving).
+"""Replace a whole directory in one step (kgen.output.lock keeps two builds from interleaving).
 
 The new tree is staged beside the old one and the two are exchanged with Linux
 renameat2(RENAME_EXCHANGE): at every instant the output root is the complete old tree or
@@ -23,7 +23,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kgen.safe_paths import Refused, open_folder, write_new
+from kgen.output.safe_paths import Refused, open_folder, write_new
 
 _RENAME_EXCHANGE = 2
 # A staging folder holds the marker and the tree; the old tree goes beside it when

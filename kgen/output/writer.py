@@ -1,8 +1,8 @@
 """Write the output tree, or say how it differs from what is on disk (drift).
 
-kgen owns what it lists in `<output>/.kgen-index` (kgen.index): it rewrites and removes
+kgen owns what it lists in `<output>/.kgen-index` (kgen.output.index): it rewrites and removes
 only those files, and refuses to overwrite a file it did not write. A build stages the
-whole new tree beside the old and swaps it in at once (kgen.atomic); a build that
+whole new tree beside the old and swaps it in at once (kgen.output.atomic); a build that
 changes nothing touches nothing. Every message about the tree says what is true of it
 afterwards: the previous tree unchanged, or the new one in place.
 """
@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from kgen.atomic import Place, SwapError, recover, staging, swap_in
 from kgen.errors import KgenError, Problem
-from kgen.index import index_path
-from kgen.lock import build_lock
-from kgen.pipeline.parallel import worker_count
-from kgen.safe_paths import Refused, open_folder, open_root, read_file, write_new
-from kgen.tree import (
+from kgen.output.atomic import Place, SwapError, recover, staging, swap_in
+from kgen.output.compare import (
     OutputTree,
     TreeDiff,
     compare,
     read_current,
     unified_diff,
 )
-from kgen.tree_problems import refused_folder, tree_problems, unreadable
+from kgen.output.index import index_path
+from kgen.output.lock import build_lock
+from kgen.output.safe_paths import Refused, open_folder, open_root, read_file, write_new
+from kgen.output.tree_problems import refused_folder, tree_problems, unreadable
+from kgen.pipeline.parallel import worker_count
 
 T = TypeVar("T")
 R = TypeVar("R")

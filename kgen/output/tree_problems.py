@@ -11,12 +11,12 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
-from kgen.index_grammar import index_path
-from kgen.safe_paths import Refused
+from kgen.output.index_grammar import index_path
+from kgen.output.safe_paths import Refused
 
 if TYPE_CHECKING:
-    from kgen.index import Index
-    from kgen.tree import Scan
+    from kgen.output.compare import Scan
+    from kgen.output.index import Index
 
 
 def tree_problems(

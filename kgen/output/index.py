@@ -2,7 +2,7 @@
 
 The index is input a pull request can edit, and what it names is read (`kgen diff`) and
 removed (`kgen build`). So it may only name regular files inside the output root, as
-kgen writes them (kgen.index_grammar). A line that is anything else stops every command
+kgen writes them (kgen.output.index_grammar). A line that is anything else stops every command
 that reads the index, at `<output>/.kgen-index:LINE`, before a file is read or written.
 One expression over the whole text decides, for a full read and for a lookup of a few
 paths alike, so both accept exactly the same indexes. The index and the folders to it
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgen.errors import KgenError
-from kgen.index_grammar import (
+from kgen.output.index_grammar import (
     HEADER,
     INDEX,
     bad_lines,
@@ -27,8 +27,8 @@ from kgen.index_grammar import (
     split_line,
     text_pattern,
 )
-from kgen.safe_paths import Refused, Unread, open_folder, open_root, read_file
-from kgen.tree_problems import refused_folder
+from kgen.output.safe_paths import Refused, Unread, open_folder, open_root, read_file
+from kgen.output.tree_problems import refused_folder
 
 __all__ = [
     "INDEX",

@@ -1,7 +1,7 @@
 """The output tree as it is on disk, and how it differs from what kgen renders now.
 
 Everything here is read through descriptors opened without following links (see
-kgen.safe_paths): the tree may only hold regular files and real folders, and anything
+kgen.output.safe_paths): the tree may only hold regular files and real folders, and anything
 else in it (a link, a named pipe, a device) is reported, never followed or opened.
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 from types import TracebackType
 
 from kgen.errors import KgenError, Problem, printable
-from kgen.index import Index, index_in
-from kgen.safe_paths import (
+from kgen.output.index import Index, index_in
+from kgen.output.safe_paths import (
     Refused,
     Unread,
     describe,
@@ -24,7 +24,7 @@ from kgen.safe_paths import (
     open_root,
     read_file,
 )
-from kgen.tree_problems import refused_folder, unreadable
+from kgen.output.tree_problems import refused_folder, unreadable
 
 Contents = dict[str, "bytes | Unread | None"]
 # A diff shows the old text of files up to this size (kgen's own are a few KB).

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from kgen.errors import KgenError, Problem, UsageError
-from kgen.safe_paths import Refused, open_file, open_folder, read_all, write_new
+from kgen.output.safe_paths import Refused, open_file, open_folder, read_all, write_new
 
 # Generated files are a few KB; a larger file there differs, and is not read.
 MAX_GENERATED = 16 * 1024 * 1024
