@@ -13,7 +13,7 @@ import click
 
 from kgen import __version__
 from kgen.errors import KgenError, UsageError
-from kgen.reporters import REPORTERS
+from kgen.report.formats import REPORTERS
 
 # Each command imports kgen.commands when it runs: `kgen --version` and `--help` then
 # load none of pydantic, jsonschema or the renderers (start-up is a benchmark target).

@@ -228,7 +228,7 @@ def _write_or_check(
 
 def explain(options: Options, job: str, *, field: str | None = None) -> int:
     """Where each value of JOB in one environment came from, and the run-time env."""
-    from kgen.explain import explain as write_explanation
+    from kgen.report.explain import explain as write_explanation
 
     outcome = _load_and_run(options, jobs=(job,), keep=True)
     report(options, outcome, to_stderr=True)
@@ -272,7 +272,7 @@ def diff(options: Options, *, exit_code: bool = False) -> int:
 
 def plan(options: Options) -> int:
     """Jobs x environments with pods, GPUs, CPU and memory, and totals per environment."""
-    from kgen.plan import table
+    from kgen.report.plan import table
 
     outcome = _load_and_run(options)
     report(options, outcome, to_stderr=True)

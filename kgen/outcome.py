@@ -9,7 +9,7 @@ from typing import TextIO
 from kgen.errors import Problem
 from kgen.load.project import Project
 from kgen.pipeline.records import RunResult
-from kgen.reporters import REPORTERS, pick_format
+from kgen.report.formats import REPORTERS, pick_format
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1

@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from kgen.errors import Problem
-from kgen.reporters import ParsableReporter, TextReporter, summary
+from kgen.report.base import summary
+from kgen.report.text import ParsableReporter, TextReporter
 
 PROBLEMS = [
     Problem(
@@ -93,7 +94,7 @@ def test_summary_counts():
 def _render(
     name: str, problems=PROBLEMS, checked=("kgen.yaml", "jobs/a.yaml", "jobs/b.yaml")
 ) -> str:
-    from kgen.reporters import REPORTERS
+    from kgen.report.formats import REPORTERS
 
     stream = io.StringIO()
     REPORTERS[name](stream=stream).report(problems, checked=list(checked))
@@ -199,7 +200,7 @@ def test_junit_reporter_exact_output():
 
 
 def test_auto_format_picks_github_under_actions(monkeypatch: pytest.MonkeyPatch):
-    from kgen.reporters import pick_format
+    from kgen.report.formats import pick_format
 
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     assert pick_format("auto") == "github"

@@ -1,84 +1,18 @@
-"""Print problems in the formats people and CI tools read.
-
-Reporters write to an injected stream and never decide exit codes. `text` goes to stderr;
-the machine formats go to stdout so they can be redirected into a file.
-"""
+"""The formats CI tools read: `github` annotations, `json`, `sarif` for code scanning
+and `junit`; each to stdout, so it can be redirected into a file."""
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
-from typing import ClassVar, Protocol, TextIO
 
 from kgen import __version__
 from kgen.errors import Problem, format_path
+from kgen.report.base import StreamReporter, summary
 from kgen.rules.catalog import RULES
 
 # GitHub shows 10 annotations of each kind per step and drops the rest silently.
 GITHUB_SHOWN = 10
-
-
-class Reporter(Protocol):
-    to_stdout: ClassVar[bool]
-
-    def __init__(self, *, stream: TextIO) -> None: ...
-
-    def report(
-        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
-    ) -> None: ...
-
-
-class StreamReporter:
-    """Writes to an injected stream; machine formats go to stdout."""
-
-    to_stdout: ClassVar[bool] = True
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
-
-
-class TextReporter:
-    """`file:line:col: error: message (code)` with the hint and context below it.
-
-    Colour only on a terminal and never with NO_COLOR set (https://no-color.org).
-    """
-
-    to_stdout: ClassVar[bool] = False
-
-    def __init__(self, *, stream: TextIO) -> None:
-        self.stream = stream
-        self.color = stream.isatty() and not os.environ.get("NO_COLOR")
-
-    def _paint(self, text: str, code: str) -> str:
-        return f"\033[{code}m{text}\033[0m" if self.color else text
-
-    def report(
-        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
-    ) -> None:
-        for problem in problems:
-            colour = "1;31" if problem.severity == "error" else "1;33"
-            level = self._paint(problem.severity, colour)
-            location = self._paint(problem.location, "1")
-            self.stream.write(
-                f"{location}: {level}: {problem.message} ({problem.code})\n"
-            )
-            if problem.hint:
-                self.stream.write(f"    hint: {problem.hint}\n")
-            if problem.context:
-                self.stream.write(f"    in {problem.context}\n")
-        if problems:
-            self.stream.write(summary(problems) + "\n")
-
-
-class ParsableReporter(StreamReporter):
-    """One line per problem, `file:line:col: [severity] message (code)`, for editors and grep."""
-
-    def report(
-        self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
-    ) -> None:
-        for p in problems:
-            self.stream.write(f"{p.location}: [{p.severity}] {p.message} ({p.code})\n")
 
 
 class JsonReporter(StreamReporter):
@@ -272,32 +206,3 @@ def _junit_text(problem: Problem) -> str:
         f"{problem.location}: [{problem.severity}] {problem.message} ({problem.code})"
     )
     return text + (f"\nhint: {problem.hint}" if problem.hint else "")
-
-
-def summary(problems: Sequence[Problem]) -> str:
-    errors = sum(p.severity == "error" for p in problems)
-    counts = ((errors, "error"), (len(problems) - errors, "warning"))
-    parts = [_count(n, noun) for n, noun in counts if n]
-    files = len({p.file for p in problems})
-    return f"kgen: {' and '.join(parts)} in {_count(files, 'file')}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-REPORTERS: dict[str, type[Reporter]] = {
-    "text": TextReporter,
-    "parsable": ParsableReporter,
-    "json": JsonReporter,
-    "github": GithubReporter,
-    "sarif": SarifReporter,
-    "junit": JunitReporter,
-}
-
-
-def pick_format(name: str) -> str:
-    """`auto` is `github` under GitHub Actions, else `text`."""
-    if name != "auto":
-        return name
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
