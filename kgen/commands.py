@@ -190,7 +190,7 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
 
 def argocd(options: Options, *, check: bool = False) -> int:
     """Write Argo CD Applications (or an ApplicationSet) and the health checks."""
-    from kgen.argocd import argocd_files
+    from kgen.gitops.argocd import argocd_files
 
     outcome = _load_and_run(options, keep=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
@@ -284,8 +284,8 @@ def plan(options: Options) -> int:
 
 def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
     """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
-    from kgen.import_project import write_project
-    from kgen.importer import import_files
+    from kgen.importer.jobs import import_files
+    from kgen.importer.project import write_project
     from kgen.output.generated import check_import_folder
 
     check_import_folder(out)

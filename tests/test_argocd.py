@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kgen.argocd import HEALTH_LUA
+from kgen.gitops.argocd import HEALTH_LUA
 from tests.conftest import REPO, RunKgen, write_tree
 
 lupa = pytest.importorskip("lupa")
@@ -157,7 +157,7 @@ def test_kueue_jobs_ignore_suspend_and_applicationset_mode(
         "directories": [{"path": "manifests/*"}],
     }
     assert appset["spec"]["template"]["spec"]["source"]["path"] == "{{path}}"
-    from kgen.argocd import ignore_differences
+    from kgen.gitops.argocd import ignore_differences
     from kgen.load.project import load_project
     from kgen.pipeline.run import run
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from kgen.import_reading import MAX_DOCUMENTS, read_manifests, split_documents
+from kgen.importer.read import MAX_DOCUMENTS, read_manifests, split_documents
 from tests.conftest import REPO, RunKgen, write_tree
 
 KINDS = ("PyTorchJob", "TFJob", "PersistentVolumeClaim")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.importer import Imported, ImportResult
+from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
 from kgen.output.generated import check_inside, write_inside

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.import_pods import PodReader, pod_settings
-from kgen.import_reading import read_manifests
+from kgen.importer.pods import PodReader, pod_settings
+from kgen.importer.read import read_manifests
 from kgen.load.document import Document
 
 KINDS = {
