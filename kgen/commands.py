@@ -182,7 +182,7 @@ def render(options: Options, job: str | None) -> int:
 def schema(options: Options, *, out: Path, check: bool = False) -> int:
     """Write the JSON Schemas for editors and the job envelopes into `out`, or with
     `check` report which differ."""
-    from kgen.schema_export import all_schemas, dump
+    from kgen.reference.schemas import all_schemas, dump
 
     files = {out / name: dump(body) for name, body in all_schemas().items()}
     return _write_or_check(options, files, check=check, fix="kgen schema")

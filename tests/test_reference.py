@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from kgen.reference import SECTIONS, render_reference
+from kgen.reference.spec import SECTIONS, render_reference
 from kgen.spec.job import PyTorchJobSpec, TFJobSpec
 from kgen.spec.project import ProjectSpec
 from tests.conftest import REPO
@@ -67,7 +67,7 @@ def test_every_model_has_a_section():
 
 
 def test_readme_rules_section_is_current():
-    from kgen.reference import render_rules
+    from kgen.reference.rules import render_rules
 
     assert render_rules() in (REPO / "README.md").read_text(), (
         "run `make docs` and commit README.md"

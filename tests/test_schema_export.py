@@ -9,7 +9,7 @@ import pytest
 import yaml
 from jsonschema import Draft7Validator
 
-from kgen.schema_export import (
+from kgen.reference.schemas import (
     all_schemas,
     dump,
     job_schema,

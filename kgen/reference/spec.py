@@ -1,4 +1,4 @@
-"""The spec reference in the README, generated from the models (`make docs`).
+"""The spec reference, generated from the models (`make docs`).
 
 Each field's description and example live on its pydantic Field, so the README, the
 JSON Schemas editors read and the validation itself cannot drift apart. A test fails when
@@ -7,17 +7,14 @@ the README's generated section is not what this module renders.
 
 from __future__ import annotations
 
-import sys
 import types
 import typing
-from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from kgen.rules.catalog import RULES
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework
@@ -179,46 +176,3 @@ def _flow(value: Any) -> str:
         value, default_flow_style=True, width=1 << 20, sort_keys=False
     )
     return text.strip().removesuffix("...").strip().replace("|", "\\|")
-
-
-RULES_BEGIN = "<!-- BEGIN RULES: generated from kgen/rule_catalog.py by `make docs` -->"
-RULES_END = "<!-- END RULES -->"
-
-
-def render_rules() -> str:
-    """Every code kgen reports: policy rules first, then input errors."""
-    lines = [
-        RULES_BEGIN,
-        "",
-        "| id | severity | silenceable | what it means |",
-        "|---|---|---|---|",
-    ]
-    ordered = sorted(
-        RULES.values(), key=lambda r: (not r.silenceable, r.severity, r.id)
-    )
-    for rule in ordered:
-        silence = "yes" if rule.silenceable else "no"
-        lines.append(
-            f"| `{rule.id}` | {rule.severity} | {silence} | **{rule.summary}.** {rule.explanation} |"
-        )
-    return "\n".join([*lines, "", RULES_END])
-
-
-def update_readme(path: Path) -> bool:
-    """Rewrite the generated sections of `path`; True when it changed."""
-    text = path.read_text(encoding="utf-8")
-    updated = text
-    for begin, end, body in (
-        (BEGIN, END, render_reference()),
-        (RULES_BEGIN, RULES_END, render_rules()),
-    ):
-        start, stop = updated.index(begin), updated.index(end) + len(end)
-        updated = updated[:start] + body + updated[stop:]
-    if updated != text:
-        path.write_text(updated, encoding="utf-8")
-    return updated != text
-
-
-if __name__ == "__main__":
-    changed = update_readme(Path(sys.argv[1] if len(sys.argv) > 1 else "README.md"))
-    sys.stdout.write("README.md updated\n" if changed else "README.md is current\n")
