@@ -15,10 +15,11 @@ from kgen import __version__
 from kgen.errors import KgenError, UsageError
 from kgen.report.formats import REPORTERS
 
-# Each command imports kgen.commands when it runs: `kgen --version` and `--help` then
-# load none of pydantic, jsonschema or the renderers (start-up is a benchmark target).
+# Each command imports its module under kgen.commands when it runs: `kgen --version`
+# and `--help` then load none of pydantic, jsonschema or the renderers (start-up is a
+# benchmark target).
 if TYPE_CHECKING:
-    from kgen import commands
+    from kgen.commands.outcome import Options
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -57,12 +58,12 @@ def _options(
     *,
     envs: tuple[str, ...] = (),
     crds: tuple[str, ...] = (),
-) -> commands.Options:
-    from kgen import commands
+) -> Options:
+    from kgen.commands.outcome import Options
 
     context = click.get_current_context(silent=True)
     no_cache = bool(context and context.find_root().params.get("no_cache"))
-    return commands.Options(
+    return Options(
         root=root,
         out=sys.stdout,
         err=sys.stderr,
@@ -107,9 +108,9 @@ def build(
 ) -> int:
     """Render every job for every environment into the output folder."""
     options = _options(root, report_format, envs=envs, crds=crds)
-    from kgen import commands
+    from kgen.commands.build import build as command
 
-    return commands.build(options, check=check, show_diff=show_diff)
+    return command(options, check=check, show_diff=show_diff)
 
 
 @cli.command()
@@ -133,9 +134,9 @@ def validate(
     environments of the overlays named, or everything if kgen.yaml is named.
     """
     options = _options(root, report_format, envs=envs, crds=crds)
-    from kgen import commands
+    from kgen.commands.validate import validate as command
 
-    return commands.validate(options, strict=strict, paths=paths)
+    return command(options, strict=strict, paths=paths)
 
 
 @cli.command()
@@ -148,9 +149,9 @@ def validate(
 def render(job: str | None, env: str, root: Path, report_format: str) -> int:
     """Print JOB's manifests (or every job's) for one environment to stdout, as one
     multi-document YAML stream: for `kubectl apply -f -` or an Argo CD plugin."""
-    from kgen import commands
+    from kgen.commands.render import render as command
 
-    return commands.render(_options(root, report_format, envs=(env,)), job)
+    return command(_options(root, report_format, envs=(env,)), job)
 
 
 @cli.command()
@@ -166,9 +167,9 @@ def render(job: str | None, env: str, root: Path, report_format: str) -> int:
 )
 def schema(out: Path, check: bool) -> int:
     """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
-    from kgen import commands
+    from kgen.commands.generated import schema as command
 
-    return commands.schema(_options(Path("."), "text"), out=out, check=check)
+    return command(_options(Path("."), "text"), out=out, check=check)
 
 
 @cli.command()
@@ -182,9 +183,9 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
 
     FIELD narrows the values to one key, e.g. resources or roles.worker.replicas.
     """
-    from kgen import commands
+    from kgen.commands.explain import explain as command
 
-    return commands.explain(_options(root, "text", envs=(env,)), job, field=field)
+    return command(_options(root, "text", envs=(env,)), job, field=field)
 
 
 @cli.command()
@@ -195,9 +196,9 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
 )
 def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
     """Show what `kgen build` would change, as a unified diff (for review)."""
-    from kgen import commands
+    from kgen.commands.build import diff as command
 
-    return commands.diff(_options(root, "text", envs=envs), exit_code=exit_code)
+    return command(_options(root, "text", envs=envs), exit_code=exit_code)
 
 
 @cli.command()
@@ -208,9 +209,9 @@ def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
 def argocd(root: Path, check: bool) -> int:
     """Write Argo CD Applications (or an ApplicationSet), the health checks for
     PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
-    from kgen import commands
+    from kgen.commands.generated import argocd as command
 
-    return commands.argocd(_options(root, "text"), check=check)
+    return command(_options(root, "text"), check=check)
 
 
 @cli.command("import")
@@ -230,9 +231,9 @@ def argocd(root: Path, check: bool) -> int:
 def import_command(paths: tuple[Path, ...], out: Path) -> int:
     """Turn PyTorchJob/TFJob manifests (any API version) and their PVCs into job specs,
     with an overlay per input where inputs share a job name."""
-    from kgen import commands
+    from kgen.commands.import_manifests import import_manifests as command
 
-    return commands.import_manifests(_options(Path("."), "text"), paths, out=out)
+    return command(_options(Path("."), "text"), paths, out=out)
 
 
 @cli.command("list")
@@ -241,9 +242,9 @@ def import_command(paths: tuple[Path, ...], out: Path) -> int:
 def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
     """Jobs x environments: roles, pods, GPUs, CPU and memory, with totals per
     environment (elastic jobs at their maximum size). Also `kgen plan`."""
-    from kgen import commands
+    from kgen.commands.plan import plan as command
 
-    return commands.plan(_options(root, "text", envs=envs))
+    return command(_options(root, "text", envs=envs))
 
 
 cli.add_command(list_jobs, "plan")

@@ -161,7 +161,7 @@ def test_internal_errors_exit_3_with_one_line(
     def boom(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("synthetic failure")
 
-    monkeypatch.setattr("kgen.commands.run", boom)
+    monkeypatch.setattr("kgen.commands.outcome.run", boom)
     result = run_kgen("validate", cwd=example)
     assert result.code == 3
     assert (

@@ -1,0 +1,103 @@
+"""`kgen build` (write the tree, or `--check` compare it) and `kgen diff`."""
+
+from __future__ import annotations
+
+from kgen.commands.outcome import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    Options,
+    Outcome,
+    changed_in_place_problems,
+    load_and_run,
+    report,
+    run_scope,
+)
+from kgen.load.project import Project
+from kgen.output.index import with_index
+from kgen.output.tree import build_tree
+from kgen.output.writer import Drift, check_tree, write_tree
+from kgen.rules.in_place import fingerprints
+
+
+def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
+    """Render every job for every environment; write the tree, or with `check` compare."""
+    outcome, files = render_tree(options)
+    if files is None or outcome.project is None or outcome.result is None:
+        report(options, outcome)
+        return EXIT_PROBLEMS
+    output = outcome.project.spec.output
+    if check:
+        drift = check_tree(options.root, files, output=output, show=show_diff)
+        outcome.problems = [*(outcome.problems or []), *drift.problems]
+        report(options, outcome)
+        if drift.problems:
+            return EXIT_PROBLEMS
+        return _report_drift(options, outcome.project, files, drift)
+    outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
+    summary, write_problems = write_tree(options.root, files, output=output)
+    outcome.problems += write_problems
+    report(options, outcome)
+    if write_problems:
+        return EXIT_PROBLEMS
+    options.err.write(
+        f"kgen: {run_scope(outcome.result)}: {len(summary.written)} files written,"
+        f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
+    )
+    return EXIT_OK
+
+
+def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
+    """Load, run and lay out the output tree (index included); no tree on errors."""
+    outcome = load_and_run(options, emit=True, output=True)
+    if outcome.failed or outcome.project is None or outcome.result is None:
+        return outcome, None
+    output = outcome.project.spec.output
+    files, tree_problems = build_tree(outcome.result, output=output)
+    outcome.problems = [*(outcome.problems or []), *tree_problems]
+    if outcome.failed:
+        return outcome, None
+    return outcome, with_index(
+        files, output, fingerprints=fingerprints(outcome.result, output)
+    )
+
+
+def _report_drift(
+    options: Options, project: Project, files: dict[str, str], drift: Drift
+) -> int:
+    diff = drift.diff
+    if diff.clean:
+        options.err.write(
+            f"kgen: {project.spec.output}/ is up to date ({len(files)} files)\n"
+        )
+        return EXIT_OK
+    options.err.write(diff.listing())
+    options.out.write(drift.text)
+    options.err.write(
+        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+    )
+    return EXIT_PROBLEMS
+
+
+def diff(options: Options, *, exit_code: bool = False) -> int:
+    """What `kgen build` would change (in the environments asked for), as a unified diff."""
+    outcome, files = render_tree(options)
+    if files is None or outcome.project is None:
+        report(options, outcome)
+        return EXIT_PROBLEMS
+    output = outcome.project.spec.output
+    within = tuple(f"{output}/{env}/" for env in options.envs)
+    drift = check_tree(options.root, files, output=output, within=within, show=True)
+    outcome.problems = [*(outcome.problems or []), *drift.problems]
+    report(options, outcome)
+    if drift.problems:
+        return EXIT_PROBLEMS
+    changes = drift.diff
+    options.out.write(drift.text)
+    counts = (len(changes.modified), len(changes.missing), len(changes.stale))
+    summary = (
+        "a build would change nothing"
+        if changes.clean
+        else "a build would modify {}, add {} and remove {} files".format(*counts)
+    )
+    options.err.write(f"kgen: {summary}\n")
+    return EXIT_PROBLEMS if exit_code and not changes.clean else EXIT_OK

@@ -1,0 +1,22 @@
+"""`kgen explain JOB --env E [FIELD]`: where each value came from, and the pods' env."""
+
+from __future__ import annotations
+
+from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, load_and_run, report
+from kgen.errors import UsageError
+from kgen.report.explain import explain as write_explanation
+
+
+def explain(options: Options, job: str, *, field: str | None = None) -> int:
+    """Where each value of JOB in one environment came from, and the run-time env."""
+    outcome = load_and_run(options, jobs=(job,), keep=True)
+    report(options, outcome, to_stderr=True)
+    if outcome.result is None or outcome.failed or not outcome.result.rendered:
+        if outcome.result is not None and not outcome.failed:
+            raise UsageError(
+                f"environment {options.envs[0]} does not render {job} (see its jobs: selector)"
+            )
+        return EXIT_PROBLEMS
+    if not write_explanation(outcome.result.rendered[0], options.out, field=field):
+        raise UsageError(f"{job} has no field {field} in {options.envs[0]}")
+    return EXIT_OK

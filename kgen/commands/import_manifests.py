@@ -1,0 +1,29 @@
+"""`kgen import FILE... --out DIR`: existing job manifests become a kgen project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report
+from kgen.importer.jobs import import_files
+from kgen.importer.project import write_project
+from kgen.output.generated import check_import_folder
+
+
+def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
+    """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
+    check_import_folder(out)
+    result = import_files(list(paths), cwd=Path.cwd())
+    report(options, Outcome(None, None, result.problems), to_stderr=True)
+    if not result.jobs:
+        options.err.write("kgen: no PyTorchJob or TFJob in the given files\n")
+        return EXIT_PROBLEMS
+    written = write_project(result, out)
+    options.err.write(
+        f"kgen: imported {len(result.jobs)} jobs into {out}/ ({len(written)} files); run `kgen build -C {out}`\n"
+    )
+    return (
+        EXIT_PROBLEMS
+        if any(p.severity == "error" for p in result.problems)
+        else EXIT_OK
+    )

@@ -1,0 +1,135 @@
+"""What every command shares: its options, loading the project and running the
+pipeline, what it found, and reporting that once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from kgen.commands.scope import scope_for
+from kgen.errors import Problem, UsageError
+from kgen.load.project import Project, load_project
+from kgen.output.root import argocd_problems, output_problems
+from kgen.pipeline.records import RunResult
+from kgen.pipeline.run import run
+from kgen.report.formats import REPORTERS, pick_format
+from kgen.rules.in_place import changed_in_place
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1
+
+
+@dataclass(frozen=True)
+class Options:
+    root: Path
+    out: TextIO
+    err: TextIO
+    envs: tuple[str, ...] = ()
+    report_format: str = "text"
+    crds: tuple[str, ...] = ()
+    cache: bool = True
+
+
+@dataclass
+class Outcome:
+    """What a command found, reported once at its end."""
+
+    project: Project | None = None
+    result: RunResult | None = None
+    problems: list[Problem] | None = None
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems or [])
+
+
+def report(options: Options, outcome: Outcome, *, to_stderr: bool = False) -> None:
+    reporter = REPORTERS[pick_format(options.report_format)]
+    stream = options.out if reporter.to_stdout and not to_stderr else options.err
+    problems = sorted(outcome.problems or [], key=lambda p: p.sort_key)
+    reporter(stream=stream).report(problems, checked=checked_files(outcome.project))
+
+
+def checked_files(project: Project | None) -> list[str]:
+    if project is None:
+        return []
+    return [
+        project.doc.file,
+        *(o.doc.file for o in project.overlays.values()),
+        *(j.file for j in project.jobs),
+    ]
+
+
+def run_scope(result: RunResult) -> str:
+    """What a run covered: `3 jobs in 2 environments (6 renders)`."""
+    jobs = len({render.job.file for render in result.renders})
+    envs = len({render.env.name for render in result.renders} or result.environments)
+    renders = len(result.renders)
+    return (
+        f"{_count(jobs, 'job')} in {_count(envs, 'environment')}"
+        f" ({_count(renders, 'render')})"
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def load_and_run(
+    options: Options,
+    *,
+    jobs: tuple[str, ...] = (),
+    paths: tuple[Path, ...] = (),
+    keep: bool = False,
+    emit: bool = False,
+    output: bool = False,
+) -> Outcome:
+    """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
+    YAML (see pipeline.run); `output` checks where the output root is too."""
+    project, problems = load_project(
+        options.root, extra_crds=options.crds, use_cache=options.cache
+    )
+    if project is None:
+        return Outcome(None, None, problems)
+    if output:
+        problems = [
+            *problems,
+            *output_problems(project, extra_crds=options.crds),
+            *argocd_problems(project, extra_crds=options.crds),
+        ]
+    for env in options.envs:
+        if env not in project.spec.environments:
+            known = ", ".join(project.spec.environments)
+            raise UsageError(f"unknown environment '{env}' (environments: {known})")
+    names = [j.name for j in project.jobs]
+    for job in jobs:
+        if job not in names and not problems:
+            raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
+    if not paths:
+        result = run(
+            project,
+            envs=options.envs or None,
+            jobs=jobs or None,
+            keep=keep,
+            emit=emit,
+        )
+        return Outcome(project, result, problems + result.problems)
+    scope = scope_for(project, list(paths), cwd=Path.cwd())
+    if scope.empty:
+        return Outcome(project, None, [p for p in problems if scope.reports(p)])
+    result = run(project, envs=options.envs or None, select=scope.selects, keep=keep)
+    return Outcome(
+        project, result, [p for p in problems + result.problems if scope.reports(p)]
+    )
+
+
+def changed_in_place_problems(outcome: Outcome) -> list[Problem]:
+    if outcome.project is None or outcome.result is None or outcome.failed:
+        return []
+    ignored = outcome.project.spec.lint.ignore
+    return [
+        p
+        for p in changed_in_place(outcome.project, outcome.result)
+        if p.code not in ignored
+    ]
