@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 import yaml
 
-from kgen.gitops.argocd import HEALTH_LUA
+from kgen.gitops.health import health_lua
+from kgen.kinds import kind_for
 from tests.conftest import REPO, RunKgen, write_tree
 
 lupa = pytest.importorskip("lupa")
+HEALTH_LUA = health_lua(kind_for("pytorch").health)
 
 
 def _health(status: dict[str, Any] | None) -> tuple[str, str]:

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kgen.env_contract import replicas
-from kgen.render import Environment
-from kgen.spec.job import PyTorchJobSpec, TFJobSpec
-from kgen.targets import TARGETS
+from kgen.kinds import kind_for
+from kgen.kinds.base import Replica
+from kgen.kinds.pytorch.spec import PyTorchJobSpec
+from kgen.kinds.targets import TARGETS
+from kgen.kinds.tensorflow.spec import TFJobSpec
+from kgen.render.base import Environment
+from kgen.spec.job import JobSpec
+
+
+def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+    return kind_for(spec.framework).env_contract(spec, env)
 
 
 def _env(target: str = "v1", namespace: str | None = "ml") -> Environment:

@@ -4,6 +4,7 @@ inside functions (a lazy import may save start-up time, never hide a cycle)."""
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -98,3 +99,79 @@ def test_a_cycle_is_found():
     # The check itself can fail: a cycle of three through a lazy import is reported.
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycles(graph) == [["a", "b", "c"]]
+
+
+# The job kinds by every name kgen's code could branch on.
+KIND_NAMES = re.compile(r"pytorch|tensorflow|PyTorch|TFJob|TFRoles|tfReplica", re.I)
+
+
+def _kind_branches(path: Path) -> list[str]:
+    """Identifiers that name a kind, and kind names compared, indexed or used as keys:
+    how code outside a kind's package would branch on it. Docstrings, descriptions
+    and examples may name kinds."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, ast.alias):
+            names = [node.name, node.asname or ""]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        elif isinstance(node, ast.Compare):
+            names = [_text(part) for part in (node.left, *node.comparators)]
+        elif isinstance(node, ast.Dict):
+            names = [_text(key) for key in node.keys if key is not None]
+        elif isinstance(node, ast.Subscript):
+            names = [_text(node.slice)]
+        line = getattr(node, "lineno", 0)
+        found += [(line, n) for n in names if KIND_NAMES.search(n)]
+    return [f"{line}: {name}" for line, name in sorted(found)]
+
+
+def _text(node: ast.AST) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return " ".join(_text(item) for item in node.elts)
+    return ""
+
+
+def test_only_the_registry_names_a_kind():
+    registry = PACKAGE / "kinds"
+    allowed = {registry / "__init__.py"}  # the list of kinds
+    own = [registry / "pytorch", registry / "tensorflow"]
+    branches = {
+        path.relative_to(REPO).as_posix(): found
+        for path in _modules().values()
+        if path not in allowed and not any(path.is_relative_to(p) for p in own)
+        if (found := _kind_branches(path))
+    }
+    assert branches == {}
+
+
+def test_a_kind_branch_is_found(tmp_path: Path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        'if spec.framework == "pytorch":\n    pass\n'
+        'KEYS = {"TFJob": 1}\n'
+        "from kgen.kinds.pytorch.spec import PyTorchJobSpec\n"
+        '"""A docstring may name PyTorchJob and TFJob."""\n'
+    )
+    assert _kind_branches(module) == [
+        "1: pytorch",
+        "3: TFJob",
+        "4: PyTorchJobSpec",
+        "4: kgen.kinds.pytorch.spec",
+    ]
+
+
+def test_no_module_is_long():
+    lengths = {
+        name: len(path.read_text(encoding="utf-8").splitlines())
+        for name, path in _modules().items()
+    }
+    assert {name: n for name, n in lengths.items() if n > 300} == {}

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
+from kgen.kinds import KINDS
 from kgen.reference.spec import SECTIONS, render_reference
-from kgen.spec.job import PyTorchJobSpec, TFJobSpec
 from kgen.spec.project import ProjectSpec
 from tests.conftest import REPO
 
@@ -60,9 +60,9 @@ def test_every_model_has_a_section():
     documented = {model for _, model, _ in SECTIONS}
     from kgen.spec.project import OverlaySpec
 
-    reachable = set().union(
-        *(_models(m) for m in (PyTorchJobSpec, TFJobSpec, OverlaySpec, ProjectSpec))
-    )
+    roots: list[type[BaseModel]] = [k.model() for k in KINDS.values()]
+    roots += [OverlaySpec, ProjectSpec]
+    reachable = set().union(*(_models(m) for m in roots))
     assert reachable <= documented, sorted(m.__name__ for m in reachable - documented)
 
 

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from kgen.render import Environment, render_job
-from kgen.spec.job import PyTorchJobSpec, TFJobSpec
-from kgen.targets import TARGETS
+from kgen.kinds import kind_for
+from kgen.kinds.targets import TARGETS
+from kgen.render.base import Environment
+from kgen.render.job import render_job
 
 PYTORCH: dict[str, Any] = {
     "name": "train",
@@ -25,7 +26,7 @@ TF: dict[str, Any] = {
 
 
 def render(data: dict[str, Any], target: str = "v1", namespace: str | None = None):
-    model = PyTorchJobSpec if data["framework"] == "pytorch" else TFJobSpec
+    model = kind_for(data["framework"]).model()
     manifests, problems = render_job(
         model.model_validate(data), Environment("e", TARGETS[target], namespace)
     )

@@ -4,7 +4,9 @@ from typing import Any
 
 import pytest
 
-from kgen.spec.job import JOB_MODELS, PyTorchJobSpec, TFJobSpec
+from kgen.kinds import kind_for
+from kgen.kinds.pytorch.spec import PyTorchJobSpec
+from kgen.kinds.tensorflow.spec import TFJobSpec
 from kgen.spec.project import ProjectSpec
 from kgen.spec.validate import allowed_keys, validate_model
 
@@ -84,5 +86,5 @@ def test_huge_integers_are_described_not_printed(extra: dict[str, Any], message:
         "image": "x:1",
         "roles": {"master": {"replicas": 1}},
     }
-    _spec, problems = validate_model(JOB_MODELS["pytorch"], {**job, **extra})
+    _spec, problems = validate_model(kind_for("pytorch").model(), {**job, **extra})
     assert [p.message for p in problems] == [message]

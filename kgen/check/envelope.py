@@ -1,4 +1,5 @@
-"""JSON Schemas of the PyTorchJob and TFJob envelope per API target (kubeflow-api.md §2).
+"""JSON Schemas of each job kind's envelope per API target (kubeflow-api.md §2): what
+every kind shares here, each kind's own fields from the kind (`Kind.envelope`).
 
 Written from the API reference, not copied from any CRD. The pod template inside is the
 core `PodTemplateSpec`, resolved against kubernetes-validate's definitions when a
@@ -9,20 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.targets import TARGETS, ApiTarget
+from kgen.kinds import KINDS
+from kgen.kinds.base import Kind
+from kgen.kinds.targets import TARGETS, ApiTarget
 
 K8S = "#/$defs/io.k8s"
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
 RESTART = {"enum": ["Always", "OnFailure", "Never", "ExitCode"]}
 CLEAN = {"enum": ["None", "Running", "All"]}
-ROLES = {
-    "PyTorchJob": ["Master", "Worker"],
-    "TFJob": ["Chief", "Master", "Worker", "PS", "Evaluator"],
-}
-REPLICA_KEY = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
 
 
-def _object(
+def object_schema(
     properties: dict[str, Any], *, required: list[str] | None = None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
@@ -36,7 +34,7 @@ def _object(
 
 
 def _replica_spec() -> dict[str, Any]:
-    return _object(
+    return object_schema(
         {
             "replicas": {**INT32, "minimum": 0},
             "restartPolicy": RESTART,
@@ -55,7 +53,7 @@ def _run_fields(target: ApiTarget) -> dict[str, Any]:
 
 def _scheduling() -> dict[str, Any]:
     quantity = {"anyOf": [{"type": "integer"}, {"type": "string"}]}
-    return _object(
+    return object_schema(
         {
             "minAvailable": INT32,
             "queue": {"type": "string"},
@@ -66,34 +64,9 @@ def _scheduling() -> dict[str, Any]:
     )
 
 
-def _elastic() -> dict[str, Any]:
-    return _object(
-        {
-            "minReplicas": INT32,
-            "maxReplicas": INT32,
-            "rdzvBackend": {"enum": ["c10d", "etcd", "etcd-v2"]},
-            "rdzvPort": INT32,
-            "rdzvHost": {"type": "string"},
-            "rdzvId": {"type": "string"},
-            "rdzvConf": {
-                "type": "array",
-                "items": _object(
-                    {"key": {"type": "string"}, "value": {"type": "string"}}
-                ),
-            },
-            "standalone": {"type": "boolean"},
-            "nProcPerNode": INT32,
-            "maxRestarts": INT32,
-            "metrics": {
-                "type": "array",
-                "items": {"$ref": f"{K8S}.api.autoscaling.v2.MetricSpec"},
-            },
-        }
-    )
-
-
-def envelope(kind: str, target: ApiTarget) -> dict[str, Any]:
-    """The schema of `kind` as `target` accepts it."""
+def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
+    """The schema of `kind` as `target` accepts it: the run fields where the target
+    keeps them, the kind's own fields, and its replica specs."""
     spec: dict[str, Any] = {}
     run_fields = _run_fields(target)
     if target.run_fields_at == "runPolicy":
@@ -105,28 +78,22 @@ def envelope(kind: str, target: ApiTarget) -> dict[str, Any]:
         policy["managedBy"] = {
             "enum": ["kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue"]
         }
-        spec["runPolicy"] = _object(policy)
+        spec["runPolicy"] = object_schema(policy)
     else:
         spec |= run_fields
-    if kind == "PyTorchJob" and "elasticPolicy" in target.supports:
-        spec["elasticPolicy"] = _elastic()
-    if kind == "PyTorchJob" and "nprocPerNode" in target.supports:
-        spec["nprocPerNode"] = {"type": "string"}
-    if kind == "TFJob" and "successPolicy" in target.supports:
-        spec["successPolicy"] = {"enum": ["", "AllWorkers"]}
-        spec["enableDynamicWorker"] = {"type": "boolean"}
-    roles = {role: _replica_spec() for role in ROLES[kind]}
-    spec[REPLICA_KEY[kind]] = {**_object(roles), "minProperties": 1}
+    spec |= kind.envelope(target)
+    roles = {role: _replica_spec() for role in kind.api_roles}
+    spec[kind.replica_key] = {**object_schema(roles), "minProperties": 1}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": f"{kind} ({target.description})",
+        "title": f"{kind.kind} ({target.description})",
         "$comment": "#/$defs/io.k8s.* references resolve against kubernetes-validate's strict _definitions.json for kgen.yaml kubernetesVersion.",
-        **_object(
+        **object_schema(
             {
                 "apiVersion": {"const": target.api_version},
-                "kind": {"const": kind},
+                "kind": {"const": kind.kind},
                 "metadata": {"$ref": f"{K8S}.apimachinery.pkg.apis.meta.v1.ObjectMeta"},
-                "spec": _object(spec, required=[REPLICA_KEY[kind]]),
+                "spec": object_schema(spec, required=[kind.replica_key]),
             },
             required=["apiVersion", "kind", "metadata", "spec"],
         ),
@@ -134,9 +101,10 @@ def envelope(kind: str, target: ApiTarget) -> dict[str, Any]:
 
 
 def all_envelopes() -> dict[str, dict[str, Any]]:
-    """File name under schemas/ to schema, for every kind and target."""
+    """File name under schemas/ to schema, for every kind and the targets it is on."""
     return {
-        f"{kind.lower()}-{name}.schema.json": envelope(kind, target)
-        for kind in ROLES
+        f"{kind.kind.lower()}-{name}.schema.json": envelope(kind, target)
+        for kind in KINDS.values()
         for name, target in TARGETS.items()
+        if name in kind.targets
     }

@@ -1,9 +1,10 @@
 """Validate what kgen renders, in-process and offline, and point each error at the spec.
 
-Jobs are checked against the envelope of their API target (kgen.check.envelope) with the pod
-template as the core PodTemplateSpec; claims, Deployments and Services against the core
-definitions; anything with a user-supplied CRD against that CRD too. Validators are built
-once per (kind, target, Kubernetes version) and reused.
+Jobs are checked against their kind's envelope for their API target
+(kgen.check.envelope) with the pod template as the core PodTemplateSpec; claims,
+Deployments and Services against the core definitions; anything with a user-supplied
+CRD against that CRD too. Validators are built once per (kind, target, Kubernetes
+version) and reused.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from kgen.check import core
 from kgen.check.envelope import envelope
 from kgen.check.trace import trace
 from kgen.errors import DataPath, Problem, format_path
-from kgen.render import Manifest
-from kgen.targets import TARGETS
+from kgen.kinds import kind_named
+from kgen.kinds.targets import TARGETS
+from kgen.render.base import Manifest
 
 if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
     from jsonschema import Draft202012Validator, ValidationError
@@ -33,7 +35,9 @@ CrdSchemas = Mapping[tuple[str, str], Any]
 
 @functools.cache
 def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
-    return core.with_definitions(envelope(kind, TARGETS[target]), version)
+    registered = kind_named(kind)
+    assert registered is not None
+    return core.with_definitions(envelope(registered, TARGETS[target]), version)
 
 
 @functools.cache
@@ -61,7 +65,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
 def validator_for(
     manifest: Manifest, target: str, version: str
 ) -> Draft202012Validator | None:
-    if manifest.kind in ("PyTorchJob", "TFJob"):
+    if kind_named(manifest.kind) is not None:
         return job_validator(manifest.kind, target, version)
     definition = CORE_DEFINITIONS.get(manifest.kind)
     return core.validator_for(definition, version) if definition else None
@@ -72,9 +76,8 @@ def check_output(
 ) -> list[Problem]:
     problems = []
     for manifest in manifests:
-        known = manifest.kind in CORE_DEFINITIONS or manifest.kind in (
-            "PyTorchJob",
-            "TFJob",
+        known = (
+            manifest.kind in CORE_DEFINITIONS or kind_named(manifest.kind) is not None
         )
         fast = fast_validator(manifest.kind, target, version) if known else None
         validators = (

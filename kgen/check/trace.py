@@ -4,7 +4,9 @@ at the line that caused it."""
 from __future__ import annotations
 
 from kgen.errors import DataPath
-from kgen.render import Manifest
+from kgen.kinds import kind_named
+from kgen.kinds.base import Kind
+from kgen.render.base import Manifest
 
 _RUN_FIELDS = {
     "cleanPodPolicy",
@@ -44,7 +46,8 @@ def trace(manifest: Manifest, out: DataPath) -> DataPath:
     """The spec field that produced the output at `out` (its nearest known ancestor)."""
     if manifest.spec_path:
         return manifest.spec_path
-    if manifest.kind not in ("PyTorchJob", "TFJob"):
+    kind = kind_named(manifest.kind)
+    if kind is None:
         return ("tensorboard",)
     if out[:2] in (("metadata", "labels"), ("metadata", "annotations")):
         return (str(out[1]),)
@@ -55,15 +58,17 @@ def trace(manifest: Manifest, out: DataPath) -> DataPath:
         return ("runPolicy", *out[2:3])
     if field in _RUN_FIELDS:
         return ("runPolicy", field)
-    if field.endswith("ReplicaSpecs"):
-        return _trace_role(out[2:])
+    if field == kind.replica_key:
+        return _trace_role(kind, out[2:])
     return (field, *out[2:])
 
 
-def _trace_role(out: DataPath) -> DataPath:
+def _trace_role(kind: Kind, out: DataPath) -> DataPath:
     if not out:
         return ("roles",)
-    role, rest = str(out[0]).lower(), out[1:]
+    defined = kind.role_for_key(str(out[0]))
+    role = defined.name if defined else str(out[0]).lower()
+    rest = out[1:]
     if not rest or rest[0] in ("replicas", "restartPolicy"):
         return ("roles", role, *rest[:1])
     if rest[:2] == ("template", "metadata") and len(rest) > 2:

@@ -7,16 +7,18 @@ from pathlib import Path
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report
 from kgen.importer.jobs import import_files
 from kgen.importer.project import write_project
+from kgen.kinds import KINDS
 from kgen.output.generated import check_import_folder
 
 
 def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:
-    """Turn existing PyTorchJob/TFJob manifests and their claims into a kgen project."""
+    """Turn existing job manifests and their claims into a kgen project."""
     check_import_folder(out)
     result = import_files(list(paths), cwd=Path.cwd())
     report(options, Outcome(None, None, result.problems), to_stderr=True)
     if not result.jobs:
-        options.err.write("kgen: no PyTorchJob or TFJob in the given files\n")
+        kinds = " or ".join(kind.kind for kind in KINDS.values())
+        options.err.write(f"kgen: no {kinds} in the given files\n")
         return EXIT_PROBLEMS
     written = write_project(result, out)
     options.err.write(

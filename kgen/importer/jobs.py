@@ -1,5 +1,7 @@
-"""`kgen import`: existing PyTorchJob/TFJob manifests (any API shape) and their claims
-become job specs; inputs that share a job name become one spec plus an overlay each.
+"""`kgen import`: existing job objects of every registered kind (any API shape) and
+their claims become job specs; inputs that share a job name become one spec plus an
+overlay each. What is the kind's own (its fields and their defaults) the kind reads
+(kgen/kinds/<kind>/importer.py).
 
 What kgen cannot express (sidecars, other volume types, unknown fields) is reported at
 the input's file:line:col instead of being dropped.
@@ -14,20 +16,10 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
+from kgen.kinds import kind_named
+from kgen.kinds.base import Kind
+from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
 from kgen.load.document import Document
-
-KINDS = {
-    "PyTorchJob": ("pytorch", "pytorchReplicaSpecs", "pytorch"),
-    "TFJob": ("tensorflow", "tfReplicaSpecs", "tensorflow"),
-}
-RUN_FIELDS = (
-    "cleanPodPolicy",
-    "ttlSecondsAfterFinished",
-    "activeDeadlineSeconds",
-    "backoffLimit",
-    "schedulingPolicy",
-)
-DEFAULT_RESTART = {"pytorch": "OnFailure", "tensorflow": "Never"}
 
 
 @dataclass
@@ -88,7 +80,9 @@ def _import_document(
     claims: dict[str, dict[str, Any]],
 ) -> None:
     data = doc.data
-    if not isinstance(data, dict) or data.get("kind") not in KINDS:
+    named = data.get("kind") if isinstance(data, dict) else None
+    kind = kind_named(named) if named is not None else None
+    if kind is None:
         return
     if _name(data) is None:
         start = doc.origin(())
@@ -105,10 +99,12 @@ def _import_document(
         return
     problems: list[Problem] = []
     reader = PodReader(doc, problems)
-    framework, replica_key, container = KINDS[data["kind"]]
     spec_in = data.get("spec") or {}
-    target = _target(data["apiVersion"], spec_in)
-    out: dict[str, Any] = {"name": data["metadata"]["name"], "framework": framework}
+    target = target_of_manifest(data["apiVersion"], spec_in)
+    out: dict[str, Any] = {
+        "name": data["metadata"]["name"],
+        "framework": kind.framework,
+    }
     out["image"] = ""  # filled from the pods below; keeps the usual key order
     meta = data.get("metadata") or {}
     labels = {
@@ -120,9 +116,9 @@ def _import_document(
         out["labels"] = labels
     if meta.get("annotations"):
         out["annotations"] = meta["annotations"]
-    roles = spec_in.get(replica_key) or {}
+    roles = spec_in.get(kind.replica_key) or {}
     settings = [
-        pod_settings(reader, role, body, container, claims)
+        pod_settings(reader, role, body, kind.container, claims)
         for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])
@@ -132,41 +128,14 @@ def _import_document(
     out["roles"] = {}
     for (role, body), pod in zip(roles.items(), settings, strict=True):
         entry: dict[str, Any] = {"replicas": body.get("replicas", 1)}
-        if (
-            body.get("restartPolicy", DEFAULT_RESTART[framework])
-            != DEFAULT_RESTART[framework]
-        ):
+        if body.get("restartPolicy", kind.default_restart) != kind.default_restart:
             entry["restartPolicy"] = body["restartPolicy"]
         entry |= _role_overrides(shared, pod or {})
         out["roles"][role.lower()] = entry
-    out |= _run_policy(reader, spec_in, target, framework, roles)
-    for key in ("elasticPolicy", "successPolicy", "enableDynamicWorker"):
-        if spec_in.get(key) not in (None, ""):
-            out[key] = spec_in[key]
-    # A field the input leaves out means the operator's default, which kgen's defaults do
-    # not always match on purpose: keep the job's meaning by writing it out.
-    nproc = spec_in.get("nprocPerNode") or (
-        "auto" if framework == "pytorch" and target == "v1" else None
-    )
-    if nproc and nproc != _default_nproc(out):
-        out["nprocPerNode"] = nproc
+    out |= _run_policy(reader, spec_in, target, kind, roles)
+    out |= kind.read_fields(spec_in, target, out)
     result.problems += problems
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
-
-
-def _target(api_version: str, spec: dict[str, Any]) -> str:
-    """The API target of an input. kubeflow.org/v1 is the legacy layout only when run
-    fields sit directly under spec; without any it reads the same in both, and current
-    operators are the likelier reader."""
-    if api_version == "kubeflow.org/v1":
-        legacy = "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS)
-        return "v1-legacy" if legacy else "v1"
-    return api_version.rsplit("/", 1)[1]
-
-
-def _default_nproc(spec: dict[str, Any]) -> str:
-    gpu = (spec.get("resources") or {}).get("gpu", 0)
-    return str(gpu) if gpu else "1"
 
 
 def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
@@ -194,21 +163,18 @@ def _run_policy(
     reader: PodReader,
     spec: dict[str, Any],
     target: str,
-    framework: str,
+    kind: Kind,
     roles: dict[str, Any],
 ) -> dict[str, Any]:
-    source = spec.get("runPolicy", {}) if target == "v1" else spec
+    layout = TARGETS[target].run_fields_at if target in TARGETS else "spec"
+    source = spec.get("runPolicy", {}) if layout == "runPolicy" else spec
     policy = {k: source[k] for k in RUN_FIELDS if k in source}
-    operator_default = (
-        "Running" if framework == "tensorflow" and target != "v1" else "None"
+    policy.setdefault(
+        "cleanPodPolicy",
+        kind.operator_clean_pod_policy_on.get(target, kind.operator_clean_pod_policy),
     )
-    policy.setdefault("cleanPodPolicy", operator_default)
-    default = (
-        "Running"
-        if framework == "tensorflow" and ("PS" in roles or target != "v1")
-        else "None"
-    )
-    if policy.get("cleanPodPolicy") == default:
+    present = [role.name for role in kind.roles if role.key in roles]
+    if policy.get("cleanPodPolicy") == kind.default_clean_pod_policy(target, present):
         del policy["cleanPodPolicy"]
     if "ttlSecondsAfterFinished" in policy:
         policy["ttlAcknowledged"] = True

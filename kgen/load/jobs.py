@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import KgenError, Problem
+from kgen.kinds import FRAMEWORKS
 from kgen.load.document import Document
 from kgen.load.files import (
     cannot_read,
@@ -22,7 +23,6 @@ from kgen.load.files import (
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, Identity, digest
 from kgen.pipeline.parallel import map_units
-from kgen.spec.base import FRAMEWORKS
 from kgen.spec.project import ProjectSpec
 
 JOB_SUFFIXES = (".yaml", ".yml")
@@ -230,14 +230,14 @@ def _parse_job(
                 "missing-key",
                 path=(),
                 at_key=True,
-                hint="framework: pytorch or framework: tensorflow",
+                hint=" or ".join(f"framework: {name}" for name in FRAMEWORKS),
             )
         else:
             problem = Problem(
                 f"unknown framework {framework!r}",
                 "invalid-value",
                 path=("framework",),
-                hint="use pytorch or tensorflow",
+                hint=f"use {' or '.join(FRAMEWORKS)}",
             )
         return None, [located(problem, doc)]
     name = data["name"]

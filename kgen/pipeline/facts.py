@@ -16,14 +16,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.errors import DataPath
+from kgen.kinds import kind_for, kind_named
 from kgen.output.emitter import dump_documents
 from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:
-    from kgen.render import Environment, Manifest
+    from kgen.render.base import Environment, Manifest
     from kgen.spec.job import JobSpec
-
-JOB_KINDS = ("PyTorchJob", "TFJob")
 
 
 class Claim(NamedTuple):
@@ -113,7 +112,7 @@ def _fingerprint(job: Manifest, text: str | None) -> tuple[str, str] | None:
     """A digest of the job's `spec` as emitted: the same bytes whatever the order of
     the run, and hashed from text the build has already made (encoding the tree again
     as canonical JSON cost a tenth of a build)."""
-    if job.kind not in JOB_KINDS:
+    if kind_named(job.kind) is None:
         return None
     if text is None:
         text = dump_documents([job.body])
@@ -131,14 +130,18 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
     maximum size, since that is what a quota must hold."""
     # Imported here: runs that take every render from the cache never build the models.
-    from kgen.render.pod import role_settings
-    from kgen.spec.job import PyTorchJobSpec, role_items
+    from kgen.render.roles import role_settings
+    from kgen.spec.job import role_items
 
+    kind = kind_for(spec.framework)
+    limit = kind.scale_limit(spec)
     pods = gpus = 0
     cpu = memory = Decimal(0)
     parts = []
     for name, role in role_items(spec):
-        count = _max_replicas(spec, name, role.replicas)
+        count = role.replicas
+        if limit is not None and kind.role(name).scaled:
+            count = max(count, limit or count)
         settings = role_settings(spec, name, role)
         pods += count
         gpus += count * int(settings.limits.get(spec.resources.gpu_resource, "0"))
@@ -147,11 +150,10 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
         parts.append(
             f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
         )
-    kind = "PyTorchJob" if isinstance(spec, PyTorchJobSpec) else "TFJob"
     return JobLoad(
         env.name,
         spec.name,
-        kind,
+        kind.kind,
         env.target.name,
         ", ".join(parts),
         pods,
@@ -159,11 +161,3 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
         cpu,
         memory,
     )
-
-
-def _max_replicas(spec: JobSpec, role: str, replicas: int) -> int:
-    from kgen.spec.job import PyTorchJobSpec
-
-    if isinstance(spec, PyTorchJobSpec) and spec.elastic_policy and role == "worker":
-        return max(replicas, spec.elastic_policy.max_replicas or replicas)
-    return replicas

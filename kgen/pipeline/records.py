@@ -14,7 +14,7 @@ from kgen.errors import Problem
 from kgen.load.jobs import JobSource
 from kgen.merge.layers import Layer
 from kgen.pipeline.facts import Facts
-from kgen.render import Environment, Manifest
+from kgen.render.base import Environment, Manifest
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec

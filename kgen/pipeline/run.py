@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kgen.errors import Problem
+from kgen.kinds import KINDS, kind_for
+from kgen.kinds.targets import DEFAULT_TARGET, TARGETS
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
 from kgen.merge.layers import Layer, merge_layers
@@ -22,12 +24,11 @@ from kgen.pipeline.facts import Facts, facts_of
 from kgen.pipeline.locate import locate, merge_environments
 from kgen.pipeline.parallel import map_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
-from kgen.render import Environment
+from kgen.render.base import Environment
 from kgen.rules.catalog import classified
 from kgen.rules.context import RuleContext
 from kgen.rules.project import check_project
 from kgen.spec.validate import validate_model
-from kgen.targets import DEFAULT_TARGET, TARGETS
 
 
 def environment_for(project: Project, name: str) -> tuple[Environment, list[Overlay]]:
@@ -167,10 +168,11 @@ def _outcomes(
 
 def _prepare_rendering(*, emit: bool) -> None:
     import kgen.check.output
-    import kgen.render.pytorchjob
-    import kgen.render.tfjob
+    import kgen.render.job
     import kgen.rules.spec  # noqa: F401
 
+    for kind in KINDS.values():
+        kind.preload()
     if emit:
         pyyaml()
 
@@ -207,11 +209,10 @@ def render_one(
     # Imported here: a run whose renders all come from the cache needs none of these
     # (the job models are a fifth of start-up). Forked workers inherit them.
     from kgen.check.output import check_output
-    from kgen.render import render_job
+    from kgen.render.job import render_job
     from kgen.rules.spec import check_spec
-    from kgen.spec.job import JOB_MODELS
 
-    spec, problems = validate_model(JOB_MODELS[job.framework], merged)
+    spec, problems = validate_model(kind_for(job.framework).model(), merged)
     if spec is None:
         return None, locate(job, layers, problems)
     problems += check_spec(spec, context)

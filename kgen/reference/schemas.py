@@ -10,26 +10,32 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
 from kgen.check.envelope import all_envelopes
-from kgen.spec.job import PyTorchJobSpec, TFJobSpec
+from kgen.kinds import KINDS
 from kgen.spec.project import OverlaySpec, ProjectSpec
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 REF = "#/definitions/{model}"
-_JOB = Annotated[PyTorchJobSpec | TFJobSpec, Field(discriminator="framework")]
 # Named lists whose items an overlay may delete with `$patch: delete`.
 _PATCHABLE = ("EnvVar", "Volume", "Toleration")
 
 
+def _job_models() -> list[type[Any]]:
+    return [kind.model() for kind in KINDS.values()]
+
+
 def job_schema() -> dict[str, Any]:
+    # Every kind's model, told apart by `framework:`.
+    models = tuple(_job_models())
+    job = Annotated[Union[models], Field(discriminator="framework")]  # type: ignore[valid-type]  # noqa: UP007
     schema = _draft7(
-        TypeAdapter(_JOB).json_schema(by_alias=True, ref_template=REF), "kgen job spec"
+        TypeAdapter(job).json_schema(by_alias=True, ref_template=REF), "kgen job spec"
     )
-    for name in ("PyTorchJobSpec", "TFJobSpec"):
+    for name in (model.__name__ for model in models):
         # `name` defaults to the file name.
         schema["definitions"][name]["required"].remove("name")
     return schema
@@ -44,8 +50,7 @@ def overlay_schema() -> dict[str, Any]:
     schema["properties"]["patch"] = {
         "description": schema["properties"]["patch"].get("description", ""),
         "anyOf": [
-            {"$ref": "#/definitions/PatchPyTorchJobSpec"},
-            {"$ref": "#/definitions/PatchTFJobSpec"},
+            *({"$ref": f"#/definitions/Patch{m.__name__}"} for m in _job_models()),
             {"type": "null"},
         ],
     }

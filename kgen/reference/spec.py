@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from kgen.kinds import KINDS
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework
@@ -43,52 +44,54 @@ TYPE_NAMES: dict[Any, str] = {
     f.SubPath: "relative path",
     f.GpuResource: "resource name",
     f.Quantity: "quantity",
-    f.NprocPerNode: "`auto` \\| `cpu` \\| `gpu` \\| number",
+    **{t: name for kind in KINDS.values() for t, name in kind.type_names().items()},
     f.Count: "integer ≥ 1",
     f.Int32: "integer ≥ 0",
     f.PositiveSeconds: "seconds",
 }
 
-# (where the mapping sits, model, fields to leave out because another section has them)
-SECTIONS: list[tuple[str, type[BaseModel], tuple[str, ...]]] = [
-    ("jobs/<name>.yaml", job.PyTorchJobSpec, ("nproc_per_node", "elastic_policy")),
-    (
-        "jobs/<name>.yaml (pytorch only)",
-        job.PyTorchJobSpec,
-        (*job.JobSpecBase.model_fields, "framework", "roles"),
-    ),
-    (
-        "jobs/<name>.yaml (tensorflow only)",
-        job.TFJobSpec,
-        (*job.JobSpecBase.model_fields, "framework", "roles"),
-    ),
-    ("roles (pytorch)", job.PyTorchRoles, ()),
-    ("roles (tensorflow)", job.TFRoles, ()),
-    ("roles.<role>", job.Role, ()),
-    ("resources", pod.Resources, ()),
-    ("resources.requests, resources.limits", pod.ResourceAmounts, ()),
-    ("roles.<role>.resources", pod.ResourceOverrides, ()),
-    ("env[]", pod.EnvVar, ()),
-    ("env[].secretKeyRef, env[].configMapKeyRef", pod.KeyRef, ()),
-    ("env[].fieldRef", pod.FieldRef, ()),
-    ("envFrom[]", pod.EnvFrom, ()),
-    ("volumes[]", storage.Volume, ()),
-    ("volumes[].create", storage.ClaimSpec, ()),
-    ("tolerations[]", pod.Toleration, ()),
-    ("runPolicy", policy.RunPolicy, ()),
-    ("runPolicy.schedulingPolicy", policy.SchedulingPolicy, ()),
-    ("elasticPolicy", policy.ElasticPolicy, ()),
-    ("elasticPolicy.rdzvConf[]", policy.RdzvConf, ()),
-    ("tensorboard", addons.TensorBoard, ()),
-    ("codeSync", addons.CodeSync, ()),
-    ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),
-    ("overlays/<name>.yaml", OverlaySpec, ()),
-    ("match (overlays), jobs (environments)", JobSelector, ()),
-    ("kgen.yaml", ProjectSpec, ()),
-    ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
-    ("kgen.yaml gpuPlacement", GpuPlacement, ()),
-    ("kgen.yaml argocd", ArgoCDSettings, ()),
-]
+Section = tuple[str, type[BaseModel], tuple[str, ...]]
+
+
+def _sections() -> list[Section]:
+    """(where the mapping sits, model, fields to leave out because another section
+    has them): the keys every kind shares, then each kind's own and its roles, the
+    shared parts of a spec, each kind's own parts, and overlays and kgen.yaml."""
+    kinds = list(KINDS.values())
+    first = kinds[0].model()
+    shared = (*job.JobSpec.model_fields, "framework", "roles")
+    own = tuple(name for name in first.model_fields if name not in shared)
+    return [
+        ("jobs/<name>.yaml", first, own),
+        *((f"jobs/<name>.yaml ({k.framework} only)", k.model(), shared) for k in kinds),
+        *((f"roles ({k.framework})", k.roles_model(), ()) for k in kinds),
+        ("roles.<role>", job.Role, ()),
+        ("resources", pod.Resources, ()),
+        ("resources.requests, resources.limits", pod.ResourceAmounts, ()),
+        ("roles.<role>.resources", pod.ResourceOverrides, ()),
+        ("env[]", pod.EnvVar, ()),
+        ("env[].secretKeyRef, env[].configMapKeyRef", pod.KeyRef, ()),
+        ("env[].fieldRef", pod.FieldRef, ()),
+        ("envFrom[]", pod.EnvFrom, ()),
+        ("volumes[]", storage.Volume, ()),
+        ("volumes[].create", storage.ClaimSpec, ()),
+        ("tolerations[]", pod.Toleration, ()),
+        ("runPolicy", policy.RunPolicy, ()),
+        ("runPolicy.schedulingPolicy", policy.SchedulingPolicy, ()),
+        *((where, model, ()) for k in kinds for where, model in k.reference()),
+        ("tensorboard", addons.TensorBoard, ()),
+        ("codeSync", addons.CodeSync, ()),
+        ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),
+        ("overlays/<name>.yaml", OverlaySpec, ()),
+        ("match (overlays), jobs (environments)", JobSelector, ()),
+        ("kgen.yaml", ProjectSpec, ()),
+        ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
+        ("kgen.yaml gpuPlacement", GpuPlacement, ()),
+        ("kgen.yaml argocd", ArgoCDSettings, ()),
+    ]
+
+
+SECTIONS: list[Section] = _sections()
 
 
 INTRO = {

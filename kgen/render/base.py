@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath
-from kgen.targets import ApiTarget
+from kgen.kinds.targets import ApiTarget
 
 if TYPE_CHECKING:
-    from kgen.spec.job import JobSpecBase
+    from kgen.spec.job import JobSpec
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
 
@@ -51,9 +51,9 @@ def object_meta(
 
 
 def job_manifest(
-    kind: str, spec: JobSpecBase, env: Environment, body_spec: dict[str, Any]
+    kind: str, spec: JobSpec, env: Environment, body_spec: dict[str, Any]
 ) -> Manifest:
-    """A PyTorchJob or TFJob: the target's apiVersion, the job's metadata, `body_spec`."""
+    """A job object of `kind`: the target's apiVersion, the job's metadata, `body_spec`."""
     body = {
         "apiVersion": env.target.api_version,
         "kind": kind,

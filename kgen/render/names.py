@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kgen.spec.job import JobSpec, PyTorchJobSpec, role_items
+from kgen.kinds import kind_for
+from kgen.spec.job import JobSpec, role_items
 
 # Stands for the 8 hex digits of `jobNames: content-hash` where no render exists yet.
 HASH_PLACEHOLDER = "########"
@@ -24,12 +25,14 @@ def run_name(spec: JobSpec, job_names: str) -> str:
 def generated_names(spec: JobSpec, job_names: str = "plain") -> list[tuple[str, str]]:
     """Every derived name with what it names."""
     job = run_name(spec, job_names)
+    # Where an autoscaler scales the job, every role is counted at its limit: the
+    # longest name any pod could get.
+    limit = kind_for(spec.framework).scale_limit(spec)
     names = []
     for role, settings in role_items(spec):
         replicas = settings.replicas
-        policy = spec.elastic_policy if isinstance(spec, PyTorchJobSpec) else None
-        if policy is not None:
-            replicas = max(replicas, policy.max_replicas or 0)
+        if limit is not None:
+            replicas = max(replicas, limit)
         last = replicas - 1
         names.append(
             (

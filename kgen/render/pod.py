@@ -1,134 +1,35 @@
-"""The pod template of one role: the job-wide settings with that role's overrides."""
+"""Each role as the operator's ReplicaSpec: its pod template with the operator's named
+container and port, the git-sync init container and the volumes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kgen.render.roles import RoleSettings, role_settings
 from kgen.render.volumes import CODE_VOLUME, container_mounts, pod_volumes
 from kgen.spec.addons import CodeSync
-from kgen.spec.job import JobSpec, Role, role_items
-from kgen.spec.pod import EnvVar, Toleration
+from kgen.spec.job import JobSpec, role_items
+from kgen.spec.pod import EnvVar
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
 
 CHECKOUT = "repo"  # git-sync's --link: the checkout is at <codeSync.path>/repo
 
 
-@dataclass(frozen=True)
-class RoleSettings:
-    """What one role runs with, after inheriting from the job."""
-
-    image: str
-    command: list[str] | None
-    args: list[str] | None
-    env: list[EnvVar]
-    requests: dict[str, str]
-    limits: dict[str, str]
-    node_selector: dict[str, str]
-    tolerations: list[Toleration]
-    affinity: dict[str, Any] | None
-
-
-# The settings of the specs rendered last, by spec identity: the policy rules, the
-# renderer and the load facts each ask for every role of the spec being rendered.
-_RECENT: dict[int, tuple[JobSpec, dict[str, RoleSettings]]] = {}
-_RECENT_SPECS = 8
-
-
-def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
-    """Role keys replace job keys; env and tolerations merge by name and key; resources
-    merge per resource. A parameter server gets no GPU unless its role asks for one.
-
-    `role` is `spec`'s role `name`; callers share the result, so none may change it."""
-    entry = _RECENT.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        if len(_RECENT) >= _RECENT_SPECS:
-            _RECENT.clear()
-        entry = _RECENT[id(spec)] = (spec, {})
-    settings = entry[1].get(name)
-    if settings is None:
-        settings = entry[1][name] = _role_settings(spec, name, role)
-    return settings
-
-
-def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
-    overrides = role.resources
-    requests = spec.resources.requests.model_dump(by_alias=True, exclude_none=True)
-    limits = spec.resources.limits.model_dump(by_alias=True, exclude_none=True)
-    if overrides is not None and overrides.requests is not None:
-        requests |= overrides.requests.model_dump(by_alias=True, exclude_none=True)
-    if overrides is not None and overrides.limits is not None:
-        limits |= overrides.limits.model_dump(by_alias=True, exclude_none=True)
-    gpu = overrides.gpu if overrides is not None and overrides.gpu is not None else None
-    if gpu is None:
-        gpu = 0 if name == "ps" else spec.resources.gpu
-    if gpu:
-        # Extended resources are set as limits; Kubernetes takes the request from it.
-        limits[spec.resources.gpu_resource] = str(gpu)
-    return RoleSettings(
-        image=role.image or spec.image,
-        command=role.command if role.command is not None else spec.command,
-        args=role.args if role.args is not None else spec.args,
-        env=_merged(spec.env, role.env or [], key="name"),
-        requests=dict(sorted(requests.items())),
-        limits=dict(sorted(limits.items())),
-        node_selector=dict(
-            sorted({**spec.node_selector, **(role.node_selector or {})}.items())
-        ),
-        tolerations=_merged(spec.tolerations, role.tolerations or [], key="key"),
-        affinity=role.affinity if role.affinity is not None else spec.affinity,
-    )
-
-
-def _merged(base: list[Any], extra: list[Any], *, key: str) -> list[Any]:
-    """`extra` over `base` by `key`: a named item replaces the first of its name, a new
-    one is appended, a keyless one once. Indexed, so 10,000 over 10,000 is linear."""
-    out = list(base)
-    if not extra:  # most roles override nothing
-        return out
-    at: dict[Any, int] = {}
-    keyless: set[Any] = set()
-    for index, item in enumerate(out):
-        name = getattr(item, key)
-        if name is None:
-            keyless.add(item)
-        else:
-            at.setdefault(name, index)
-    for item in extra:
-        name = getattr(item, key)
-        if name is None:
-            if item not in keyless:
-                keyless.add(item)
-                out.append(item)
-        elif name in at:
-            out[at[name]] = item
-        else:
-            at[name] = len(out)
-            out.append(item)
-    return out
-
-
-def replica_specs(
-    spec: JobSpec,
-    keys: Mapping[str, str],
-    *,
-    container: str,
-    port_name: str,
-    port: int,
-    default_restart: str,
-) -> dict[str, Any]:
+def replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
     """Every role as the operator's ReplicaSpec: explicit replicas and restart policy,
     and the role's own pod template (kubeflow-api.md §3.3)."""
     return {
-        keys[name]: {
+        kind.role(name).key: {
             "replicas": role.replicas,
-            "restartPolicy": role.restart_policy or default_restart,
+            "restartPolicy": role.restart_policy or kind.default_restart,
             "template": pod_template(
                 spec,
                 role_settings(spec, name, role),
-                container=container,
-                port_name=port_name,
-                port=port,
+                container=kind.container,
+                port_name=kind.port_name,
+                port=kind.port,
             ),
         }
         for name, role in role_items(spec)

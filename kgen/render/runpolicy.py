@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
+from kgen.kinds.targets import ApiTarget
+from kgen.spec.job import JobSpec, role_items
 from kgen.spec.policy import RunPolicy
-from kgen.targets import ApiTarget
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
 
 
 def place_run_policy(
-    spec_out: dict[str, Any],
-    run_policy: RunPolicy,
-    *,
-    clean_pod_policy: str,
-    target: ApiTarget,
+    spec_out: dict[str, Any], spec: JobSpec, kind: Kind, target: ApiTarget
 ) -> list[Problem]:
     """Write the run fields where `target` keeps them; report those it cannot express.
 
-    Key order follows the operator's Go struct (common_types.go RunPolicy).
+    cleanPodPolicy is always explicit: the spec's, or the kind's default for its roles
+    on this target. Key order follows the operator's Go struct (common_types.go
+    RunPolicy).
     """
-    fields: dict[str, Any] = {"cleanPodPolicy": clean_pod_policy}
+    run_policy = spec.run_policy
+    roles = [name for name, _ in role_items(spec)]
+    clean = run_policy.clean_pod_policy or kind.default_clean_pod_policy(
+        target.name, roles
+    )
+    fields: dict[str, Any] = {"cleanPodPolicy": clean}
     if run_policy.ttl_seconds_after_finished is not None:
         fields["ttlSecondsAfterFinished"] = run_policy.ttl_seconds_after_finished
     if run_policy.active_deadline_seconds is not None:

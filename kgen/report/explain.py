@@ -7,8 +7,8 @@ import json
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from kgen.env_contract import replicas
 from kgen.errors import DataPath, format_path
+from kgen.kinds import kind_for
 from kgen.load.document import Origin, nearest_origin
 from kgen.merge.layers import merge_layers
 from kgen.merge.provenance import Provenance
@@ -50,10 +50,11 @@ def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) 
 
 def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
     stream.write("\nset by the operator in each pod:\n")
-    for replica in replicas(rendered.spec, rendered.env):
+    kind = kind_for(rendered.spec.framework)
+    for replica in kind.env_contract(rendered.spec, rendered.env):
         stream.write(f"  {replica.pod}\n")
         if not replica.env:
-            stream.write("    (nothing: a single-replica TFJob gets no TF_CONFIG)\n")
+            stream.write(f"    (nothing: {replica.why_empty})\n")
         for name, value in replica.env.items():
             stream.write(f"    {name}={value}\n")
 

@@ -1,5 +1,7 @@
 """Every problem code kgen reports: severity, whether a job or project may silence it, and
-the paragraph the README (`make docs`) and SARIF show for it.
+the paragraph docs/rules.md (`make docs`) and SARIF show for it. The codes of the input
+(kgen.rules.input_codes) and of what every kind shares are here; each kind brings its
+own (`Kind.catalog`).
 
 Input errors (YAML, types, unknown keys) and what would make the output wrong are never
 silenceable; policy rules are, per job (`lint.ignore` in the spec or an overlay) or per
@@ -11,8 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kgen.errors import Problem
-from kgen.rules.info import RuleInfo as RuleInfo  # callers import it from here
-from kgen.rules.info import rule
+from kgen.kinds import KINDS
+from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
 
 _RULES = [
@@ -52,74 +54,11 @@ _RULES = [
         "The operator names pods and headless Services `<job>-<role>-<index>`, and TensorBoard objects are `<job>-tensorboard`; a Service name is a DNS-1035 label of at most 63 characters, so creation fails after the job is accepted.",
     ),
     rule(
-        "pytorch-master-replicas",
-        "error",
-        False,
-        "A PyTorchJob master with other than 1 replica",
-        "The webhook and the operator require exactly one master; put extra pods in workers.",
-    ),
-    rule(
-        "pytorch-no-roles",
-        "error",
-        False,
-        "A PyTorchJob without roles",
-        "A PyTorchJob needs a master or, with elasticPolicy, workers.",
-    ),
-    rule(
-        "pytorch-worker-only",
-        "error",
-        False,
-        "A worker-only PyTorchJob without elasticPolicy",
-        "Without a master the operator sets no MASTER_ADDR or RANK, so every pod is rank 0 and the job hangs at rendezvous (trainer#1988).",
-    ),
-    rule(
-        "tf-chief-replicas",
-        "error",
-        False,
-        "A TFJob chief with other than 1 replica",
-        "The webhook counts chief roles, not replicas; the old CRDs required exactly 1. kgen checks the count.",
-    ),
-    rule(
-        "tf-no-trainer",
-        "error",
-        False,
-        "A TFJob without chief or workers",
-        "Parameter servers and evaluators alone train nothing.",
-    ),
-    rule(
         "target-unsupported-field",
         "error",
         False,
         "A field the API target cannot express",
         "The older operator would drop or reject it. Delete it in that environment's overlay (`field: null`) or use a newer target.",
-    ),
-    rule(
-        "target-needs-master",
-        "error",
-        False,
-        "A worker-only PyTorchJob on a target that requires a master",
-        "Worker-only PyTorchJobs need training-operator 1.4 or later (target v1).",
-    ),
-    rule(
-        "elastic-needs-worker",
-        "error",
-        False,
-        "elasticPolicy without a worker role",
-        "elasticPolicy scales the worker role.",
-    ),
-    rule(
-        "elastic-min-max",
-        "error",
-        False,
-        "elasticPolicy minReplicas above maxReplicas",
-        "No validation upstream catches this; the HPA would never settle.",
-    ),
-    rule(
-        "elastic-replicas-range",
-        "error",
-        False,
-        "Workers outside elasticPolicy's range",
-        "The starting worker count must lie between minReplicas and maxReplicas.",
     ),
     rule(
         "requests-exceed-limits",
@@ -178,13 +117,6 @@ _RULES = [
         "They would land in git and in the cluster in plain text: a password (also after `%3A`, or holding `/`), a token or any user name as an https URL's user, or a secret in its query (`?access_token=`). git-sync reads them from codeSync.credentialsSecret.",
     ),
     rule(
-        "nproc-auto-on-cpu",
-        "error",
-        True,
-        "nprocPerNode auto, cpu or gpu on pods without GPUs",
-        "torchrun's auto and cpu start one process per CPU core of the node, and gpu finds no device. Leave nprocPerNode unset for CPU environments (kgen then sets 1).",
-    ),
-    rule(
         "ttl-under-gitops",
         "error",
         True,
@@ -227,13 +159,6 @@ _RULES = [
         "Without requests the scheduler packs training pods onto busy nodes; without limits one job can starve its neighbours.",
     ),
     rule(
-        "ps-clean-pod-policy",
-        "warning",
-        True,
-        "cleanPodPolicy None on a TFJob with parameter servers",
-        "Parameter servers never exit, so with None they keep running (and holding their resources) after the job succeeds.",
-    ),
-    rule(
         "gpu-placement",
         "warning",
         True,
@@ -263,7 +188,10 @@ _RULES = [
     ),
 ]
 
-RULES: dict[str, RuleInfo] = {info.id: info for info in (*INPUT_CODES, *_RULES)}
+RULES: dict[str, RuleInfo] = {
+    info.id: info
+    for info in (*INPUT_CODES, *_RULES, *(i for k in KINDS.values() for i in k.catalog))
+}
 
 
 def classified(problem: Problem) -> Problem:

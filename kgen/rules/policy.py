@@ -1,16 +1,16 @@
 """Policy rules: what a cluster would accept but a team should not ship (floating image
-tags, pods without resources, PS pods left running, GPU pods that cannot reach GPU
-nodes). Each is silenceable with a reason (kgen.rules.catalog). Literal secrets, which no
-reason excuses, are kgen.rules.secrets."""
+tags, pods without resources, GPU pods that cannot reach GPU nodes; a kind adds its own,
+such as PS pods left running). Each is silenceable with a reason (kgen.rules.catalog).
+Literal secrets, which no reason excuses, are kgen.rules.secrets."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from kgen.errors import DataPath, Problem
-from kgen.render.pod import role_settings
+from kgen.render.roles import role_settings
 from kgen.rules.context import Rule, RuleContext
-from kgen.spec.job import JobSpec, TFJobSpec, role_items
+from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import Resources
 
 
@@ -58,20 +58,6 @@ def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
-def _ps_cleanup(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    if (
-        isinstance(spec, TFJobSpec)
-        and spec.roles.ps is not None
-        and spec.run_policy.clean_pod_policy == "None"
-    ):
-        yield Problem(
-            "with cleanPodPolicy None the parameter servers keep running after the job ends",
-            "ps-clean-pod-policy",
-            path=("runPolicy", "cleanPodPolicy"),
-            hint="use Running (kgen's default for jobs with PS) or All",
-        )
-
-
 def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     placement = ctx.gpu_placement
     if placement is None:
@@ -104,6 +90,5 @@ def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 POLICY_RULES: tuple[Rule, ...] = (
     _image_pinned,
     _resources_set,
-    _ps_cleanup,
     _gpu_placement,
 )

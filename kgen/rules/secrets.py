@@ -51,12 +51,12 @@ _ENV_HINT = (
 )
 
 
-def _allowed(spec: JobSpec, ctx: RuleContext) -> Collection[str]:
+def allowed_literals(spec: JobSpec, ctx: RuleContext) -> Collection[str]:
     return ctx.allowed_literals | spec.lint.allow_literals.keys()
 
 
 def _env_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    allowed = _allowed(spec, ctx)
+    allowed = allowed_literals(spec, ctx)
     suspect = screen(spec).credentials
     lists: list[tuple[DataPath, list[EnvVar]]] = [(("env",), spec.env)]
     lists += [(("roles", n, "env"), r.env) for n, r in role_items(spec) if r.env]
@@ -89,21 +89,21 @@ def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Credentials in any other string that reaches the output."""
     if not screen(spec).credentials:
         return
-    allowed = _allowed(spec, ctx)
+    allowed = allowed_literals(spec, ctx)
     for text in texts(spec):
         path = text.path
         if _is_env_value(path) or path == ("codeSync", "repo"):
             continue  # their own rules, with their own codes
         found = leaks(text.text, allowed=allowed)
         if found:
-            yield _literal_problem(path, found[0].what, at_key=text.at_key)
+            yield literal_problem(path, found[0].what, at_key=text.at_key)
 
 
 def _is_env_value(path: DataPath) -> bool:
     return len(path) >= 3 and path[-1] == "value" and path[-3] == "env"
 
 
-def _literal_problem(path: DataPath, what: str, *, at_key: bool = False) -> Problem:
+def literal_problem(path: DataPath, what: str, *, at_key: bool = False) -> Problem:
     # The spec field (a role's own, under roles.<role>) the value belongs to.
     field = str(path[2] if path[:1] == ("roles",) and len(path) > 2 else path[0])
     return Problem(
@@ -117,7 +117,7 @@ def _literal_problem(path: DataPath, what: str, *, at_key: bool = False) -> Prob
 
 def _named_arguments(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """`--password hunter2` as two items of command or args."""
-    allowed = _allowed(spec, ctx)
+    allowed = allowed_literals(spec, ctx)
     lists: list[tuple[DataPath, list[str] | None]] = [
         (("command",), spec.command),
         (("args",), spec.args),
@@ -133,13 +133,11 @@ def _named_arguments(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             if match is None:
                 continue
             name = match.group("name")
-            if _named_literal(name, value, allowed):
-                yield _literal_problem(
-                    (*path, index + 1), f"a literal value for {name}"
-                )
+            if named_literal(name, value, allowed):
+                yield literal_problem((*path, index + 1), f"a literal value for {name}")
 
 
-def _named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
+def named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
     # A value that is itself a credential is reported where it stands (_secret_values).
     return (
         secret_name(name)
@@ -147,19 +145,6 @@ def _named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
         and literal(value)
         and not leaks(value, allowed=allowed)
     )
-
-
-def _rendezvous_options(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    policy = getattr(spec, "elastic_policy", None)
-    if policy is None or not policy.rdzv_conf:
-        return
-    allowed = _allowed(spec, ctx)
-    for index, option in enumerate(policy.rdzv_conf):
-        if _named_literal(option.key, option.value, allowed):
-            yield _literal_problem(
-                ("elasticPolicy", "rdzvConf", index, "value"),
-                f"a literal value for {option.key}",
-            )
 
 
 def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -185,6 +170,5 @@ SECRET_RULES: tuple[Rule, ...] = (
     _env_literals,
     _secret_values,
     _named_arguments,
-    _rendezvous_options,
     _code_sync,
 )

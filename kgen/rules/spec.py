@@ -1,4 +1,5 @@
-"""Rules over a validated job spec that relate several fields.
+"""Rules over a validated job spec that relate several fields, whatever its kind; each
+kind adds its own (kgen/kinds/<kind>/rules.py).
 
 Each rule yields problems carrying the data path of the field to fix; the pipeline turns
 paths into file:line:col through provenance, whichever file set the value.
@@ -10,10 +11,14 @@ from collections.abc import Iterator
 
 from kgen.check import core
 from kgen.errors import DataPath, Problem
+from kgen.kinds import kind_for
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rules.context import Rule, RuleContext
-from kgen.spec.job import JobSpec, PyTorchJobSpec, TFJobSpec, role_items
+from kgen.rules.policy import POLICY_RULES
+from kgen.rules.secrets import SECRET_RULES
+from kgen.rules.values import VALUE_RULES
+from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import EnvVar, ResourceAmounts
 from kgen.spec.quantity import parse_quantity
 
@@ -93,89 +98,20 @@ def _within(
             )
 
 
-def _pytorch_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    if not isinstance(spec, PyTorchJobSpec):
-        return
-    master, worker = spec.roles.master, spec.roles.worker
-    if master is not None and master.replicas != 1:
-        yield Problem(
-            f"a PyTorchJob has exactly one master, not {master.replicas}",
-            "pytorch-master-replicas",
-            path=("roles", "master", "replicas"),
-            hint="add the extra pods to roles.worker.replicas instead",
-        )
-    if master is None and worker is None:
-        yield Problem(
-            "a PyTorchJob needs a master or a worker role",
-            "pytorch-no-roles",
-            path=("roles",),
-            at_key=True,
-        )
-    elif master is None and spec.elastic_policy is None:
-        # Without a Master the operator sets no MASTER_ADDR/RANK: every pod is rank 0 and
-        # the job hangs (kubeflow-api.md §6.2; trainer#1988). Elastic jobs rendezvous.
-        yield Problem(
-            "a worker-only PyTorchJob gets no MASTER_ADDR or RANK, so every pod is rank 0",
-            "pytorch-worker-only",
-            path=("roles",),
-            at_key=True,
-            hint="add `master: {replicas: 1}` under roles, or an elasticPolicy",
-        )
-
-
-def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    if not isinstance(spec, PyTorchJobSpec) or spec.elastic_policy is None:
-        return
-    policy, worker = spec.elastic_policy, spec.roles.worker
-    if worker is None:
-        yield Problem(
-            "elasticPolicy scales the worker role, and there is none",
-            "elastic-needs-worker",
-            path=("elasticPolicy",),
-            at_key=True,
-        )
-        return
-    low = policy.min_replicas or worker.replicas
-    high = policy.max_replicas or worker.replicas
-    if low > high:
-        yield Problem(
-            f"minReplicas {low} is more than maxReplicas {high}",
-            "elastic-min-max",
-            path=("elasticPolicy", "minReplicas"),
-        )
-    elif not low <= worker.replicas <= high:
-        yield Problem(
-            f"{worker.replicas} workers is outside elasticPolicy's range {low}..{high}",
-            "elastic-replicas-range",
-            path=("roles", "worker", "replicas"),
-        )
-    for index, metric in enumerate(policy.metrics or []):
-        yield from core.check_object(
-            metric,
-            core.METRIC_SPEC,
-            path=("elasticPolicy", "metrics", index),
-            version=ctx.kubernetes_version,
-        )
-
-
-def _tf_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    if not isinstance(spec, TFJobSpec):
-        return
-    chief = spec.roles.chief
-    if chief is not None and chief.replicas != 1:
-        yield Problem(
-            f"a TFJob has at most one chief, not {chief.replicas}",
-            "tf-chief-replicas",
-            path=("roles", "chief", "replicas"),
-            hint="add the extra pods to roles.worker.replicas instead",
-        )
-    if chief is None and spec.roles.worker is None:
-        yield Problem(
-            "a TFJob needs a chief or worker role to do the training",
-            "tf-no-trainer",
-            path=("roles",),
-            at_key=True,
-        )
+def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    # A role of one pod (PyTorch's master, TF's chief) with more replicas; the extra
+    # pods belong in the kind's first role of many.
+    kind = kind_for(spec.framework)
+    many = next(role.name for role in kind.roles if role.single is None)
+    for name, role in role_items(spec):
+        single = kind.role(name).single
+        if single is not None and role.replicas != 1:
+            yield Problem(
+                f"a {kind.kind} has {single.words} {name}, not {role.replicas}",
+                single.code,
+                path=("roles", name, "replicas"),
+                hint=f"add the extra pods to roles.{many}.replicas instead",
+            )
 
 
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -228,35 +164,6 @@ def _tensorboard(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
-def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3);
-    # `gpu` finds no device at all.
-    if not isinstance(spec, PyTorchJobSpec) or _gpus(spec):
-        return
-    effect = {
-        "auto": "starts one process per CPU core",
-        "cpu": "starts one process per CPU core",
-        "gpu": "finds no GPU and fails",
-    }
-    if spec.nproc_per_node in effect:
-        yield Problem(
-            f"nprocPerNode {spec.nproc_per_node} on pods without GPUs"
-            f" {effect[spec.nproc_per_node]}",
-            "nproc-auto-on-cpu",
-            path=("nprocPerNode",),
-            hint="delete it (`nprocPerNode: null`) in the CPU overlay; without GPUs the default is 1",
-        )
-
-
-def _gpus(spec: JobSpec) -> int:
-    roles = [
-        r.resources.gpu
-        for _, r in role_items(spec)
-        if r.resources and r.resources.gpu is not None
-    ]
-    return max([spec.resources.gpu, *roles])
-
-
 def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     checks: list[tuple[object, str, DataPath]] = [
         (spec.affinity, core.AFFINITY, ("affinity",)),
@@ -282,24 +189,19 @@ SPEC_RULES: tuple[Rule, ...] = (
     _unique_env,
     _unique_volumes,
     _requests_within_limits,
-    _pytorch_roles,
-    _elastic,
-    _tf_roles,
+    _single_roles,
     _generated_names_fit,
     _ttl_acknowledged,
     _tensorboard,
-    _nproc_on_cpu,
     _kube_objects,
 )
 
 
 def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
-    """Structural rules, the rules over every value (control characters, credentials:
-    kgen.rules.values, kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
-    from kgen.rules.policy import POLICY_RULES
-    from kgen.rules.secrets import SECRET_RULES
-    from kgen.rules.values import VALUE_RULES
-
+    """Structural rules, the kind's own (kgen/kinds/<kind>/rules.py), the rules over
+    every value (control characters, credentials: kgen.rules.values,
+    kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
     context = ctx or RuleContext()
-    rules = (*SPEC_RULES, *VALUE_RULES, *SECRET_RULES, *POLICY_RULES)
+    kind_rules = kind_for(spec.framework).rules()
+    rules = (*SPEC_RULES, *kind_rules, *VALUE_RULES, *SECRET_RULES, *POLICY_RULES)
     return [problem for rule in rules for problem in rule(spec, context)]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic.alias_generators import to_camel
 
-Framework = Literal["pytorch", "tensorflow"]
-FRAMEWORKS: tuple[str, ...] = get_args(Framework)
+from kgen.kinds import FRAMEWORKS
+
+# `framework:` as the registry lists the kinds (kgen.kinds), for selectors and schemas.
+if TYPE_CHECKING:
+    Framework = str
+else:
+    Framework = Literal[FRAMEWORKS]
 
 
 class SpecModel(BaseModel):

@@ -118,20 +118,6 @@ def _gpu_resource(value: str) -> str | None:
     return None
 
 
-def _nproc(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 1:
-            raise ValueError("nprocPerNode must be at least 1")
-        return str(value)
-    if isinstance(value, str) and (value in ("auto", "cpu", "gpu") or value.isdigit()):
-        if value.isdigit() and int(value) < 1:
-            raise ValueError("nprocPerNode must be at least 1")
-        return value
-    raise ValueError(
-        "nprocPerNode must be auto, cpu, gpu or a whole number of processes"
-    )
-
-
 DnsName = Annotated[str, checked(_dns1035)]
 DnsLabel = Annotated[str, checked(_dns1123_label)]
 ObjectName = Annotated[str, checked(_dns1123_subdomain)]
@@ -152,17 +138,9 @@ _QUANTITY_SCHEMA = {
         {"type": "number", "minimum": 0},
     ]
 }
-_NPROC_SCHEMA = {
-    "anyOf": [
-        {"enum": ["auto", "cpu", "gpu"]},
-        {"type": "string", "pattern": "^[1-9][0-9]*$"},
-        {"type": "integer", "minimum": 1},
-    ]
-}
 Quantity = Annotated[
     str, BeforeValidator(quantity_text), WithJsonSchema(_QUANTITY_SCHEMA)
 ]
-NprocPerNode = Annotated[str, BeforeValidator(_nproc), WithJsonSchema(_NPROC_SCHEMA)]
 
 
 def _within(kind: str) -> AfterValidator:

@@ -1,12 +1,12 @@
-"""The job spec users write in `jobs/*.yaml`: one model per framework."""
+"""The job spec users write in `jobs/*.yaml`: what every kind shares, and its roles."""
 
 from __future__ import annotations
 
-import functools
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
+from kgen.kinds import FRAMEWORKS, kind_for
 from kgen.spec.addons import CodeSync, TensorBoard
 from kgen.spec.base import SpecModel
 from kgen.spec.fields import (
@@ -17,7 +17,6 @@ from kgen.spec.fields import (
     Image,
     LabelKey,
     LabelValue,
-    NprocPerNode,
     ObjectName,
     Quantity,
 )
@@ -30,8 +29,11 @@ from kgen.spec.pod import (
     Resources,
     Toleration,
 )
-from kgen.spec.policy import ElasticPolicy, RestartPolicy, RunPolicy
+from kgen.spec.policy import RestartPolicy, RunPolicy
 from kgen.spec.storage import Volume
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind, RoleDef
 
 RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
 
@@ -87,39 +89,15 @@ class Role(SpecModel):
     )
 
 
-class PyTorchRoles(SpecModel):
-    """PyTorchJob roles."""
+class JobSpec(SpecModel):
+    """What every kind's job spec shares; each kind's model (kgen/kinds/<kind>/spec.py)
+    adds `framework`, its `roles` and its own fields."""
 
-    master: Role | None = Field(
-        None, description="Rank 0; exactly 1 replica.", examples=[{"replicas": 1}]
-    )
-    worker: Role | None = Field(
-        None, description="The other ranks.", examples=[{"replicas": 3}]
-    )
+    if TYPE_CHECKING:
+        # Declared by every kind's model, which is what generic code reads.
+        framework: str
+        roles: SpecModel
 
-
-class TFRoles(SpecModel):
-    """TFJob roles."""
-
-    chief: Role | None = Field(
-        None,
-        description="Coordinates training; at most 1 replica.",
-        examples=[{"replicas": 1}],
-    )
-    worker: Role | None = Field(
-        None, description="Training workers.", examples=[{"replicas": 4}]
-    )
-    ps: Role | None = Field(
-        None,
-        description="Parameter servers (no GPU unless asked).",
-        examples=[{"replicas": 2}],
-    )
-    evaluator: Role | None = Field(
-        None, description="Side-car evaluation.", examples=[{"replicas": 1}]
-    )
-
-
-class JobSpecBase(SpecModel):
     name: DnsName = Field(
         description="Job name; defaults to the file name. Room is needed for pod names `<name>-<role>-<index>` (63 characters).",
         examples=["mnist-ddp"],
@@ -267,68 +245,26 @@ class JobSpecBase(SpecModel):
     )
 
 
-class PyTorchJobSpec(JobSpecBase):
-    """A PyTorchJob: `master` (exactly 1) and `worker` roles."""
+def framework_field(kind: Kind) -> Any:
+    """A kind model's `framework:`, required, naming every framework there is."""
+    names = " or ".join(f"`{name}`" for name in FRAMEWORKS)
+    return Field(description=f"{names}.", examples=[kind.framework])
 
-    framework: Literal["pytorch"] = Field(
-        description="`pytorch` or `tensorflow`.", examples=["pytorch"]
-    )
-    roles: PyTorchRoles = Field(
-        description="Replica types and their pod counts.",
-        examples=[{"master": {"replicas": 1}, "worker": {"replicas": 3}}],
-    )
-    nproc_per_node: NprocPerNode | None = Field(
+
+def role_field(role: RoleDef) -> Any:
+    """A kind's roles model's key for `role`: optional, with its pod count."""
+    return Field(
         None,
-        description="Processes per pod: `auto`, `cpu`, `gpu` or a number. Default: the GPU count, else 1 (never torchrun's `auto` on CPU).",
-        examples=["4"],
+        description=role.description,
+        examples=[{"replicas": role.example_replicas}],
     )
-    elastic_policy: ElasticPolicy | None = Field(
-        None,
-        description="Elastic training (see below); allows worker-only jobs.",
-        examples=[{"minReplicas": 2, "maxReplicas": 8}],
-    )
-
-
-class TFJobSpec(JobSpecBase):
-    """A TFJob: `chief` (at most 1), `worker`, `ps` and `evaluator` roles."""
-
-    framework: Literal["tensorflow"] = Field(
-        description="`pytorch` or `tensorflow`.", examples=["tensorflow"]
-    )
-    roles: TFRoles = Field(
-        description="Replica types and their pod counts.",
-        examples=[{"ps": {"replicas": 2}, "worker": {"replicas": 4}}],
-    )
-    success_policy: Literal["AllWorkers"] | None = Field(
-        None,
-        description="Without a chief: succeed when all workers do (default: worker 0).",
-        examples=["AllWorkers"],
-    )
-    enable_dynamic_worker: bool | None = Field(
-        None,
-        description="Sparse TF_CONFIG; worker failures do not fail the job.",
-        examples=[True],
-    )
-
-
-JobSpec = PyTorchJobSpec | TFJobSpec
-JOB_MODELS: dict[str, type[PyTorchJobSpec] | type[TFJobSpec]] = {
-    "pytorch": PyTorchJobSpec,
-    "tensorflow": TFJobSpec,
-}
 
 
 def role_items(spec: JobSpec) -> list[tuple[str, Role]]:
-    """The roles that are set, in the order the model declares them."""
+    """The roles that are set, in the order the kind declares them."""
     roles = spec.roles
     return [
-        (name, role)
-        for name in _role_names(type(roles))
-        if (role := getattr(roles, name))
+        (role.name, value)
+        for role in kind_for(spec.framework).roles
+        if (value := getattr(roles, role.name))
     ]
-
-
-@functools.cache
-def _role_names(roles: type[PyTorchRoles | TFRoles]) -> tuple[str, ...]:
-    # Asked ten times a render; pydantic builds the field mapping on every access.
-    return tuple(roles.model_fields)

@@ -8,7 +8,6 @@ from pydantic import Field
 
 from kgen.spec.base import SpecModel
 from kgen.spec.fields import AtMost, Count, Int32, ObjectName, PositiveSeconds, Quantity
-from kgen.spec.pod import KubeObject
 
 RestartPolicy = Literal["Always", "OnFailure", "Never", "ExitCode"]
 CleanPodPolicy = Literal["None", "Running", "All"]
@@ -68,63 +67,4 @@ class RunPolicy(SpecModel):
         None,
         description="Gang scheduling (see below).",
         examples=[{"minAvailable": 3, "queue": "training"}],
-    )
-
-
-class RdzvConf(SpecModel):
-    """One torchrun rendezvous option."""
-
-    key: str = Field(min_length=1, description="Option name.", examples=["timeout"])
-    value: str = Field(description="Option value.", examples=["900"])
-
-
-class ElasticPolicy(SpecModel):
-    """Elastic PyTorch (torchrun rendezvous); training-operator 1.4+, target v1 only."""
-
-    min_replicas: Count | None = Field(
-        None, description="Fewest workers; defaults to the worker count.", examples=[2]
-    )
-    max_replicas: Count | None = Field(
-        None, description="Most workers; defaults to the worker count.", examples=[8]
-    )
-    rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = Field(
-        "c10d", description="torchrun's rendezvous backend.", examples=["c10d"]
-    )
-    rdzv_port: int | None = Field(
-        None,
-        ge=1,
-        le=65535,
-        description="Rendezvous port; the worker's port by default.",
-        examples=[29400],
-    )
-    rdzv_host: str | None = Field(
-        None,
-        description="Rendezvous host; worker 0 by default.",
-        examples=["etcd.ml.svc"],
-    )
-    rdzv_id: str | None = Field(
-        None, description="Rendezvous id.", examples=["llm-run-7"]
-    )
-    rdzv_conf: Annotated[list[RdzvConf], AtMost] | None = Field(
-        None,
-        description="Extra rendezvous options.",
-        examples=[[{"key": "timeout", "value": "900"}]],
-    )
-    max_restarts: Int32 | None = Field(
-        None, description="torchrun's --max-restarts.", examples=[3]
-    )
-    metrics: Annotated[list[KubeObject], AtMost] | None = Field(
-        None,
-        description="autoscaling/v2 metrics; the operator scales workers with an HPA (Argo CD then sees the replica count change).",
-        examples=[
-            [
-                {
-                    "type": "Resource",
-                    "resource": {
-                        "name": "cpu",
-                        "target": {"type": "Utilization", "averageUtilization": 80},
-                    },
-                }
-            ]
-        ],
     )

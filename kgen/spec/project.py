@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import posixpath
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
+from kgen.kinds.targets import TARGETS
 from kgen.spec.base import Framework, SpecModel
 from kgen.spec.fields import (
     MAX_ENVIRONMENTS,
@@ -18,11 +19,13 @@ from kgen.spec.fields import (
     checked,
 )
 from kgen.spec.lint import LintSettings
-from kgen.targets import TARGETS
 
 PROJECT_FILE = "kgen.yaml"
-TargetName = Literal["v1", "v1-legacy", "v1beta2", "v1beta1"]
-assert set(TargetName.__args__) == set(TARGETS)  # type: ignore[attr-defined]
+# An overlay's `target:`, one of the API targets (kgen.kinds.targets).
+if TYPE_CHECKING:
+    TargetName = str
+else:
+    TargetName = Literal[tuple(TARGETS)]
 
 
 def _relative_dir(value: str) -> str | None:

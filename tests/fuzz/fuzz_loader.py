@@ -15,8 +15,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
+    from kgen.kinds import KINDS
     from kgen.load.yaml import load_bytes
-    from kgen.spec.job import JOB_MODELS
     from kgen.spec.validate import validate_model
 
 
@@ -27,8 +27,8 @@ def one_input(data: bytes) -> None:
         return
     if isinstance(doc.data, dict):
         framework = doc.data.get("framework")
-        model = JOB_MODELS.get(framework if isinstance(framework, str) else "pytorch")
-        validate_model(model or JOB_MODELS["pytorch"], doc.data)
+        kind = KINDS.get(framework) if isinstance(framework, str) else None
+        validate_model((kind or KINDS["pytorch"]).model(), doc.data)
 
 
 def main() -> None:

@@ -1,43 +1,33 @@
-"""PyTorchJob for every API target (kubeflow-api.md §2, §3.3, §6.2)."""
+"""PyTorchJob's spec for every API target (kubeflow-api.md §2, §3.3, §6.2)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.render.base import Environment, Manifest, job_manifest
+from kgen.kinds.pytorch import KIND, WORKER_ONLY
+from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
+from kgen.render.base import Environment
 from kgen.render.pod import replica_specs
-from kgen.render.runpolicy import cannot_express, place_run_policy, supported
-from kgen.spec.job import PyTorchJobSpec, role_items
-
-CONTAINER = "pytorch"
-PORT_NAME = "pytorchjob-port"
-PORT = 23456
-DEFAULT_RESTART = "OnFailure"
-ROLE_KEYS = {"master": "Master", "worker": "Worker"}
+from kgen.render.runpolicy import cannot_express, place_run_policy
+from kgen.spec.job import JobSpec, role_items
 
 
-def render_pytorchjob(
-    spec: PyTorchJobSpec, env: Environment
-) -> tuple[list[Manifest], list[Problem]]:
+def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Problem]]:
+    job = own(spec)
     target = env.target
     body_spec: dict[str, Any] = {}
-    problems = place_run_policy(
-        body_spec,
-        spec.run_policy,
-        clean_pod_policy=spec.run_policy.clean_pod_policy or "None",
-        target=target,
-    )
-    if spec.elastic_policy is not None:
-        if supported(("elasticPolicy",), target):
-            body_spec["elasticPolicy"] = elastic_policy(spec)
+    problems = place_run_policy(body_spec, job, KIND, target)
+    if job.elastic_policy is not None:
+        if KIND.supports("elasticPolicy", target):
+            body_spec["elasticPolicy"] = elastic_policy(job)
         else:
             problems.append(cannot_express(("elasticPolicy",), target))
-    if supported(("nprocPerNode",), target):
-        body_spec["nprocPerNode"] = nproc_per_node(spec)
-    elif spec.nproc_per_node is not None:
+    if KIND.supports("nprocPerNode", target):
+        body_spec["nprocPerNode"] = nproc_per_node(job)
+    elif job.nproc_per_node is not None:
         problems.append(cannot_express(("nprocPerNode",), target))
-    if target.pytorch_needs_master and spec.roles.master is None:
+    if job.roles.master is None and target.name not in WORKER_ONLY:
         problems.append(
             Problem(
                 f"API target {target.name} requires a master role ({target.description})",
@@ -47,15 +37,8 @@ def render_pytorchjob(
                 hint="worker-only PyTorchJobs need training-operator 1.4 or later (target v1)",
             )
         )
-    body_spec["pytorchReplicaSpecs"] = replica_specs(
-        spec,
-        ROLE_KEYS,
-        container=CONTAINER,
-        port_name=PORT_NAME,
-        port=PORT,
-        default_restart=DEFAULT_RESTART,
-    )
-    return [job_manifest("PyTorchJob", spec, env, body_spec)], problems
+    body_spec[KIND.replica_key] = replica_specs(job, KIND)
+    return body_spec, problems
 
 
 def nproc_per_node(spec: PyTorchJobSpec) -> str:
@@ -92,3 +75,11 @@ def elastic_policy(spec: PyTorchJobSpec) -> dict[str, Any]:
         ("metrics", policy.metrics),
     )
     return out | {key: value for key, value in optional if value is not None}
+
+
+def live_pointers(spec: JobSpec) -> list[str]:
+    """Worker replicas change under the HPA that elasticPolicy.metrics asks for."""
+    policy = own(spec).elastic_policy
+    if policy is None or not policy.metrics:
+        return []
+    return [f"/spec/{KIND.replica_key}/{KIND.role('worker').key}/replicas"]

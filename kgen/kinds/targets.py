@@ -4,6 +4,11 @@ kubeflow-api.md §1-§3: `kubeflow.org/v1` has two incompatible shapes (run fiel
 `spec.runPolicy` from training-operator 1.3, directly under `spec` before), and the beta
 versions each know fewer fields. A spec field a target cannot express is an error naming
 the target; kgen never drops it silently (the API server would prune it without a word).
+
+A target says where run fields live and which of them it has; each kind says on which
+targets it exists and which of its own fields each has (kgen.kinds.base.Kind), so
+`kgen.kinds.kinds_on` answers which kinds a target serves. A release line of another
+operator (Trainer v2, mpi-operator) is another target here.
 """
 
 from __future__ import annotations
@@ -11,15 +16,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-# Spec fields (by their YAML path) that only some targets have.
-OPTIONAL_FIELDS = (
+# Run fields (by their YAML path) that only some targets have.
+OPTIONAL_RUN_FIELDS = (
     "runPolicy.backoffLimit",
     "runPolicy.activeDeadlineSeconds",
     "runPolicy.schedulingPolicy",
-    "nprocPerNode",
-    "elasticPolicy",
-    "successPolicy",
-    "enableDynamicWorker",
+)
+# Every run field, in the order of the operator's Go struct (common_types.go RunPolicy).
+RUN_FIELDS = (
+    "cleanPodPolicy",
+    "ttlSecondsAfterFinished",
+    "activeDeadlineSeconds",
+    "backoffLimit",
+    "schedulingPolicy",
 )
 
 
@@ -31,10 +40,6 @@ class ApiTarget:
     # Where cleanPodPolicy, backoffLimit and the other run fields live.
     run_fields_at: Literal["runPolicy", "spec"]
     supports: frozenset[str]
-    # PyTorch worker-only jobs need training-operator >= 1.4 (trainer#1762).
-    pytorch_needs_master: bool
-    # The TF operator's own cleanPodPolicy default there (v1.6+: None; before: Running).
-    tf_default_clean_pod_policy: Literal["None", "Running"]
 
 
 _LEGACY_RUN = frozenset({"runPolicy.backoffLimit", "runPolicy.activeDeadlineSeconds"})
@@ -47,19 +52,14 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v1",
             description="kubeflow.org/v1 with spec.runPolicy, training-operator 1.3 and later",
             run_fields_at="runPolicy",
-            supports=frozenset(OPTIONAL_FIELDS),
-            pytorch_needs_master=False,
-            tf_default_clean_pod_policy="None",
+            supports=frozenset(OPTIONAL_RUN_FIELDS),
         ),
         ApiTarget(
             name="v1-legacy",
             api_version="kubeflow.org/v1",
             description="kubeflow.org/v1 with run fields under spec, Kubeflow 0.6 to 1.2",
             run_fields_at="spec",
-            # tf-operator gained these two before runPolicy (§2.2).
-            supports=_LEGACY_RUN | {"successPolicy", "enableDynamicWorker"},
-            pytorch_needs_master=True,
-            tf_default_clean_pod_policy="Running",
+            supports=_LEGACY_RUN,
         ),
         ApiTarget(
             name="v1beta2",
@@ -67,8 +67,6 @@ TARGETS: dict[str, ApiTarget] = {
             description="kubeflow.org/v1beta2, Kubeflow 0.5 and 0.6",
             run_fields_at="spec",
             supports=_LEGACY_RUN,
-            pytorch_needs_master=True,
-            tf_default_clean_pod_policy="Running",
         ),
         ApiTarget(
             name="v1beta1",
@@ -76,9 +74,21 @@ TARGETS: dict[str, ApiTarget] = {
             description="kubeflow.org/v1beta1, Kubeflow 0.4",
             run_fields_at="spec",
             supports=frozenset(),
-            pytorch_needs_master=True,
-            tf_default_clean_pod_policy="Running",
         ),
     )
 }
 DEFAULT_TARGET = "v1"
+
+
+def target_of_manifest(api_version: str, spec: dict[str, object]) -> str:
+    """The target an existing job object was written for (`kgen import`).
+
+    kubeflow.org/v1 is the legacy layout only when run fields sit directly under spec;
+    without any it reads the same in both, and current operators are the likelier
+    reader. An apiVersion no target has gives its version, which names no target."""
+    matching = [t for t in TARGETS.values() if t.api_version == api_version]
+    if len(matching) > 1:
+        legacy = "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS)
+        layout = "spec" if legacy else "runPolicy"
+        return next(t.name for t in matching if t.run_fields_at == layout)
+    return matching[0].name if matching else api_version.rsplit("/", 1)[1]

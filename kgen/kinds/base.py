@@ -1,0 +1,206 @@
+"""What kgen knows about one job kind, declared once in the kind's own package.
+
+A kind package (kgen/kinds/pytorch, kgen/kinds/tensorflow) holds its declaration in
+`__init__.py`, a `Kind` built from plain data that costs nothing to import, and its code
+in modules the record imports on first use, named by their job:
+
+- `spec.py`: `MODEL`, the pydantic model of its job spec; `ROLES`, the model of its
+  `roles:`; `scale_limit(spec)`; `REFERENCE`, its own sections of the spec reference,
+  and `TYPE_NAMES`, how the reference names its own field types;
+- `render.py`: `render(spec, env)`, the object's `spec` for the environment's target,
+  and `live_pointers(spec)`, what the live object changes by design (ignoreDifferences);
+- `env.py`: `replicas(spec, env)`, the pods and the env the operator gives each;
+- `rules.py`: `RULES`, its own rules over a validated spec;
+- `envelope.py`: `fields(target)`, its own properties in the output schema;
+- `importer.py`: `read_fields(spec, target, out)`, its own fields of an existing object.
+
+The code is imported on first use for start-up time: building the job models is a fifth
+of kgen's start-up, and a run whose renders all come from the cache never needs them.
+tests/test_kinds.py checks every registered kind has every part.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from kgen.rules.info import RuleInfo
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from pydantic import BaseModel
+
+    from kgen.errors import Problem
+    from kgen.kinds.targets import ApiTarget
+    from kgen.render.base import Environment
+    from kgen.rules.context import Rule
+    from kgen.spec.job import JobSpec
+
+
+@dataclass(frozen=True)
+class SingleRole:
+    """A role of one pod: more replicas are the error `code`, worded as `words`."""
+
+    code: str
+    words: str  # "exactly one" (PyTorch's master), "at most one" (TF's chief)
+
+
+@dataclass(frozen=True)
+class RoleDef:
+    """One replica type of a kind, in the order the output lists them."""
+
+    name: str  # the key under `roles:` in a spec
+    key: str  # the replica type in the output
+    description: str
+    example_replicas: int
+    single: SingleRole | None = None
+    # A role without GPUs unless its own resources ask (a parameter server).
+    gpu_by_default: bool = True
+    # A role whose pods serve until deleted (a parameter server): the job's pods are
+    # cleaned up once it ends unless the spec says otherwise (cleanPodPolicy Running).
+    never_exits: bool = False
+    # The role an autoscaler scales (elastic PyTorch workers).
+    scaled: bool = False
+
+
+class Replica(NamedTuple):
+    """One pod the operator will create, and the variables it injects."""
+
+    pod: str
+    env: dict[str, str]
+    # Why `env` is empty, when it is (`kgen explain` says so).
+    why_empty: str = ""
+
+
+@dataclass(frozen=True)
+class Health:
+    """How a job's status conditions map to Argo CD health: the first condition that is
+    True among `conditions` (type, health, message when it has none) wins."""
+
+    conditions: tuple[tuple[str, str, str], ...]
+    otherwise: tuple[str, str]  # health and message while none is True
+
+
+@dataclass(frozen=True)
+class Kind:
+    framework: str  # the spec's `framework:`
+    kind: str
+    group: str
+    replica_key: str
+    roles: tuple[RoleDef, ...]
+    # Every replica type the API accepts, in its order (TFJob also takes Master).
+    api_roles: tuple[str, ...]
+    # The operator's named container and port (kubeflow-api.md §2.4).
+    container: str
+    port_name: str
+    port: int
+    default_restart: str
+    # The API targets the kind exists on.
+    targets: frozenset[str]
+    # The kind's own spec fields (by YAML key) and the targets that have them.
+    fields: Mapping[str, frozenset[str]]
+    # The operator's cleanPodPolicy when a job leaves it out, and where it differs.
+    operator_clean_pod_policy: str
+    operator_clean_pod_policy_on: Mapping[str, str]
+    health: Health
+    # Catalogue entries of the kind's own problem codes.
+    catalog: tuple[RuleInfo, ...]
+    package: str  # where the parts live (see the module docstring)
+    _by_name: dict[str, RoleDef] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {role.name: role for role in self.roles})
+
+    def role(self, name: str) -> RoleDef:
+        return self._by_name[name]
+
+    def role_for_key(self, key: str) -> RoleDef | None:
+        return next((role for role in self.roles if role.key == key), None)
+
+    def supports(self, field: str, target: ApiTarget) -> bool:
+        """Whether `target` has the kind's own spec field `field`."""
+        return target.name in self.fields.get(field, frozenset())
+
+    def default_clean_pod_policy(self, target: str, roles: Iterable[str]) -> str:
+        """kgen's cleanPodPolicy for a job with `roles` (spec names) on `target`: the
+        operator's, or Running when a role never exits (kubeflow-api.md §7)."""
+        if any(self.role(name).never_exits for name in roles if name in self._by_name):
+            return "Running"
+        return self.operator_clean_pod_policy_on.get(
+            target, self.operator_clean_pod_policy
+        )
+
+    def _part(self, name: str) -> ModuleType:
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def model(self) -> type[JobSpec]:
+        model: type[JobSpec] = self._part("spec").MODEL
+        return model
+
+    def roles_model(self) -> type[BaseModel]:
+        roles: type[BaseModel] = self._part("spec").ROLES
+        return roles
+
+    def reference(self) -> list[tuple[str, type[BaseModel]]]:
+        sections: list[tuple[str, type[BaseModel]]] = self._part("spec").REFERENCE
+        return sections
+
+    def type_names(self) -> dict[Any, str]:
+        names: dict[Any, str] = self._part("spec").TYPE_NAMES
+        return names
+
+    def scale_limit(self, spec: JobSpec) -> int | None:
+        """The most pods an autoscaler may give the scaled role (0: as many as it has);
+        None when nothing scales."""
+        limit: int | None = self._part("spec").scale_limit(spec)
+        return limit
+
+    def render(
+        self, spec: JobSpec, env: Environment
+    ) -> tuple[dict[str, Any], list[Problem]]:
+        rendered: tuple[dict[str, Any], list[Problem]]
+        rendered = self._part("render").render(spec, env)
+        return rendered
+
+    def live_pointers(self, spec: JobSpec) -> list[str]:
+        pointers: list[str] = self._part("render").live_pointers(spec)
+        return pointers
+
+    def env_contract(self, spec: JobSpec, env: Environment) -> list[Replica]:
+        replicas: list[Replica] = self._part("env").replicas(spec, env)
+        return replicas
+
+    def rules(self) -> tuple[Rule, ...]:
+        rules: tuple[Rule, ...] = self._part("rules").RULES
+        return rules
+
+    def envelope(self, target: ApiTarget) -> dict[str, Any]:
+        fields: dict[str, Any] = self._part("envelope").fields(target)
+        return fields
+
+    def read_fields(
+        self, spec: dict[str, Any], target: str, out: dict[str, Any]
+    ) -> dict[str, Any]:
+        fields: dict[str, Any] = self._part("importer").read_fields(spec, target, out)
+        return fields
+
+    def preload(self) -> None:
+        """Import what rendering needs, once, before worker processes fork."""
+        for part in ("spec", "render", "rules"):
+            self._part(part)
+
+
+# Argo CD ships no health check for kubeflow.org kinds, so an app shows Healthy while a
+# job runs and after it fails (kubeflow-api.md §8.1). Failed wins over everything, then
+# Succeeded, then Suspended; anything else is still running.
+TRAINING_JOB_HEALTH = Health(
+    conditions=(
+        ("Failed", "Degraded", "The training job failed"),
+        ("Succeeded", "Healthy", "The training job succeeded"),
+        ("Suspended", "Suspended", "The training job is suspended"),
+    ),
+    otherwise=("Progressing", "Waiting for the training job to finish"),
+)

@@ -1,0 +1,46 @@
+"""PyTorchJob (training-operator): a master and workers, or elastic workers alone.
+
+The declaration only; the model, renderer, env contract, rules, envelope and import are
+this package's other modules, imported on first use (kgen.kinds.base).
+"""
+
+from __future__ import annotations
+
+from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
+from kgen.kinds.pytorch.catalog import CATALOG
+from kgen.kinds.targets import TARGETS
+
+# elasticPolicy and an explicit nprocPerNode came with the runPolicy layout of
+# training-operator (target v1, kubeflow-api.md §2.1).
+CURRENT = frozenset({"v1"})
+# Worker-only jobs need training-operator 1.4 or later (trainer#1762).
+WORKER_ONLY = frozenset({"v1"})
+
+MASTER = RoleDef(
+    "master",
+    "Master",
+    "Rank 0; exactly 1 replica.",
+    1,
+    single=SingleRole("pytorch-master-replicas", "exactly one"),
+)
+WORKER = RoleDef("worker", "Worker", "The other ranks.", 3, scaled=True)
+
+KIND = Kind(
+    framework="pytorch",
+    kind="PyTorchJob",
+    group="kubeflow.org",
+    replica_key="pytorchReplicaSpecs",
+    roles=(MASTER, WORKER),
+    api_roles=("Master", "Worker"),
+    container="pytorch",
+    port_name="pytorchjob-port",
+    port=23456,
+    default_restart="OnFailure",
+    targets=frozenset(TARGETS),
+    fields={"elasticPolicy": CURRENT, "nprocPerNode": CURRENT},
+    operator_clean_pod_policy="None",
+    operator_clean_pod_policy_on={},
+    health=TRAINING_JOB_HEALTH,
+    catalog=CATALOG,
+    package=__name__,
+)

@@ -1,0 +1,54 @@
+"""TFJob (training-operator): chief, workers, parameter servers and evaluators.
+
+The declaration only; the model, renderer, env contract, rules, envelope and import are
+this package's other modules, imported on first use (kgen.kinds.base).
+"""
+
+from __future__ import annotations
+
+from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
+from kgen.kinds.targets import TARGETS
+from kgen.kinds.tensorflow.catalog import CATALOG
+
+# tf-operator had successPolicy and enableDynamicWorker before runPolicy (§2.2).
+SINCE_V1 = frozenset({"v1", "v1-legacy"})
+
+KIND = Kind(
+    framework="tensorflow",
+    kind="TFJob",
+    group="kubeflow.org",
+    replica_key="tfReplicaSpecs",
+    roles=(
+        RoleDef(
+            "chief",
+            "Chief",
+            "Coordinates training; at most 1 replica.",
+            1,
+            single=SingleRole("tf-chief-replicas", "at most one"),
+        ),
+        RoleDef("worker", "Worker", "Training workers.", 4),
+        RoleDef(
+            "ps",
+            "PS",
+            "Parameter servers (no GPU unless asked).",
+            2,
+            gpu_by_default=False,
+            never_exits=True,
+        ),
+        RoleDef("evaluator", "Evaluator", "Side-car evaluation.", 1),
+    ),
+    api_roles=("Chief", "Master", "Worker", "PS", "Evaluator"),
+    container="tensorflow",
+    port_name="tfjob-port",
+    port=2222,
+    default_restart="Never",
+    targets=frozenset(TARGETS),
+    fields={"successPolicy": SINCE_V1, "enableDynamicWorker": SINCE_V1},
+    # The operator's own default: Running until training-operator 1.6 made it None
+    # (kubeflow-api.md §7); PS pods never exit, so kgen keeps Running for them.
+    operator_clean_pod_policy="Running",
+    operator_clean_pod_policy_on={"v1": "None"},
+    health=TRAINING_JOB_HEALTH,
+    catalog=CATALOG,
+    package=__name__,
+)

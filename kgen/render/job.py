@@ -1,0 +1,57 @@
+"""Render a validated job spec for one environment into Kubernetes manifests.
+
+The job's kind (kgen.kinds) renders the object's `spec` for the environment's target;
+then come the job's name under the naming policy and the objects around the job: the
+claims it creates and its TensorBoard. Problems a target cannot express are located by
+spec data path.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import replace
+
+from kgen.errors import Problem
+from kgen.kinds import kind_for
+from kgen.render.base import Environment, Manifest, job_manifest
+from kgen.render.claims import render_claims
+from kgen.render.tensorboard import render_tensorboard
+from kgen.spec.job import JobSpec
+
+
+def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
+    kind = kind_for(spec.framework)
+    body_spec, problems = kind.render(spec, env)
+    job = named_run(job_manifest(kind.kind, spec, env, body_spec), spec, env)
+    return [
+        job,
+        *render_claims(spec, env),
+        *render_tensorboard(spec, env),
+    ], problems
+
+
+HASH_LENGTH = 8
+JOB_LABEL = "kgen.io/job"
+
+
+def named_run(job: Manifest, spec: JobSpec, env: Environment) -> Manifest:
+    """The job under its run name: `<name>-<runId>`, or with `content-hash` naming
+    `<name>-<hash>` of everything rendered but the name, so any change is a new job."""
+    if spec.run_id:
+        suffix = spec.run_id
+    elif env.job_names == "content-hash":
+        digest = hashlib.sha256(
+            json.dumps(job.body, sort_keys=True).encode()
+        ).hexdigest()
+        suffix = digest[:HASH_LENGTH]
+    else:
+        return job
+    name = f"{spec.name}-{suffix}"
+    body = copy.deepcopy(job.body)
+    body["metadata"]["name"] = name
+    body["metadata"]["labels"] = dict(
+        sorted({**body["metadata"]["labels"], JOB_LABEL: spec.name}.items())
+    )
+    return replace(job, name=name, body=body)
