@@ -1,2 +1,2 @@
-"""What a GitOps controller needs beside the manifests: Argo CD Applications, health
-checks for the job kinds, and ignoreDifferences."""
+"""What a GitOps controller needs beside the manifests: Argo CD Applications, the
+health checks of the registered job kinds (`health`), and ignoreDifferences."""
