@@ -41,12 +41,12 @@ typecheck: install
 
 check: lint test  ## everything CI runs
 
-golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, README); review the diff
+golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, docs); review the diff
 	$(BIN)/pytest tests/test_cases.py tests/hostile --update-golden -q
 	$(BIN)/kgen build
 	$(BIN)/kgen argocd
 	$(BIN)/kgen schema --out schemas
-	$(BIN)/python -m kgen.reference README.md
+	$(BIN)/python -m kgen.reference
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
@@ -54,8 +54,8 @@ clean:
 schemas: install  ## regenerate schemas/ (editor schemas and job envelopes)
 	$(BIN)/kgen schema --out schemas
 
-docs: install  ## regenerate the spec reference in README.md from the models
-	$(BIN)/python -m kgen.reference README.md
+docs: install  ## regenerate docs/spec-reference.md and docs/rules.md from the code
+	$(BIN)/python -m kgen.reference
 
 bench: bytecode  ## time kgen (and kustomize) on a synthetic project; BENCH_JOBS, BENCH_RUNS
 	$(BIN)/python benchmarks/run.py

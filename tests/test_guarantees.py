@@ -1,4 +1,4 @@
-"""What kgen promises beyond correct output (README, Guarantees): no network, no
+"""What kgen promises beyond correct output (docs/guarantees.md): no network, no
 secret values, no writing outside the project and its output root."""
 
 from __future__ import annotations

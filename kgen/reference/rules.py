@@ -1,10 +1,11 @@
-"""The table of every problem code, generated from the catalogue (`make docs`)."""
+"""The table of every problem code (docs/rules.md), generated from the catalogue
+(`make docs`)."""
 
 from __future__ import annotations
 
 from kgen.rules.catalog import RULES
 
-RULES_BEGIN = "<!-- BEGIN RULES: generated from kgen/rule_catalog.py by `make docs` -->"
+RULES_BEGIN = "<!-- BEGIN RULES: generated from the rule catalogue by `make docs` -->"
 RULES_END = "<!-- END RULES -->"
 
 

@@ -1,8 +1,8 @@
-"""The spec reference, generated from the models (`make docs`).
+"""The spec reference (docs/spec-reference.md), generated from the models (`make docs`).
 
-Each field's description and example live on its pydantic Field, so the README, the
+Each field's description and example live on its pydantic Field, so the reference, the
 JSON Schemas editors read and the validation itself cannot drift apart. A test fails when
-the README's generated section is not what this module renders.
+the page's generated section is not what this module renders.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ INTRO = {
 def render_reference() -> str:
     parts = [BEGIN, ""]
     for where, model, skip in SECTIONS:
-        parts.append(f"#### `{where}`\n")
+        parts.append(f"## `{where}`\n")
         doc = INTRO.get(where) or (model.__doc__ or "").strip()
         parts.append(" ".join(doc.split()) + "\n")
         parts.append("| key | type | default | meaning | example |")

@@ -1,0 +1,89 @@
+"""The README and docs/ hold together: every relative link and #anchor resolves, and the
+architecture page names every package of kgen/ (the same names `ls kgen/` shows)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+_FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+_CODE = re.compile(r"`[^`\n]*`")
+
+
+def _prose(text: str) -> str:
+    """`text` without code blocks and code spans, where brackets are not links."""
+    return _CODE.sub("", _FENCE.sub("", text))
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation but `-` and `_`
+    dropped, spaces as `-`."""
+    text = heading.strip().lower().replace("`", "")
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = _FENCE.sub("", page.read_text(encoding="utf-8"))
+    seen: Counter[str] = Counter()
+    found = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", text, re.M):
+        slug = _slug(heading)
+        found.add(f"{slug}-{seen[slug]}" if seen[slug] else slug)
+        seen[slug] += 1
+    return found
+
+
+def broken_links(page: Path) -> list[str]:
+    broken = []
+    for target in _LINK.findall(_prose(page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):
+            continue  # https:, mailto:
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        if not linked.exists() or (
+            anchor and (linked.suffix != ".md" or anchor not in anchors(linked))
+        ):
+            broken.append(target)
+    return broken
+
+
+@pytest.mark.parametrize(
+    "page", PAGES, ids=[p.relative_to(REPO).as_posix() for p in PAGES]
+)
+def test_every_relative_link_resolves(page: Path):
+    assert broken_links(page) == []
+
+
+def test_a_broken_link_or_anchor_is_found(tmp_path: Path):
+    (tmp_path / "other.md").write_text("# Other page\n\n## A `code` heading, too\n")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "[ok](other.md) [ok](other.md#a-code-heading-too) [ok](#here)\n"
+        "[gone](missing.md) [no anchor](other.md#nowhere) [web](https://example.com)\n"
+        "`[not a link](nowhere.md)`\n\n## Here\n"
+    )
+    assert broken_links(page) == ["missing.md", "other.md#nowhere"]
+
+
+def test_the_readme_is_a_short_front_door():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    # The two set-up commands come first.
+    assert readme.split("```sh\n", 1)[1].startswith("make build ")
+    assert "\nmake test " in readme.split("```", 3)[1]
+
+
+def test_the_architecture_names_every_package():
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    packages = sorted(
+        p.name for p in (REPO / "kgen").iterdir() if (p / "__init__.py").exists()
+    )
+    assert packages  # the check can fail
+    assert [p for p in packages if f"`kgen/{p}/`" not in page] == []
