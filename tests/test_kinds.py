@@ -139,7 +139,7 @@ def test_the_declaration_names_real_targets_and_catalogued_codes(kind: Kind):
     for field, targets in kind.fields.items():
         assert targets <= kind.targets, field
         assert field in kind.model().model_json_schema(by_alias=True)["properties"]
-    assert set(kind.operator_clean_pod_policy_on) <= kind.targets
+    assert set(kind.clean_pod_policy_on) <= kind.targets
     for info in kind.catalog:
         assert RULES[info.id] is info
     for role in kind.roles:

@@ -169,10 +169,7 @@ def _run_policy(
     layout = TARGETS[target].run_fields_at if target in TARGETS else "spec"
     source = spec.get("runPolicy", {}) if layout == "runPolicy" else spec
     policy = {k: source[k] for k in RUN_FIELDS if k in source}
-    policy.setdefault(
-        "cleanPodPolicy",
-        kind.operator_clean_pod_policy_on.get(target, kind.operator_clean_pod_policy),
-    )
+    policy.setdefault("cleanPodPolicy", kind.operator_clean_pod_policy(target))
     present = [role.name for role in kind.roles if role.key in roles]
     if policy.get("cleanPodPolicy") == kind.default_clean_pod_policy(target, present):
         del policy["cleanPodPolicy"]

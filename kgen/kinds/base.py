@@ -24,13 +24,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.rules.info import RuleInfo
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from pydantic import BaseModel
 
     from kgen.errors import Problem
@@ -64,6 +63,9 @@ class RoleDef:
     never_exits: bool = False
     # The role an autoscaler scales (elastic PyTorch workers).
     scaled: bool = False
+
+
+_PARTS: dict[str, ModuleType] = {}
 
 
 class Replica(NamedTuple):
@@ -102,9 +104,10 @@ class Kind:
     targets: frozenset[str]
     # The kind's own spec fields (by YAML key) and the targets that have them.
     fields: Mapping[str, frozenset[str]]
-    # The operator's cleanPodPolicy when a job leaves it out, and where it differs.
-    operator_clean_pod_policy: str
-    operator_clean_pod_policy_on: Mapping[str, str]
+    # The operator's cleanPodPolicy when a job leaves it out, and the targets where
+    # it differs from that.
+    clean_pod_policy: str
+    clean_pod_policy_on: Mapping[str, str]
     health: Health
     # Catalogue entries of the kind's own problem codes.
     catalog: tuple[RuleInfo, ...]
@@ -124,17 +127,24 @@ class Kind:
         """Whether `target` has the kind's own spec field `field`."""
         return target.name in self.fields.get(field, frozenset())
 
+    def operator_clean_pod_policy(self, target: str) -> str:
+        """The cleanPodPolicy the operator of `target` applies when a job has none."""
+        return self.clean_pod_policy_on.get(target, self.clean_pod_policy)
+
     def default_clean_pod_policy(self, target: str, roles: Iterable[str]) -> str:
         """kgen's cleanPodPolicy for a job with `roles` (spec names) on `target`: the
         operator's, or Running when a role never exits (kubeflow-api.md §7)."""
         if any(self.role(name).never_exits for name in roles if name in self._by_name):
             return "Running"
-        return self.operator_clean_pod_policy_on.get(
-            target, self.operator_clean_pod_policy
-        )
+        return self.operator_clean_pod_policy(target)
 
     def _part(self, name: str) -> ModuleType:
-        return importlib.import_module(f"{self.package}.{name}")
+        # Asked several times a render: importlib's own lookup costs 30 times this.
+        module_name = f"{self.package}.{name}"
+        module = _PARTS.get(module_name)
+        if module is None:
+            module = _PARTS[module_name] = importlib.import_module(module_name)
+        return module
 
     def model(self) -> type[JobSpec]:
         model: type[JobSpec] = self._part("spec").MODEL

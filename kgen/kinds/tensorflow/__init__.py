@@ -46,8 +46,8 @@ KIND = Kind(
     fields={"successPolicy": SINCE_V1, "enableDynamicWorker": SINCE_V1},
     # The operator's own default: Running until training-operator 1.6 made it None
     # (kubeflow-api.md §7); PS pods never exit, so kgen keeps Running for them.
-    operator_clean_pod_policy="Running",
-    operator_clean_pod_policy_on={"v1": "None"},
+    clean_pod_policy="Running",
+    clean_pod_policy_on={"v1": "None"},
     health=TRAINING_JOB_HEALTH,
     catalog=CATALOG,
     package=__name__,
