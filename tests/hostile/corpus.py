@@ -9,7 +9,15 @@ files. Crashes the fuzzer finds are added here.
 
 from __future__ import annotations
 
-from tests.hostile import cases_input, cases_output, cases_values
+from tests.hostile import (
+    cases_adoption,
+    cases_attack,
+    cases_input,
+    cases_output,
+    cases_pods,
+    cases_targets,
+    cases_values,
+)
 from tests.hostile.case import (
     OUTSIDE_DIR,
     OUTSIDE_FILE,
@@ -256,7 +264,16 @@ _FIRST: dict[str, Case] = {
 
 def _all_cases() -> dict[str, Case]:
     cases: dict[str, Case] = {}
-    for group in (_FIRST, cases_input.CASES, cases_output.CASES, cases_values.CASES):
+    for group in (
+        _FIRST,
+        cases_input.CASES,
+        cases_output.CASES,
+        cases_values.CASES,
+        cases_attack.CASES,
+        cases_targets.CASES,
+        cases_adoption.CASES,
+        cases_pods.CASES,
+    ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
         cases |= group
