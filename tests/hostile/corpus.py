@@ -15,6 +15,7 @@ from tests.hostile import (
     cases_input,
     cases_output,
     cases_pods,
+    cases_secrets,
     cases_targets,
     cases_values,
 )
@@ -270,6 +271,7 @@ def _all_cases() -> dict[str, Case]:
         cases_output.CASES,
         cases_values.CASES,
         cases_attack.CASES,
+        cases_secrets.CASES,
         cases_targets.CASES,
         cases_adoption.CASES,
         cases_pods.CASES,
