@@ -10,12 +10,13 @@ kgen writes them out: Argo CD would otherwise show the job OutOfSync.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kgen.errors import Problem
 from kgen.kinds.mpi import KIND, V2
 from kgen.kinds.mpi.spec import MPIJobSpec, own, slots
-from kgen.kinds.targets import ApiTarget
+from kgen.kinds.targets import MPI_OPERATOR, ApiTarget
 from kgen.render.base import Environment
 from kgen.render.pod import replica_specs
 from kgen.render.roles import role_settings
@@ -50,12 +51,19 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
         if v2:
             body[key] = value or default
         elif value is not None:
-            problems.append(cannot_express((key,), target))
+            problems.append(_v2_only(key, target))
     if not v2 and job.run_launcher_as_worker is not None:
-        problems.append(cannot_express(("runLauncherAsWorker",), target))
+        problems.append(_v2_only("runLauncherAsWorker", target))
     if v2:
         problems += _v2_problems(job, target)
     return body, problems
+
+
+def _v2_only(key: str, target: ApiTarget) -> Problem:
+    """mpi-operator's own field on training-operator's MPIJob v1, which prunes it."""
+    problem = cannot_express((key,), target)
+    hint = f"{key} is mpi-operator's (target {MPI_OPERATOR}); training-operator's MPIJob v1 has none: remove it for this environment in an overlay (`{key}: null`)"
+    return replace(problem, hint=hint)
 
 
 def _replicas(job: MPIJobSpec, *, v2: bool) -> dict[str, Any]:
