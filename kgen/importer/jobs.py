@@ -118,7 +118,9 @@ def _import_document(
         out["annotations"] = meta["annotations"]
     roles = spec_in.get(kind.replica_key) or {}
     settings = [
-        pod_settings(reader, role, body, kind.container, claims)
+        pod_settings(
+            reader, role, body, None if kind.first_container else kind.container, claims
+        )
         for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])

@@ -112,6 +112,9 @@ class Kind:
     # Catalogue entries of the kind's own problem codes.
     catalog: tuple[RuleInfo, ...]
     package: str  # where the parts live (see the module docstring)
+    # The operator takes the first container whatever its name (MPIJob), so an
+    # imported object's main container need not carry `container`'s name.
+    first_container: bool = False
     _by_name: dict[str, RoleDef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

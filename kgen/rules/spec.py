@@ -127,7 +127,9 @@ def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         key=lambda pair: len(pair[0]),
         default=None,
     )
-    if longest is None:  # `roles: {}` names nothing; the kind's rules say what is missing
+    if (
+        longest is None
+    ):  # `roles: {}` names nothing; the kind's rules say what is missing
         return
     generated, what = longest
     if len(generated) > MAX_NAME:

@@ -58,4 +58,5 @@ KIND = Kind(
     health=TRAINING_JOB_HEALTH,
     catalog=CATALOG,
     package=__name__,
+    first_container=True,
 )
