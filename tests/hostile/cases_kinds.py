@@ -3,7 +3,7 @@ the mpi-operator target (issue 20)."""
 
 from __future__ import annotations
 
-from tests.hostile.case import Case, job
+from tests.hostile.case import Case, Content, job
 
 MPI_JOB = """\
 framework: mpi
@@ -14,8 +14,8 @@ roles:
 """
 
 
-def _mpi_with(line: str) -> dict[str, str | bytes | None]:
-    return dict(job(MPI_JOB + line + "\n"))
+def _mpi_with(line: str) -> dict[str, Content]:
+    return job(MPI_JOB + line + "\n")
 
 
 CASES: dict[str, Case] = {
