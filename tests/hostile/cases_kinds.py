@@ -14,6 +14,16 @@ roles:
 """
 
 
+IMPORT = ("import", "manifest.yaml", "--out", "imported")
+
+
+def _manifest(kind: str, api: str, replicas: str) -> dict[str, Content]:
+    head = (
+        f"apiVersion: kubeflow.org/{api}\nkind: {kind}\nmetadata:\n  name: j\nspec:\n"
+    )
+    return {"manifest.yaml": head + replicas}
+
+
 def _mpi_with(line: str) -> dict[str, Content]:
     return job(MPI_JOB + line + "\n")
 
@@ -63,5 +73,40 @@ CASES: dict[str, Case] = {
         args=("explain", "train", "--env", "dev"),
         expected_exit=0,
         about="WORKER_ADDRS goes to every pod: shown abbreviated, not N copies of N names",
+    ),
+    "kinds-import-mpijob-without-containers": Case(
+        _manifest(
+            "MPIJob",
+            "v2beta1",
+            "  mpiReplicaSpecs:\n    Launcher:\n      template: {spec: {containers: []}}\n",
+        ),
+        args=IMPORT,
+        about="an MPIJob is read by its first container; there is none",
+    ),
+    "kinds-import-mpijob-sidecar-after-the-first": Case(
+        _manifest(
+            "MPIJob",
+            "v2beta1",
+            "  mpiReplicaSpecs:\n    Launcher:\n      template:\n        spec:\n"
+            '          containers:\n          - {name: main, image: "x:1"}\n'
+            '          - {name: proxy, image: "y:1"}\n',
+        ),
+        args=IMPORT,
+        about="the first container is the main one; the next is a sidecar, reported",
+    ),
+    "kinds-import-mpijob-replica-specs-as-a-list": Case(
+        _manifest("MPIJob", "v2beta1", "  mpiReplicaSpecs: [Launcher, Worker]\n"),
+        args=IMPORT,
+        about="not the API's shape: an error at the document, not a traceback",
+    ),
+    "kinds-import-xgboost-without-its-container": Case(
+        _manifest(
+            "XGBoostJob",
+            "v1",
+            "  xgbReplicaSpecs:\n    Master:\n      replicas: 1\n      template:\n"
+            '        spec: {containers: [{name: trainer, image: "x:1"}]}\n',
+        ),
+        args=IMPORT,
+        about="the webhook requires a container named xgboost",
     ),
 }
