@@ -94,3 +94,38 @@ def test_an_mpijob_imports_by_its_first_container(tmp_path: Path, run_kgen: RunK
     }
     built = run_kgen("build", "-C", str(tmp_path / "p"))
     assert built.code == 0, built
+
+
+MPI_V1 = """
+    apiVersion: kubeflow.org/v1
+    kind: MPIJob
+    metadata:
+      name: mnist
+    spec:
+      slotsPerWorker: 1
+      cleanPodPolicy: Running
+      mpiReplicaSpecs:
+        Launcher:
+          replicas: 1
+          template:
+            spec:
+              containers:
+              - {name: mpi, image: "registry.example.com/mnist:1", command: [mpirun, train]}
+"""
+
+
+def test_mpijob_v1_top_level_clean_pod_policy_is_not_a_legacy_layout(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # MPIJob v1 keeps a deprecated cleanPodPolicy beside runPolicy; the operator uses it
+    # when runPolicy has none (training-operator@v1.9.4 mpijob_controller.go Reconcile).
+    # Read as the pre-runPolicy layout, the job would land on v1-legacy, which has no
+    # MPIJob, and its import would not build.
+    write_tree(tmp_path, {"mnist.yaml": MPI_V1})
+    assert run_kgen("import", "mnist.yaml", "--out", "p", cwd=tmp_path).code == 0
+    project = yaml.safe_load((tmp_path / "p" / "kgen.yaml").read_text())
+    (environment,) = project["environments"].values()
+    assert environment["overlays"] == ["v1"]
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "mnist.yaml").read_text())
+    assert spec["runPolicy"] == {"cleanPodPolicy": "Running"}
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0

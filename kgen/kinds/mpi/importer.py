@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.kinds.mpi import V2
+from kgen.kinds.mpi import KIND, V2
 from kgen.kinds.mpi.render import V2_DEFAULTS, V2_LAUNCHER_RESTART
 
 _V2_FIELDS = {key: default for key, _, default in V2_DEFAULTS}
@@ -19,7 +19,7 @@ def read_fields(
     if spec.get("slotsPerWorker") is not None:
         fields["slotsPerWorker"] = spec["slotsPerWorker"]
     if target not in V2:
-        return fields
+        return fields | _legacy_clean_pod_policy(spec, out)
     if spec.get("runLauncherAsWorker"):
         fields["runLauncherAsWorker"] = True
     for key, default in _V2_FIELDS.items():
@@ -38,3 +38,19 @@ def read_fields(
             }
         fields["roles"] = {**roles, "launcher": entry}
     return fields
+
+
+def _legacy_clean_pod_policy(
+    spec: dict[str, Any], out: dict[str, Any]
+) -> dict[str, Any]:
+    """MPIJob v1's deprecated top-level cleanPodPolicy counts when runPolicy has none
+    (training-operator@v1.9.4 mpijob_controller.go `Reconcile` syncs the two)."""
+    legacy = spec.get("cleanPodPolicy")
+    run = spec.get("runPolicy") or {}
+    if legacy in (None, "") or run.get("cleanPodPolicy") not in (None, ""):
+        return {}
+    policy = dict(out.get("runPolicy") or {})
+    policy.pop("cleanPodPolicy", None)
+    if legacy != KIND.clean_pod_policy:
+        policy = {"cleanPodPolicy": legacy, **policy}
+    return {"runPolicy": policy} if policy else {}
