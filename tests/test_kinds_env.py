@@ -151,3 +151,16 @@ def test_paddle_collective_and_parameter_server_modes():
         "PADDLE_MASTER": "j-master-0:36543",
         "PADDLE_TRAINER_NUM": "1",
     }
+
+
+def test_xgboost_long_worker_lists_are_abbreviated_for_explain():
+    # Every pod gets the same WORKER_ADDRS: 10,000 workers would print 10,000 copies
+    # of a 200 KB list, so explain shows its ends and its length past 8 names.
+    roles = {"master": {"replicas": 1}, "worker": {"replicas": 8}}
+    pods = _contract("v1", {"framework": "xgboost", "roles": roles})
+    assert pods[0].env["WORKER_ADDRS"] == ",".join(f"j-worker-{i}" for i in range(8))
+    roles["worker"]["replicas"] = 9
+    pods = _contract("v1", {"framework": "xgboost", "roles": roles})
+    assert (
+        pods[0].env["WORKER_ADDRS"] == "j-worker-0,j-worker-1,...,j-worker-8 (9 names)"
+    )
