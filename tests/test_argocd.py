@@ -94,6 +94,10 @@ def test_committed_argocd_files_are_current_and_carry_the_health_check(
     assert set(config["data"]) == {
         "resource.customizations.health.kubeflow.org_PyTorchJob",
         "resource.customizations.health.kubeflow.org_TFJob",
+        "resource.customizations.health.kubeflow.org_MPIJob",
+        "resource.customizations.health.kubeflow.org_XGBoostJob",
+        "resource.customizations.health.kubeflow.org_JAXJob",
+        "resource.customizations.health.kubeflow.org_PaddleJob",
     }
     assert all(script == HEALTH_LUA for script in config["data"].values())
 
@@ -108,6 +112,7 @@ def test_applications_point_at_each_environment_and_ignore_hpa_replicas():
         for env in (
             "dev-cpu",
             "prod-gpu",
+            "hpc-gpu",
             "kf12-gpu",
             "kf06-cpu",
             "kf06-gpu",

@@ -27,14 +27,37 @@ OUTPUT_ROOTS = [
     REPO / "manifests",
     *sorted((REPO / "tests" / "cases" / "positive").glob("*/expected")),
 ]
-REPLICA_KEY = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs"}
+REPLICA_KEY = {
+    "PyTorchJob": "pytorchReplicaSpecs",
+    "TFJob": "tfReplicaSpecs",
+    "MPIJob": "mpiReplicaSpecs",
+    "XGBoostJob": "xgbReplicaSpecs",
+    "JAXJob": "jaxReplicaSpecs",
+    "PaddleJob": "paddleReplicaSpecs",
+}
 ROLES = {
     "PyTorchJob": {"Master", "Worker"},
     "TFJob": {"Chief", "Worker", "PS", "Evaluator"},
+    "MPIJob": {"Launcher", "Worker"},
+    "XGBoostJob": {"Master", "Worker"},
+    "JAXJob": {"Worker"},
+    "PaddleJob": {"Master", "Worker"},
 }
+# The operator's named container and port (each kind's *_types.go constants). MPIJob:
+# both operators use the first container and open no port.
 CONTAINER = {
     "PyTorchJob": ("pytorch", "pytorchjob-port", 23456),
     "TFJob": ("tensorflow", "tfjob-port", 2222),
+    "XGBoostJob": ("xgboost", "xgboostjob-port", 9999),
+    "JAXJob": ("jax", "jaxjob-port", 6666),
+    "PaddleJob": ("paddle", "master", 36543),
+}
+# The kinds only training-operator 1.4+ (and mpi-operator) serve: current shapes only.
+NEWER_SHAPES = {
+    "MPIJob": {"v1", "v2beta1"},
+    "XGBoostJob": {"v1"},
+    "JAXJob": {"v1"},
+    "PaddleJob": {"v1"},
 }
 # kubeflow-api.md §2.2 and §2.3: the spec fields of each older shape.
 LEGACY_RUN_FIELDS = {
@@ -93,10 +116,15 @@ def _crd_schema(kind: str, version: str) -> dict[str, Any]:
         ("TFJob", "v1beta2"): "tfjob-v1beta2.yaml",
         ("PyTorchJob", "legacy"): "pytorchjob-v1beta2.yaml",
         ("TFJob", "legacy"): "tfjob-v1-v1beta2-multiversion.yaml",
+        ("MPIJob", "v1"): "mpijob-v1-training-operator-1.9.yaml",
+        ("MPIJob", "v2beta1"): "mpijob-v2beta1-mpi-operator-0.8.0.yaml",
+        ("XGBoostJob", "v1"): "xgboostjob-v1-training-operator-1.9.yaml",
+        ("JAXJob", "v1"): "jaxjob-v1-training-operator-1.9.yaml",
+        ("PaddleJob", "v1"): "paddlejob-v1-training-operator-1.9.yaml",
     }
     crd = yaml.safe_load((CRDS / files[(kind, version)]).read_text())
-    if version == "v1":
-        (served,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
+    if (kind, version) == ("MPIJob", "v2beta1") or version == "v1":
+        (served,) = [v for v in crd["spec"]["versions"] if v["name"] == version]
         return _strict(served["schema"]["openAPIV3Schema"])
     # apiextensions v1beta1 CRDs: one schema for every version, replica bounds only.
     return crd["spec"]["validation"]["openAPIV3Schema"]
@@ -119,7 +147,7 @@ def _shape(doc: dict[str, Any]) -> str:
 def test_there_are_jobs_of_every_shape():
     shapes = {(doc["kind"], _shape(doc)) for _, doc in JOBS}
     for kind in REPLICA_KEY:
-        for shape in ("v1", "legacy", "v1beta2", "v1beta1"):
+        for shape in NEWER_SHAPES.get(kind, ("v1", "legacy", "v1beta2", "v1beta1")):
             assert (kind, shape) in shapes
 
 
@@ -134,9 +162,9 @@ def check_job(name: str, doc: dict[str, Any]) -> None:
     """A rendered job against its CRD (unknown fields are errors), the older shapes'
     field sets and the operator's contract; also used by the property tests."""
     kind, shape = doc["kind"], _shape(doc)
-    if shape in ("v1", "legacy", "v1beta2"):
+    if shape in ("v1", "legacy", "v1beta2") or kind == "MPIJob":
         assert _errors(_crd_schema(kind, shape), doc) == []
-    if shape != "v1":
+    if shape not in ("v1", "v2beta1"):
         known = SPEC_FIELDS[(doc["apiVersion"], "legacy" if shape == "legacy" else "")]
         extra = set(doc["spec"]) - known - {REPLICA_KEY[kind]}
         assert not extra, f"{name}: {shape} has no {sorted(extra)}"
@@ -151,10 +179,14 @@ def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
         assert replicas["Master"]["replicas"] == 1
     if kind == "TFJob" and "Chief" in replicas:
         assert replicas["Chief"]["replicas"] == 1
-    container_name, port_name, port = CONTAINER[kind]
+    if kind in NEWER_SHAPES:
+        _check_newer_kind(kind, doc)
     for spec in replicas.values():
         assert isinstance(spec["replicas"], int) and spec["replicas"] >= 1
         assert spec["restartPolicy"] in ("Always", "OnFailure", "Never", "ExitCode")
+        if kind not in CONTAINER:
+            continue
+        container_name, port_name, port = CONTAINER[kind]
         (container,) = [
             c
             for c in spec["template"]["spec"]["containers"]
@@ -172,6 +204,33 @@ def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
         assert policy["cleanPodPolicy"] != "None", "PS pods would run forever"
     if "runPolicy" in doc["spec"]:
         assert doc["spec"]["runPolicy"]["suspend"] is False
+
+
+def _check_newer_kind(kind: str, doc: dict[str, Any]) -> None:
+    """What the webhooks (kubeflow/trainer@v1.9.4:pkg/webhooks/) and, for MPIJob, the
+    controllers' own validation (training-operator mpi_validation.go;
+    kubeflow/mpi-operator@v0.8.0:pkg/apis/kubeflow/validation/validation.go) require."""
+    spec = doc["spec"]
+    replicas = spec[REPLICA_KEY[kind]]
+    if kind == "XGBoostJob":
+        assert replicas["Master"]["replicas"] == 1, "Master must be present, 1 replica"
+    if kind != "MPIJob":
+        return
+    assert replicas["Launcher"]["replicas"] == 1, "exactly one launcher"
+    assert isinstance(spec["slotsPerWorker"], int) and spec["slotsPerWorker"] >= 1
+    for replica in replicas.values():
+        (first, *_) = replica["template"]["spec"]["containers"]
+        assert first["image"] and "ports" not in first
+    if doc["apiVersion"] == "kubeflow.org/v2beta1":
+        for replica in replicas.values():
+            assert replica["restartPolicy"] in ("Never", "OnFailure")
+        # The CRD persists these defaults; written out, Argo CD stays in sync.
+        assert spec["mpiImplementation"] in ("OpenMPI", "Intel", "MPICH")
+        assert {
+            "sshAuthMountPath",
+            "launcherCreationPolicy",
+            "runLauncherAsWorker",
+        } <= set(spec)
 
 
 def test_oracle_rejects_unknown_and_misplaced_fields():
@@ -269,3 +328,17 @@ def test_strict_core_validation_can_fail():
     bad["spec"]["template"]["spec"]["containers"][0]["imagePullPolcy"] = "Always"
     with pytest.raises(kubernetes_validate.ValidationError):
         kubernetes_validate.validate(bad, "1.33", strict=True)
+
+
+def test_mpi_operator_fields_would_be_pruned_by_training_operator():
+    # Why MPIJob v2beta1 is its own target: training-operator's MPIJob v1 CRD has none
+    # of mpi-operator's fields, so the API server would drop them without a word.
+    (_, doc) = next((n, d) for n, d in JOBS if _shape(d) == "v2beta1")
+    errors = _errors(_crd_schema("MPIJob", "v1"), doc)
+    for field in ("mpiImplementation", "sshAuthMountPath", "launcherCreationPolicy"):
+        assert any(field in e for e in errors), (field, errors)
+    assert _errors(_crd_schema("MPIJob", "v2beta1"), doc) == []
+    bad = copy.deepcopy(doc)
+    bad["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]["hostname"] = 1
+    bad["spec"]["slotsPerWorkers"] = 2
+    assert len(_errors(_crd_schema("MPIJob", "v2beta1"), bad)) == 2

@@ -280,7 +280,9 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
         "nameless.yaml:1:1: error: cannot import a TFJob without metadata.name (import-unsupported)"
         in result.err
     )
-    assert result.err.endswith("kgen: no PyTorchJob or TFJob in the given files\n")
+    assert result.err.endswith(
+        "kgen: no PyTorchJob or TFJob or MPIJob or XGBoostJob or JAXJob or PaddleJob in the given files\n"
+    )
 
 
 def test_documents_split_at_markers_with_their_directives():

@@ -10,6 +10,24 @@ from typing import Any, Protocol
 import pytest
 from pydantic import BaseModel
 
+import kgen.kinds.jax.env
+import kgen.kinds.jax.envelope
+import kgen.kinds.jax.importer
+import kgen.kinds.jax.render
+import kgen.kinds.jax.rules
+import kgen.kinds.jax.spec
+import kgen.kinds.mpi.env
+import kgen.kinds.mpi.envelope
+import kgen.kinds.mpi.importer
+import kgen.kinds.mpi.render
+import kgen.kinds.mpi.rules
+import kgen.kinds.mpi.spec
+import kgen.kinds.paddle.env
+import kgen.kinds.paddle.envelope
+import kgen.kinds.paddle.importer
+import kgen.kinds.paddle.render
+import kgen.kinds.paddle.rules
+import kgen.kinds.paddle.spec
 import kgen.kinds.pytorch.env
 import kgen.kinds.pytorch.envelope
 import kgen.kinds.pytorch.importer
@@ -22,6 +40,12 @@ import kgen.kinds.tensorflow.importer
 import kgen.kinds.tensorflow.render
 import kgen.kinds.tensorflow.rules
 import kgen.kinds.tensorflow.spec
+import kgen.kinds.xgboost.env
+import kgen.kinds.xgboost.envelope
+import kgen.kinds.xgboost.importer
+import kgen.kinds.xgboost.render
+import kgen.kinds.xgboost.rules
+import kgen.kinds.xgboost.spec
 from kgen.errors import Problem
 from kgen.kinds import FRAMEWORKS, KINDS, kind_for, kind_named, kinds_on
 from kgen.kinds.base import Kind, Replica
@@ -101,6 +125,41 @@ _tensorflow: tuple[
     kgen.kinds.tensorflow.importer,
 )
 
+_mpi: tuple[SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterPart] = (
+    kgen.kinds.mpi.spec,
+    kgen.kinds.mpi.render,
+    kgen.kinds.mpi.env,
+    kgen.kinds.mpi.rules,
+    kgen.kinds.mpi.envelope,
+    kgen.kinds.mpi.importer,
+)
+_xgboost: tuple[
+    SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterPart
+] = (
+    kgen.kinds.xgboost.spec,
+    kgen.kinds.xgboost.render,
+    kgen.kinds.xgboost.env,
+    kgen.kinds.xgboost.rules,
+    kgen.kinds.xgboost.envelope,
+    kgen.kinds.xgboost.importer,
+)
+_jax: tuple[SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterPart] = (
+    kgen.kinds.jax.spec,
+    kgen.kinds.jax.render,
+    kgen.kinds.jax.env,
+    kgen.kinds.jax.rules,
+    kgen.kinds.jax.envelope,
+    kgen.kinds.jax.importer,
+)
+_paddle: tuple[SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterPart] = (
+    kgen.kinds.paddle.spec,
+    kgen.kinds.paddle.render,
+    kgen.kinds.paddle.env,
+    kgen.kinds.paddle.rules,
+    kgen.kinds.paddle.envelope,
+    kgen.kinds.paddle.importer,
+)
+
 KIND_IDS = [kind.framework for kind in KINDS.values()]
 
 
@@ -148,11 +207,21 @@ def test_the_declaration_names_real_targets_and_catalogued_codes(kind: Kind):
 
 
 def test_lookups():
-    assert FRAMEWORKS == ("pytorch", "tensorflow")
+    assert FRAMEWORKS == ("pytorch", "tensorflow", "mpi", "xgboost", "jax", "paddle")
     assert kind_for("pytorch").kind == "PyTorchJob"
     assert kind_named("TFJob") is kind_for("tensorflow")
+    assert kind_named("MPIJob") is kind_for("mpi")
     assert kind_named("Deployment") is None
     assert [k.kind for k in kinds_on(TARGETS["v1beta1"])] == ["PyTorchJob", "TFJob"]
+    assert [k.kind for k in kinds_on(TARGETS["v1"])] == [
+        "PyTorchJob",
+        "TFJob",
+        "MPIJob",
+        "XGBoostJob",
+        "JAXJob",
+        "PaddleJob",
+    ]
+    assert [k.kind for k in kinds_on(TARGETS["mpi-operator"])] == ["MPIJob"]
 
 
 def test_codes_are_not_shared_between_kinds():

@@ -100,7 +100,7 @@ def _import_document(
     problems: list[Problem] = []
     reader = PodReader(doc, problems)
     spec_in = data.get("spec") or {}
-    target = target_of_manifest(data["apiVersion"], spec_in)
+    target = _kind_target(kind, data["apiVersion"], spec_in)
     out: dict[str, Any] = {
         "name": data["metadata"]["name"],
         "framework": kind.framework,
@@ -118,7 +118,9 @@ def _import_document(
         out["annotations"] = meta["annotations"]
     roles = spec_in.get(kind.replica_key) or {}
     settings = [
-        pod_settings(reader, role, body, kind.container, claims)
+        pod_settings(
+            reader, role, body, None if kind.first_container else kind.container, claims
+        )
         for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])
@@ -136,6 +138,17 @@ def _import_document(
     out |= kind.read_fields(spec_in, target, out)
     result.problems += problems
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
+
+
+def _kind_target(kind: Kind, api_version: str, spec: dict[str, Any]) -> str:
+    """The target by layout, unless the kind is not on it: MPIJob v1 keeps its own
+    top-level cleanPodPolicy beside runPolicy, which is no legacy layout."""
+    target = target_of_manifest(api_version, spec)
+    if target in TARGETS and target not in kind.targets:
+        same = [t for t in TARGETS if t in kind.targets]
+        same = [t for t in same if TARGETS[t].api_version == api_version]
+        return same[0] if same else target
+    return target
 
 
 def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:

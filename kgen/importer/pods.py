@@ -48,19 +48,25 @@ def pod_settings(
     reader: PodReader,
     role: str,
     body: dict[str, Any],
-    container: str,
+    container: str | None,
     claims: dict[str, dict[str, Any]],
 ) -> dict[str, Any] | None:
+    """The role's pod in spec terms; its main container is the one named `container`,
+    or the first when the operator goes by position (None)."""
     kind_key = next(k for k in reader.doc.data["spec"] if k.endswith("ReplicaSpecs"))
     base: DataPath = ("spec", kind_key, role, "template")
     template = body.get("template") or {}
     pod = template.get("spec") or {}
     containers = pod.get("containers") or []
-    main = next((c for c in containers if c.get("name") == container), None)
+    main = next(
+        (c for c in containers if container is None or c.get("name") == container),
+        None,
+    )
     if main is None:
         reader.unsupported(
             (*base, "spec", "containers"),
-            f"{role} without a container named {container}",
+            f"{role} without a container"
+            + (f" named {container}" if container else ""),
         )
         return None
     for index, other in enumerate(containers):

@@ -10,12 +10,20 @@ spec's `framework:`; when a framework renders as different kinds on different ta
 
 from __future__ import annotations
 
-from kgen.kinds import pytorch, tensorflow
+from kgen.kinds import jax, mpi, paddle, pytorch, tensorflow, xgboost
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import ApiTarget
 
 KINDS: dict[str, Kind] = {
-    kind.framework: kind for kind in (pytorch.KIND, tensorflow.KIND)
+    kind.framework: kind
+    for kind in (
+        pytorch.KIND,
+        tensorflow.KIND,
+        mpi.KIND,
+        xgboost.KIND,
+        jax.KIND,
+        paddle.KIND,
+    )
 }
 FRAMEWORKS: tuple[str, ...] = tuple(KINDS)
 _BY_KIND: dict[str, Kind] = {kind.kind: kind for kind in KINDS.values()}

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from kgen.errors import Problem
 from kgen.rules.info import RuleInfo
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from kgen.errors import Problem
     from kgen.kinds.targets import ApiTarget
     from kgen.render.base import Environment
     from kgen.rules.context import Rule
@@ -112,6 +112,9 @@ class Kind:
     # Catalogue entries of the kind's own problem codes.
     catalog: tuple[RuleInfo, ...]
     package: str  # where the parts live (see the module docstring)
+    # The operator takes the first container whatever its name (MPIJob), so an
+    # imported object's main container need not carry `container`'s name.
+    first_container: bool = False
     _by_name: dict[str, RoleDef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -171,9 +174,22 @@ class Kind:
     def render(
         self, spec: JobSpec, env: Environment
     ) -> tuple[dict[str, Any], list[Problem]]:
+        if env.target.name not in self.targets:
+            return {}, [self._not_on(env.target)]
         rendered: tuple[dict[str, Any], list[Problem]]
         rendered = self._part("render").render(spec, env)
         return rendered
+
+    def _not_on(self, target: ApiTarget) -> Problem:
+        """A kind the target's operator does not serve: the API server has no such
+        resource there, so the job could never be applied."""
+        where = ", ".join(sorted(self.targets))
+        return Problem(
+            f"{self.kind} does not exist on API target {target.name} ({target.description})",
+            "target-unsupported-kind",
+            path=("framework",),
+            hint=f"{self.kind} exists on the targets {where}; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target",
+        )
 
     def live_pointers(self, spec: JobSpec) -> list[str]:
         pointers: list[str] = self._part("render").live_pointers(spec)

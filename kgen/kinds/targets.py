@@ -42,6 +42,10 @@ class ApiTarget:
     supports: frozenset[str]
 
 
+# mpi-operator's MPIJob v2beta1 shares group and kind with training-operator's MPIJob v1,
+# so a cluster runs one or the other; an environment's one target says which.
+MPI_OPERATOR = "mpi-operator"
+
 _LEGACY_RUN = frozenset({"runPolicy.backoffLimit", "runPolicy.activeDeadlineSeconds"})
 
 TARGETS: dict[str, ApiTarget] = {
@@ -74,6 +78,14 @@ TARGETS: dict[str, ApiTarget] = {
             description="kubeflow.org/v1beta1, Kubeflow 0.4",
             run_fields_at="spec",
             supports=frozenset(),
+        ),
+        # Another operator's API: only its MPIJob lives here (kgen.kinds.mpi).
+        ApiTarget(
+            name=MPI_OPERATOR,
+            api_version="kubeflow.org/v2beta1",
+            description="kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8",
+            run_fields_at="runPolicy",
+            supports=frozenset(OPTIONAL_RUN_FIELDS),
         ),
     )
 }

@@ -152,7 +152,8 @@ def _outcomes(
     _work = work
     if missing:
         # Imported once here, not in every worker.
-        _prepare_rendering(emit=work.emit)
+        used = {project.jobs[units[i][1]].framework for i in missing}
+        _prepare_rendering(emit=work.emit, frameworks=used)
     try:
         fresh = map_units(
             _render_unit, [units[i] for i in missing], parallel=not work.keep
@@ -166,13 +167,16 @@ def _outcomes(
     return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _prepare_rendering(*, emit: bool) -> None:
+def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
     import kgen.check.output
     import kgen.render.job
     import kgen.rules.spec  # noqa: F401
 
-    for kind in KINDS.values():
-        kind.preload()
+    # Only the kinds this run renders: each kind's models cost start-up time
+    # (10-25 ms a kind), which a project that never uses a kind should not pay.
+    for framework, kind in KINDS.items():
+        if framework in frameworks:
+            kind.preload()
     if emit:
         pyyaml()
 

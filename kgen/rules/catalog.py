@@ -186,6 +186,13 @@ _RULES = [
         "An overlay whose match selects no job",
         "A typo in a name, label or framework makes an overlay do nothing, silently.",
     ),
+    rule(
+        "target-unsupported-kind",
+        "error",
+        False,
+        "A job kind the API target's operator does not serve",
+        "Each operator release serves its own kinds (JAXJob from training-operator 1.9, MPIJob v2beta1 only from mpi-operator); the cluster would have no such resource. Leave the job out of that environment or change its target.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

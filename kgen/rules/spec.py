@@ -98,6 +98,11 @@ def _within(
             )
 
 
+def _article(word: str) -> str:
+    # Read as letters: an MPIJob, an XGBoostJob, a PyTorchJob, a TFJob.
+    return "an" if word[0] in "AEFHILMNORSX" else "a"
+
+
 def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # A role of one pod (PyTorch's master, TF's chief) with more replicas; the extra
     # pods belong in the kind's first role of many.
@@ -107,7 +112,7 @@ def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         single = kind.role(name).single
         if single is not None and role.replicas != 1:
             yield Problem(
-                f"a {kind.kind} has {single.words} {name}, not {role.replicas}",
+                f"{_article(kind.kind)} {kind.kind} has {single.words} {name}, not {role.replicas}",
                 single.code,
                 path=("roles", name, "replicas"),
                 hint=f"add the extra pods to roles.{many}.replicas instead",
@@ -117,9 +122,16 @@ def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
-    generated, what = max(
-        generated_names(spec, ctx.job_names), key=lambda pair: len(pair[0])
+    longest = max(
+        generated_names(spec, ctx.job_names),
+        key=lambda pair: len(pair[0]),
+        default=None,
     )
+    if (
+        longest is None
+    ):  # `roles: {}` names nothing; the kind's rules say what is missing
+        return
+    generated, what = longest
     if len(generated) > MAX_NAME:
         room = MAX_NAME - (len(generated) - len(spec.name))
         yield Problem(

@@ -13,6 +13,7 @@ from tests.hostile import (
     cases_adoption,
     cases_attack,
     cases_input,
+    cases_kinds,
     cases_output,
     cases_pods,
     cases_secrets,
@@ -275,6 +276,7 @@ def _all_cases() -> dict[str, Case]:
         cases_targets.CASES,
         cases_adoption.CASES,
         cases_pods.CASES,
+        cases_kinds.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"

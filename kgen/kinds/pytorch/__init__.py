@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
 from kgen.kinds.pytorch.catalog import CATALOG
-from kgen.kinds.targets import TARGETS
+from kgen.kinds.targets import MPI_OPERATOR, TARGETS
 
 # elasticPolicy and an explicit nprocPerNode came with the runPolicy layout of
 # training-operator (target v1, kubeflow-api.md §2.1).
@@ -36,7 +36,7 @@ KIND = Kind(
     port_name="pytorchjob-port",
     port=23456,
     default_restart="OnFailure",
-    targets=frozenset(TARGETS),
+    targets=frozenset(TARGETS) - {MPI_OPERATOR},
     fields={"elasticPolicy": CURRENT, "nprocPerNode": CURRENT},
     clean_pod_policy="None",
     clean_pod_policy_on={},

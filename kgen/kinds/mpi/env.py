@@ -1,0 +1,85 @@
+"""The environment the operator gives each MPIJob pod (`kgen explain`).
+
+Target mpi-operator: kubeflow/mpi-operator@v0.8.0:pkg/controller/mpi_job_controller.go
+(`newLauncherPodTemplate`, `newWorker`), appended to the first container. Target v1:
+kubeflow/training-operator@v1.9.4:pkg/controller.v1/mpi/mpijob_controller.go
+(`newLauncher`; workers get none).
+"""
+
+from __future__ import annotations
+
+from kgen.kinds.base import Replica
+from kgen.kinds.mpi import V2
+from kgen.kinds.mpi.spec import MPIJobSpec, own, slots
+from kgen.render.base import Environment
+from kgen.render.roles import role_settings
+from kgen.spec.job import JobSpec
+
+HOSTFILE = "/etc/mpi/hostfile"
+KUBEXEC = "/etc/mpi/kubexec.sh"
+SSH_RETRIES = "-o ConnectionAttempts=10"
+NO_GPUS = {"NVIDIA_VISIBLE_DEVICES": "", "NVIDIA_DRIVER_CAPABILITIES": ""}
+V1_WORKER = "training-operator gives MPIJob v1 workers no variables"
+
+
+def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+    job = own(spec)
+    v2 = env.target.name in V2
+    out = []
+    if job.roles.launcher is not None:
+        launcher = _v2_launcher(job) if v2 else _v1_launcher(job)
+        out.append(Replica(f"{job.name}-launcher", launcher))
+    workers = job.roles.worker.replicas if job.roles.worker else 0
+    for index in range(workers):
+        pod = f"{job.name}-worker-{index}"
+        if v2:
+            out.append(Replica(pod, {"K_MPI_JOB_ROLE": "worker"}))
+        else:
+            out.append(Replica(pod, {}, V1_WORKER))
+    return out
+
+
+def _v2_launcher(job: MPIJobSpec) -> dict[str, str]:
+    variables = {"K_MPI_JOB_ROLE": "launcher"}
+    slot_count = str(slots(job))
+    implementation = job.mpi_implementation or "OpenMPI"
+    if implementation == "OpenMPI":
+        variables |= {
+            "OMPI_MCA_orte_keep_fqdn_hostnames": "true",
+            "OMPI_MCA_orte_default_hostfile": HOSTFILE,
+            "OMPI_MCA_plm_rsh_args": SSH_RETRIES,
+            "OMPI_MCA_orte_set_default_slots": slot_count,
+        }
+    elif implementation == "Intel":
+        variables |= {
+            "I_MPI_HYDRA_HOST_FILE": HOSTFILE,
+            "I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS": SSH_RETRIES,
+            "I_MPI_PERHOST": slot_count,
+        }
+    else:
+        variables |= {
+            "HYDRA_HOST_FILE": HOSTFILE,
+            "HYDRA_LAUNCH_EXTRA_ARGS": SSH_RETRIES,
+        }
+    if not job.run_launcher_as_worker:
+        variables |= NO_GPUS
+    return variables
+
+
+def _v1_launcher(job: MPIJobSpec) -> dict[str, str]:
+    """The launcher's GPUs stay visible only when it has some (`isGPULauncher`).
+
+    training-operator 1.7 added Intel MPI's bootstrap (#1804), each only when the
+    user's env lacks it; I_MPI_HYDRA_BOOTSTRAP's value is a constant of the operator's
+    that is not shown here (the source read did not include it)."""
+    assert job.roles.launcher is not None
+    settings = role_settings(job, "launcher", job.roles.launcher)
+    variables = {
+        "OMPI_MCA_plm_rsh_agent": KUBEXEC,
+        "OMPI_MCA_orte_default_hostfile": HOSTFILE,
+    }
+    if not any("gpu" in key for key in settings.limits):
+        variables |= NO_GPUS
+    if all(var.name != "I_MPI_HYDRA_BOOTSTRAP_EXEC" for var in settings.env):
+        variables["I_MPI_HYDRA_BOOTSTRAP_EXEC"] = KUBEXEC
+    return variables

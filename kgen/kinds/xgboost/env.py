@@ -1,0 +1,50 @@
+"""The environment training-operator gives each XGBoostJob pod (`kgen explain`), in
+every container, after the user's (kubeflow/training-operator
+pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`; read in the 1.4-1.6 line, which no
+later changelog entry touches)."""
+
+from __future__ import annotations
+
+from kgen.kinds.base import Replica
+from kgen.kinds.xgboost import KIND
+from kgen.kinds.xgboost.spec import own
+from kgen.render.base import Environment
+from kgen.spec.job import JobSpec, role_items
+
+PORT = str(KIND.port)
+
+
+def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+    job = own(spec)
+    roles = role_items(job)
+    world = sum(role.replicas for _, role in roles)
+    masters = job.roles.master.replicas if job.roles.master else 0
+    # The operator lists WORLD_SIZE - 1 workers, assuming one master; the same list
+    # goes to every pod, so a long one is shown once in full length only up to SHOWN.
+    addresses = _addresses(job.name, world - 1)
+    out = []
+    for role, settings in roles:
+        for index in range(settings.replicas):
+            rank = index if role == "master" else index + masters
+            variables = {
+                "MASTER_PORT": PORT,
+                "MASTER_ADDR": f"{job.name}-master-0",
+                "WORLD_SIZE": str(world),
+                "RANK": str(rank),
+                "PYTHONUNBUFFERED": "0",
+            }
+            if world > 1:
+                variables |= {"WORKER_PORT": PORT, "WORKER_ADDRS": addresses}
+            out.append(Replica(f"{job.name}-{role}-{index}", variables))
+    return out
+
+
+SHOWN = 8
+
+
+def _addresses(job: str, count: int) -> str:
+    """WORKER_ADDRS, abbreviated past SHOWN names: in full, `kgen explain` of 10,000
+    workers would print 10,000 copies of a 200 KB list."""
+    if count <= SHOWN:
+        return ",".join(f"{job}-worker-{i}" for i in range(count))
+    return f"{job}-worker-0,{job}-worker-1,...,{job}-worker-{count - 1} ({count} names)"
