@@ -214,9 +214,12 @@ def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:
     return tree.read({path: 4 * len(text) for path, text in files.items()})
 
 
-def compare(scan: Scan, files: dict[str, str], current: Contents) -> TreeDiff:
+def compare(
+    scan: Scan, files: dict[str, str], current: Contents, *, scope: tuple[str, ...] = ()
+) -> TreeDiff:
     """How the tree differs from `files` (index included): `current` is what
-    read_current gave, `scan` what the tree holds."""
+    read_current gave, `scan` what the tree holds; with `scope`, only files in those
+    folders can be stale."""
     diff = TreeDiff()
     for path, text in files.items():
         found = current[path]
@@ -224,7 +227,8 @@ def compare(scan: Scan, files: dict[str, str], current: Contents) -> TreeDiff:
             diff.missing.append(path)
         elif found != text.encode():
             diff.modified.append(path)
-    diff.stale = sorted(scan.files - files.keys())
+    stale = scan.files - files.keys()
+    diff.stale = sorted(p for p in stale if p.startswith(scope) or not scope)
     return diff
 
 
