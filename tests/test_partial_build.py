@@ -144,3 +144,23 @@ def test_a_swap_keeps_empty_folders_it_did_not_make(
     assert run_kgen("build", cwd=built).code == 0
     assert not (built / "manifests/prod").exists()
     assert (built / "manifests/notes/empty").is_dir()
+
+
+def test_recovery_removes_only_folders_under_kgens_own_names(
+    built: Path, run_kgen: RunKgen
+) -> None:
+    mine = built / ".manifests.kgen-mine"
+    mine.mkdir()
+    (mine / "kgen-staging").write_text("my notes\n")
+    (built / ".manifests.kgen-new-x").mkdir()
+    leftover = built / ".manifests.kgen-new-123"
+    leftover.mkdir()
+    (leftover / "kgen-staging").write_text("kgen stages a new output tree here\n")
+    empty = built / ".manifests.kgen-new-456-0123abcd"
+    empty.mkdir()
+    _change_image(built)
+    assert run_kgen("build", cwd=built).code == 0
+    assert (mine / "kgen-staging").read_text() == "my notes\n"
+    assert (built / ".manifests.kgen-new-x").is_dir()
+    assert not leftover.exists()
+    assert not empty.exists()

@@ -18,6 +18,12 @@ spec:
             - {name: pytorch, image: 'registry.example.com/train:1.0'}
 """
 IMPORT = ("import", "in/job.yaml", "--out", "imported")
+IMPORTED_JOB = """\
+framework: pytorch
+image: registry.example.com/train:1.0
+roles:
+  master: {replicas: 1}
+"""
 
 
 def _imported(name: str) -> str:
@@ -101,4 +107,108 @@ IMPORT_SHAPE_CASES: dict[str, Case] = {
     ),
 }
 
-CASES: dict[str, Case] = {**IMPORT_READ_CASES, **IMPORT_SHAPE_CASES}
+
+def _project(settings: str, environments: str = "  dev: {overlays: [v1]}\n") -> str:
+    """kgen.yaml with `settings` before its environments."""
+    return (
+        settings
+        + "\nenvironments:\n"
+        + environments
+        + "lint:\n  ignore:\n    resources-missing: the job is minimal\n"
+    )
+
+
+BUILD = ("build",)
+ARGO = "argocd: {repoURL: 'https://github.com/o/r.git', output: %s}"
+LONG = "a" * 300
+
+# F20, F21: every path kgen.yaml names is checked where it is written (relative, no
+# control character, a length the OS takes), and one that cannot be read is reported
+# at the entry that names it; never exit 3.
+PATH_CASES: dict[str, Case] = {
+    "kgen-yaml-jobs-with-nul": Case({"kgen.yaml": _project('jobs: "a\\0b"')}),
+    "kgen-yaml-overlays-with-nul": Case({"kgen.yaml": _project('overlays: "a\\0b"')}),
+    "kgen-yaml-crds-with-nul": Case({"kgen.yaml": _project('crds: ["a\\0b"]')}),
+    "kgen-yaml-argocd-output-with-nul": Case(
+        {"kgen.yaml": _project(ARGO % '"a\\0b"')}, args=("argocd",)
+    ),
+    "kgen-yaml-environment-overlay-with-nul": Case(
+        {"kgen.yaml": _project("", '  dev: ["v1\\0"]\n')}
+    ),
+    "kgen-yaml-environment-overlay-with-escape": Case(
+        {"kgen.yaml": _project("", '  dev: ["v1\\e[2J"]\n')}
+    ),
+    "kgen-yaml-argocd-output-too-long": Case(
+        {"kgen.yaml": _project(ARGO % ("a" * 5000))},
+        args=("argocd",),
+        about="validate and build passed; kgen argocd exited 3 (file name too long)",
+    ),
+    "kgen-yaml-jobs-name-too-long": Case({"kgen.yaml": _project(f"jobs: {LONG}")}),
+    "kgen-yaml-overlay-name-too-long": Case(
+        {"kgen.yaml": _project("", f"  dev: [{'o' * 251}]\n")}
+    ),
+    "kgen-yaml-output-path-too-long": Case(
+        {"kgen.yaml": _project("output: " + "/".join(["m" * 200] * 6))}, args=BUILD
+    ),
+    "kgen-yaml-crd-missing": Case({"kgen.yaml": _project("crds: [crds/missing.yaml]")}),
+    "kgen-yaml-crd-is-a-folder": Case(
+        {"kgen.yaml": _project("crds: [crds]"), "crds/x.txt": "x\n"}
+    ),
+    "kgen-yaml-crd-links-out": Case(
+        {"kgen.yaml": _project("crds: [crd.yaml]"), "crd.yaml": Link(OUTSIDE_FILE)}
+    ),
+}
+
+# F5, F6, F23: an output folder kgen cannot own whole, or whose index would read as
+# something else, is refused at `output:`; recovery never takes an input for its own.
+OUTPUT_CASES: dict[str, Case] = {
+    "output-starts-with-hash": Case(
+        {"kgen.yaml": _project("output: '#out'")},
+        args=BUILD,
+        about="every index line read as a comment: kgen disowned its own files",
+    ),
+    "output-holds-a-hash": Case({"kgen.yaml": _project("output: 'gen/#out'")}),
+    "output-ends-with-a-space": Case({"kgen.yaml": _project("output: 'out '")}),
+    "output-not-ascii": Case({"kgen.yaml": _project("output: 'ausgabe/\u00fc'")}),
+    "output-starts-with-a-dash": Case({"kgen.yaml": _project("output: -out")}),
+    "output-is-argocd-without-an-argocd-section": Case(
+        {
+            "kgen.yaml": _project("output: argocd"),
+            "argocd/app.yaml": "kind: Application\n",
+        },
+        args=BUILD,
+        about="the build replaced the user's argocd/ folder",
+    ),
+    "output-inside-argocd-without-an-argocd-section": Case(
+        {"kgen.yaml": _project("output: argocd/gen")}, args=BUILD
+    ),
+    "jobs-folder-has-a-staging-name": Case(
+        {
+            "kgen.yaml": _project("jobs: .manifests.kgen-jobs"),
+            ".manifests.kgen-jobs/train.yaml": IMPORTED_JOB,
+            ".manifests.kgen-jobs/kgen-staging": "notes\n",
+        },
+        args=BUILD,
+        about="the build's recovery deleted the jobs folder",
+    ),
+    "argocd-output-has-the-lock-name": Case(
+        {"kgen.yaml": _project(ARGO % ".manifests.kgen-lock")}, args=BUILD
+    ),
+    "planted-marked-folder-not-named-by-kgen": Case(
+        {
+            ".manifests.kgen-mine/kgen-staging": "x\n",
+            ".manifests.kgen-mine/notes.txt": "mine\n",
+        },
+        args=BUILD,
+        expected_exit=0,
+        about="recovery removes only folders under the names kgen gives them",
+        prepare=lambda root: (root / ".manifests.kgen-new-x").mkdir(),
+    ),
+}
+
+CASES: dict[str, Case] = {
+    **IMPORT_READ_CASES,
+    **IMPORT_SHAPE_CASES,
+    **PATH_CASES,
+    **OUTPUT_CASES,
+}
