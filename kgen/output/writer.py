@@ -21,8 +21,8 @@ from kgen.output.compare import (
     TreeDiff,
     compare,
     read_current,
-    unified_diff,
 )
+from kgen.output.diff_text import unified_diff
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root, read_file, write_new

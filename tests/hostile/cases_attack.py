@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+from collections.abc import Callable
+from pathlib import Path
+
 from tests.hostile.case import OUTSIDE_DIR, OUTSIDE_FILE, Case, Link
 
 IMPORTED = """\
@@ -206,7 +211,96 @@ OUTPUT_CASES: dict[str, Case] = {
     ),
 }
 
+
+def _built_then(plant: Callable[[Path], None]) -> Callable[[Path], None]:
+    """Build the project (so the tree is kgen's own), then plant files in it."""
+
+    def prepare(root: Path) -> None:
+        from kgen.cli import main
+
+        with contextlib.redirect_stderr(io.StringIO()):
+            assert main(["build", "-C", str(root)]) == 0
+        plant(root)
+
+    return prepare
+
+
+def _junk(count: int, size: int, fill: bytes = b"\0") -> Callable[[Path], None]:
+    """After a build, `count` files of `size` bytes of `fill` in manifests/junk (sparse
+    when NUL)."""
+
+    def plant(root: Path) -> None:
+        folder = root / "manifests" / "junk"
+        folder.mkdir()
+        for i in range(count):
+            with open(folder / f"f{i}.yaml", "wb") as file:
+                if fill == b"\0":
+                    file.truncate(size)
+                else:
+                    file.write(fill * (size // len(fill)))
+
+    return _built_then(plant)
+
+
+def _planted(name: str, text: str, *, mode: str = "w") -> Callable[[Path], None]:
+    """After a build, `text` written to (or with mode "a", added to) file `name`."""
+
+    def plant(root: Path) -> None:
+        with open(root / name, mode, encoding="utf-8") as file:
+            file.write(text)
+
+    return _built_then(plant)
+
+
+MIB = 1024 * 1024
+CREDENTIALS = (
+    "url: https://admin:Hunter2xHunter2@db.example.com/x\n"
+    "token: ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n"
+)
+DIFF = ("diff",)
+
+# F18, F27: the diff of a tree a pull request planted files in is bounded (per file
+# and in all), linear, masked and escaped. (The total is in tests/test_diff_text.py:
+# a golden of a megabyte helps nobody.)
+DIFF_CASES: dict[str, Case] = {
+    "diff-of-twenty-4-mib-nul-files": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_junk(20, 4 * MIB - 1),
+        about="more than 20 s, and 16 MB of output a file",
+    ),
+    "diff-of-a-file-just-over-the-shown-size": Case(
+        {}, args=DIFF, expected_exit=0, prepare=_junk(1, 64 * 1024 + 1, b"\x1b")
+    ),
+    "diff-of-a-stale-file-of-many-lines": Case(
+        {}, args=DIFF, expected_exit=0, prepare=_junk(1, 3000 * 2, b"a\n")
+    ),
+    "diff-masks-credentials-in-a-planted-file": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_planted("manifests/dev/creds.yaml", CREDENTIALS),
+        about="the password and the token were printed in clear",
+    ),
+    "diff-masks-credentials-added-to-an-owned-file": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_planted("manifests/dev/kustomization.yaml", CREDENTIALS, mode="a"),
+    ),
+    "diff-escapes-control-characters-in-a-planted-file": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_planted(
+            "manifests/dev/x.yaml", "a: \x1b]0;owned\x07\x1b[2J\x9b\u202e\tb\n"
+        ),
+    ),
+}
+
 CASES: dict[str, Case] = {
+    **DIFF_CASES,
     **IMPORT_READ_CASES,
     **IMPORT_SHAPE_CASES,
     **PATH_CASES,
