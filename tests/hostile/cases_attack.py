@@ -299,8 +299,66 @@ DIFF_CASES: dict[str, Case] = {
     ),
 }
 
+
+def _index_lines(*lines: str) -> Callable[[Path], None]:
+    """After a build, `lines` added to the index."""
+    return _planted(INDEX, "".join(f"{line}\n" for line in lines), mode="a")
+
+
+def _index_of(size: int) -> Callable[[Path], None]:
+    """After a build, well-formed entries added to the index until it is `size` bytes."""
+
+    def plant(root: Path) -> None:
+        index = root / INDEX
+        have = index.stat().st_size
+        line = (
+            "manifests/dev/x{:07}.pytorchjob.yaml spec-yaml-sha256:0123456789abcdef\n"
+        )
+        count = (size - have) // len(line.format(0))
+        with open(index, "a", encoding="utf-8") as file:
+            file.writelines(line.format(i) for i in range(count))
+
+    return _built_then(plant)
+
+
+INDEX = "manifests/.kgen-index"
+PASSWORD_URL = (
+    "https://admin:Sup3rS3cretPassw0rdValue1234567890abcdefXYZ@git.example.com/r.git"
+)
+
+# F3 (index lines), F19: a bad index line is masked before it is cut short, and the
+# largest index kgen reads keeps a build within its memory bound.
+INDEX_CASES: dict[str, Case] = {
+    "index-line-cut-after-a-password": Case(
+        {},
+        args=("validate",),
+        prepare=_index_lines(f"manifests/dev/x.yaml {PASSWORD_URL}"),
+        about="the line was cut before its '@', and the password shown in clear",
+    ),
+    "index-line-cut-inside-a-token": Case(
+        {},
+        args=("validate",),
+        prepare=_index_lines(
+            "manifests/dev/"
+            + "x" * 50
+            + ".yaml ghp_Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9Z9"
+        ),
+    ),
+    "index-just-under-its-limit": Case(
+        {},
+        args=("build",),
+        expected_exit=0,
+        prepare=_index_of(12 * MIB - 100),
+        about="a 29 MB index took a build past 250 MB",
+    ),
+    "index-just-over-its-limit": Case(
+        {}, args=("build", "--check"), prepare=_index_of(12 * MIB + 100)
+    ),
+}
+
 CASES: dict[str, Case] = {
     **DIFF_CASES,
+    **INDEX_CASES,
     **IMPORT_READ_CASES,
     **IMPORT_SHAPE_CASES,
     **PATH_CASES,
