@@ -23,6 +23,7 @@ spec:
             - {name: pytorch, image: 'registry.example.com/train:1.0'}
 """
 IMPORT = ("import", "in/job.yaml", "--out", "imported")
+LONG = "a" * 300
 IMPORTED_JOB = """\
 framework: pytorch
 image: registry.example.com/train:1.0
@@ -85,6 +86,16 @@ IMPORT_SHAPE_CASES: dict[str, Case] = {
         {"in/job.yaml": IMPORTED.replace("apiVersion: kubeflow.org/v1\n", "")},
         args=IMPORT,
     ),
+    "import-api-version-unknown": Case(
+        {"in/job.yaml": IMPORTED.replace("kubeflow.org/v1", "kubeflow.org/v9")},
+        args=IMPORT,
+        about="imported with an overlay `target: v9` that no build accepts",
+    ),
+    "import-api-version-too-long": Case(
+        {"in/job.yaml": IMPORTED.replace("kubeflow.org/v1", "kubeflow.org/" + LONG)},
+        args=IMPORT,
+        about="the target names an overlay file: exit 3, file name too long",
+    ),
     "import-api-version-a-number": Case(
         {"in/job.yaml": IMPORTED.replace("kubeflow.org/v1", "1")}, args=IMPORT
     ),
@@ -125,7 +136,6 @@ def _project(settings: str, environments: str = "  dev: {overlays: [v1]}\n") -> 
 
 BUILD = ("build",)
 ARGO = "argocd: {repoURL: 'https://github.com/o/r.git', output: %s}"
-LONG = "a" * 300
 
 # F20, F21: every path kgen.yaml names is checked where it is written (relative, no
 # control character, a length the OS takes), and one that cannot be read is reported
