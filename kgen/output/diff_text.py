@@ -59,18 +59,24 @@ def unified_diff(
 
 def _file_diff(shown: str, before: bytes | Unread | None, after: str | None) -> str:
     note = ""
-    if isinstance(before, Unread):
-        note = f"kgen: a/{shown} is {before.size:,} bytes; not shown\n"
+    if isinstance(before, Unread) or (
+        isinstance(before, bytes) and len(before) > MAX_SHOWN
+    ):
+        size = before.size if isinstance(before, Unread) else len(before)
+        note = f"kgen: a/{shown} is {size:,} bytes; not shown\n"
         before = None
-    old = _lines(_text(before))
+    text = _text(before)
+    if text is None:
+        note = f"kgen: a/{shown} is not UTF-8 text; not shown\n"
+    old = _lines(text or "")
     if after is None and len(old) > MAX_REMOVED_LINES:
         return f"kgen: a/{shown}: {len(old):,} lines removed; not shown\n"
-    text = "".join(
+    diff = "".join(
         difflib.unified_diff(old, _lines(after or ""), f"a/{shown}", f"b/{shown}")
     )
     # Masked as a whole (a private key spans lines), and only what is shown: a
     # stale file's credentials would reach the CI log otherwise.
-    return note + "\n".join(_escaped(line) for line in masked(text).split("\n"))
+    return note + "\n".join(_escaped(line) for line in masked(diff).split("\n"))
 
 
 def _not_shown(count: int) -> str:
@@ -100,10 +106,11 @@ def _escaped(line: str) -> str:
     return "".join(c if c == "\t" else printable(c) for c in line)
 
 
-def _text(data: bytes | Unread | None) -> str:
-    if not isinstance(data, bytes):
+def _text(data: bytes | None) -> str | None:
+    """The file's text; "" for no file, None for one that is not UTF-8."""
+    if data is None:
         return ""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return ""
+        return None

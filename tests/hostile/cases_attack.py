@@ -283,6 +283,19 @@ DIFF_CASES: dict[str, Case] = {
     "diff-of-a-file-just-over-the-shown-size": Case(
         {}, args=DIFF, expected_exit=0, prepare=_junk(1, 64 * 1024 + 1, b"\x1b")
     ),
+    "diff-of-a-file-that-is-not-utf8": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_junk(1, 100, b"\xff\xfe"),
+        about="the file was shown as empty: nothing said it would be removed",
+    ),
+    "diff-of-an-owned-file-grown-past-the-shown-size": Case(
+        {},
+        args=DIFF,
+        expected_exit=0,
+        prepare=_planted("manifests/dev/kustomization.yaml", "# x\n" * 20000, mode="a"),
+    ),
     "diff-of-a-stale-file-of-many-lines": Case(
         {}, args=DIFF, expected_exit=0, prepare=_junk(1, 3000 * 2, b"a\n")
     ),
