@@ -385,7 +385,39 @@ INDEX_CASES: dict[str, Case] = {
     ),
 }
 
+
+def _new_image(root: Path) -> None:
+    job = root / "jobs" / "train.yaml"
+    job.write_text(job.read_text().replace("train:1.0", "train:1.1"))
+
+
+# F26: --env E touches and compares only E's folder and index lines (more in
+# tests/test_partial_build.py).
+ENV_CASES: dict[str, Case] = {
+    "build-env-leaves-other-environments": Case(
+        {},
+        args=("build", "--env", "dev"),
+        expected_exit=0,
+        prepare=_built_then(_new_image),
+        about="every other environment's manifests were deleted",
+    ),
+    "check-env-ignores-other-environments": Case(
+        {},
+        args=("build", "--check", "--env", "dev"),
+        expected_exit=0,
+        prepare=_planted("manifests/old/extra.yaml", "a: 1\n"),
+        about="old's files were reported stale, with advice to run kgen build",
+    ),
+    "diff-env-shows-that-environment-only": Case(
+        {},
+        args=("diff", "--env", "dev"),
+        expected_exit=0,
+        prepare=_built_then(_new_image),
+    ),
+}
+
 CASES: dict[str, Case] = {
+    **ENV_CASES,
     **DIFF_CASES,
     **INDEX_CASES,
     **IMPORT_READ_CASES,
