@@ -43,16 +43,19 @@ def unified_diff(
     MAX_SHOWN bytes, none once the diff is MAX_TOTAL characters long, and paths are
     shown escaped."""
     paths = sorted([*diff.modified, *diff.missing, *diff.stale])
-    old_paths = [*diff.modified, *diff.stale]
-    unread = [p for p in old_paths if not isinstance(current.get(p), bytes)]
-    old = {**current, **tree.read(dict.fromkeys(unread, MAX_SHOWN))}
+    on_disk = {*diff.modified, *diff.stale}
     chunks: list[str] = []
     budget = MAX_TOTAL
     for done, path in enumerate(paths):
         if budget <= 0:
             chunks.append(_not_shown(len(paths) - done))
             break
-        chunks.append(_file_diff(printable(path), old.get(path), files.get(path)))
+        before = current.get(path)
+        if path in on_disk and not isinstance(before, bytes):
+            # Read here, one file at a time: thousands of planted files are never
+            # all held at once, and those past the total are never read.
+            before = tree.read({path: MAX_SHOWN})[path]
+        chunks.append(_file_diff(printable(path), before, files.get(path)))
         budget -= len(chunks[-1])
     return "".join(chunks)
 
