@@ -219,7 +219,9 @@ def argocd(root: Path, check: bool) -> int:
     "paths",
     nargs=-1,
     required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    # Not exists=True: kgen import says the same of a file outside the project whether
+    # or not it exists (kgen/importer/read.py), and reports a missing one inside it.
+    type=click.Path(path_type=Path),
 )
 @click.option(
     "--out",

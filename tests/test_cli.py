@@ -348,11 +348,14 @@ def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):
     spec.write_text(spec.read_text().replace("    replicas: 4\n", "    replicas: 6\n"))
     result = run_kgen("diff", "--env", "kf06-cpu", cwd=example)
     assert result.code == 0
-    assert result.out.startswith(
-        "--- a/manifests/kf06-cpu/tf-ps.tfjob.yaml\n+++ b/manifests/kf06-cpu/tf-ps.tfjob.yaml\n"
-    )
-    assert "-      replicas: 4\n+      replicas: 6\n" in result.out
-    assert result.err == "kgen: a build would modify 1, add 0 and remove 0 files\n"
+    # The job's index line carries its new fingerprint; no other environment shows.
+    index, job = result.out.split("--- a/manifests/kf06-cpu/tf-ps.tfjob.yaml\n")
+    assert index.startswith("--- a/manifests/.kgen-index\n")
+    assert "\n-manifests/kf06-cpu/tf-ps.tfjob.yaml spec-" in index
+    assert "kf06-gpu" not in index.replace(" manifests/kf06-gpu/", "")
+    assert job.startswith("+++ b/manifests/kf06-cpu/tf-ps.tfjob.yaml\n")
+    assert "-      replicas: 4\n+      replicas: 6\n" in job
+    assert result.err == "kgen: a build would modify 2, add 0 and remove 0 files\n"
     assert run_kgen("diff", "--exit-code", cwd=example).code == 1
 
 

@@ -26,15 +26,20 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
+    scope = _scope(options, output)
     if check:
-        drift = check_tree(options.root, files, output=output, show=show_diff)
+        drift = check_tree(
+            options.root, files, output=output, scope=scope, show=show_diff
+        )
         outcome.problems = [*(outcome.problems or []), *drift.problems]
         report(options, outcome)
         if drift.problems:
             return EXIT_PROBLEMS
         return _report_drift(options, outcome.project, files, drift)
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
-    summary, write_problems = write_tree(options.root, files, output=output)
+    summary, write_problems = write_tree(
+        options.root, files, output=output, scope=scope
+    )
     outcome.problems += write_problems
     report(options, outcome)
     if write_problems:
@@ -44,6 +49,12 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
     return EXIT_OK
+
+
+def _scope(options: Options, output: str) -> tuple[str, ...]:
+    """The folders a build with `--env` owns: the rest of the tree, and the other
+    environments' index entries, are left as they are (and not compared)."""
+    return tuple(f"{output}/{env}/" for env in options.envs)
 
 
 def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
@@ -85,8 +96,9 @@ def diff(options: Options, *, exit_code: bool = False) -> int:
         report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
-    within = tuple(f"{output}/{env}/" for env in options.envs)
-    drift = check_tree(options.root, files, output=output, within=within, show=True)
+    drift = check_tree(
+        options.root, files, output=output, scope=_scope(options, output), show=True
+    )
     outcome.problems = [*(outcome.problems or []), *drift.problems]
     report(options, outcome)
     if drift.problems:

@@ -21,6 +21,10 @@ from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
 from kgen.load.document import Document
 
+# The rule a job spec's `name` is held to (DNS-1035), so an imported job is one kgen
+# reads back.
+from kgen.spec.fields import _dns1035 as job_name_problem
+
 
 @dataclass
 class Imported:
@@ -51,7 +55,7 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     for doc in documents:
         try:
             _import_document(doc, result, claims=claims)
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             # Manifests from anywhere: a shape the API does not have is the input's fault.
             start = doc.origin(())
             message = f"cannot import this {doc.data.get('kind')}: it does not have the API's shape ({type(exc).__name__}: {exc})"
@@ -84,18 +88,9 @@ def _import_document(
     kind = kind_named(named) if named is not None else None
     if kind is None:
         return
-    if _name(data) is None:
-        start = doc.origin(())
-        message = f"cannot import a {data['kind']} without metadata.name"
-        result.problems.append(
-            Problem(
-                message,
-                "import-unsupported",
-                file=doc.file,
-                line=start.line,
-                column=start.column,
-            )
-        )
+    refused = _unnamed(doc, data) or _bad_api_version(doc, data)
+    if refused is not None:
+        result.problems.append(refused)
         return
     problems: list[Problem] = []
     reader = PodReader(doc, problems)
@@ -149,6 +144,60 @@ def _kind_target(kind: Kind, api_version: str, spec: dict[str, Any]) -> str:
         same = [t for t in same if TARGETS[t].api_version == api_version]
         return same[0] if same else target
     return target
+
+
+def _unnamed(doc: Document, data: dict[str, Any]) -> Problem | None:
+    """Why the job cannot be named by its metadata.name: none, or one a job spec may
+    not have (it names the spec's file, so '' or '..' would be a file kgen never
+    reads, and 300 characters one the filesystem refuses)."""
+    name = _name(data)
+    if name is None:
+        message = f"cannot import a {data['kind']} without metadata.name"
+        return _at(doc, (), message)
+    problem = job_name_problem(name)
+    if problem is None:
+        return None
+    return _at(
+        doc,
+        ("metadata", "name"),
+        f"cannot import this {data['kind']}: {problem}",
+        hint="a job's name is the name of its spec in jobs/; rename the object",
+    )
+
+
+def _bad_api_version(doc: Document, data: dict[str, Any]) -> Problem | None:
+    """Why the job's apiVersion names no API target kgen renders, if it does not: the
+    target becomes an overlay, named after it, that sets it."""
+    version = data.get("apiVersion")
+    known = sorted({target.api_version for target in TARGETS.values()})
+    if version in known:
+        return None
+    if "apiVersion" not in data:
+        why = "it has no apiVersion"
+    elif isinstance(version, str):
+        why = f"its apiVersion '{version}' is not one kgen renders"
+    else:
+        why = "its apiVersion is not a string"
+    return _at(
+        doc,
+        ("apiVersion",) if "apiVersion" in data else (),
+        f"cannot import this {data['kind']}: {why}",
+        hint=f"kgen renders {', '.join(known)}",
+    )
+
+
+def _at(
+    doc: Document, path: tuple[str, ...], message: str, hint: str | None = None
+) -> Problem:
+    start = doc.origin(path)
+    return Problem(
+        message,
+        "import-unsupported",
+        file=doc.file,
+        line=start.line,
+        column=start.column,
+        hint=hint,
+    )
 
 
 def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:

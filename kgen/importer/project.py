@@ -11,7 +11,7 @@ from kgen.errors import DataPath
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
-from kgen.output.generated import check_inside, write_inside
+from kgen.output.generated import check_inside, write_all
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:
@@ -104,22 +104,22 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
     if external:
         project["externalClaims"] = external
     project["environments"] = {e: _environment(s) for e, s in environments.items()}
-    written = []
     check_inside(out, list(files))  # a name like ../../x would write outside `out`
-    for path, body in {"kgen.yaml": project, **files}.items():
-        schema = {"kgen.yaml": "schemas/kgen-project.schema.json"}.get(path) or (
-            "../schemas/kgen-job.schema.json"
-            if path.startswith("jobs/")
-            else "../schemas/kgen-overlay.schema.json"
-        )
-        write_inside(
-            out,
-            path,
-            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
-            + dump_plain(body).encode(),
-        )
-        written.append(path)
-    return written
+    texts = {
+        path: _header(path) + dump_plain(body).encode()
+        for path, body in {"kgen.yaml": project, **files}.items()
+    }
+    write_all(out, texts)
+    return list(texts)
+
+
+def _header(path: str) -> bytes:
+    schema = {"kgen.yaml": "schemas/kgen-project.schema.json"}.get(path) or (
+        "../schemas/kgen-job.schema.json"
+        if path.startswith("jobs/")
+        else "../schemas/kgen-overlay.schema.json"
+    )
+    return f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
 
 
 def _environment(settings: dict[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,11 @@
 bounded as the loader bounds a project file.
 
 Each argument is read like any input (kgen.load.files: a regular file, at most 1 MiB;
-a FIFO is an error, not a hang), though it may be anywhere and through a link: the user
-named it. Its documents are loaded one by one, so a broken one is reported at its line
+a FIFO is an error, not a hang), and only inside the current folder: CI runs
+`kgen import` on the files of a pull request, which may name `../x`, an absolute path or
+a link to a file the runner can read (a token, a credential file). A path whose real
+path, links resolved, lies outside the current folder is refused before it is opened,
+with the same message whether or not it exists. Its documents are loaded one by one, so a broken one is reported at its line
 and the others still count, and together: at most MAX_DOCUMENTS documents a file, and
 one budget of values and characters for all of them (kgen.load.limits), so neither
 20,000 tiny documents nor an alias bomb in each costs more than one big document.
@@ -12,12 +15,13 @@ one budget of values and characters for all of them (kgen.load.limits), so neith
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from pathlib import Path
 
 from kgen.errors import Problem
 from kgen.load.document import Document
-from kgen.load.files import read_input
+from kgen.load.files import escapes, is_inside, read_input
 from kgen.load.limits import Budget
 from kgen.load.yaml import decode, load_string
 
@@ -39,7 +43,11 @@ def read_manifests(
     problems: list[Problem] = []
     for path in paths:
         display = path.as_posix()
-        reading = read_input(cwd / path, display, follow=True)
+        refused = _outside(cwd, path, display)
+        if refused is not None:
+            problems.append(refused)
+            continue
+        reading = read_input(cwd / path, display, root=cwd)
         if reading.raw is None:
             problems += [reading.problem] if reading.problem else []
             continue
@@ -50,6 +58,23 @@ def read_manifests(
             documents += found
             problems += errors
     return documents, problems
+
+
+def _outside(cwd: Path, path: Path, display: str) -> Problem | None:
+    """The problem of a path that leaves the current folder, as written or through a
+    link; nothing is opened, so the message says the same for a file that is not there."""
+    if not is_inside(os.path.abspath(cwd / path), cwd):
+        return Problem(
+            f"{display} is outside the current folder; kgen import reads only files"
+            " inside it",
+            "io",
+            file=display,
+            hint="copy the file into the project (or run kgen import from a folder"
+            " that holds it)",
+        )
+    if not is_inside(os.path.realpath(cwd / path), cwd):
+        return escapes(display)
+    return None
 
 
 def _load_documents(text: str, display: str) -> tuple[list[Document], list[Problem]]:

@@ -6,7 +6,7 @@ Each file is read once, whatever number of environments use it.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,7 @@ def load_project(
     jobs = load_jobs(root, spec, doc, problems, store)
     crd_files = [*spec.crds, *extra_crds]
     crds, crd_problems, crd_bytes = load_crd_schemas(root, crd_files)
+    crd_problems = [_at_crds_entry(p, spec, doc) for p in crd_problems]
     read |= crd_bytes
     # The bytes as read: reading a file again could give others, or block.
     inputs = digest(
@@ -68,6 +69,19 @@ def load_project(
     )
     project = Project(root, doc, spec, overlays, jobs, crds, store, inputs)
     return project, problems + crd_problems
+
+
+def _at_crds_entry(problem: Problem, spec: ProjectSpec, doc: Document) -> Problem:
+    """A CRD of kgen.yaml `crds:` that cannot be read (missing, a folder, a link out)
+    is reported at the entry that names it: the file itself has no line to show."""
+    name = problem.file
+    if problem.line is not None or name not in spec.crds:
+        return problem
+    message = (
+        problem.message if name in problem.message else f"{name}: {problem.message}"
+    )
+    where: DataPath = ("crds", spec.crds.index(name))
+    return located(replace(problem, message=message, file=None, path=where), doc)
 
 
 def _load_project_file(

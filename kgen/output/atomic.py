@@ -8,8 +8,10 @@ are used, and the next build finishes an interrupted swap.
 Everything happens in the output root's parent folder, opened once without following
 links. A staging folder is created there under a name nothing uses, with a marker file
 inside, and holds the new tree (and the old one, in between the two renames). Recovery
-touches only staging folders that carry the marker (or are empty), so a link or a
-folder planted under one of kgen's names is never followed, moved or emptied.
+touches only folders under the exact names kgen gives them that carry the marker (or
+are empty), so a link or a folder planted under one of kgen's names is never followed,
+moved or emptied, and an input folder kgen.yaml names there is refused
+(kgen.output.root).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import contextlib
 import ctypes
 import errno
 import os
+import re
 import shutil
 import stat
 from collections.abc import Iterator
@@ -31,6 +34,10 @@ _RENAME_EXCHANGE = 2
 MARKER = "kgen-staging"
 TREE = "tree"
 OLD = "old"
+# The names _new_staging gives: `new-<pid>`, then `new-<pid>-<8 hex digits>`. Recovery
+# looks at nothing else, so a folder of the user's that only starts like one (say, an
+# input folder `.manifests.kgen-jobs`) is never taken for kgen's.
+_STAGING_NAME = r"new-[0-9]+(?:-[0-9a-f]{8})?"
 _MARKER_TEXT = (
     b"kgen stages a new output tree here; the next build removes this folder\n"
 )
@@ -86,11 +93,8 @@ def recover(place: Place) -> None:
     """Finish or undo what a killed build left: put back an old tree that was moved
     aside before the new one arrived, and remove kgen's staging folders (and empty
     folders under its names). Anything else under kgen's names is left as it is."""
-    names = sorted(
-        name
-        for name in os.listdir(place.parent)
-        if name.startswith(place.prefix) and name != place.lock_name
-    )
+    pattern = re.compile(re.escape(place.prefix) + _STAGING_NAME)
+    names = sorted(name for name in os.listdir(place.parent) if pattern.fullmatch(name))
     for name in names:
         with contextlib.suppress(OSError):
             # Killed between creating the folder and its marker: it is empty.

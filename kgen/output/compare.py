@@ -8,7 +8,6 @@ else in it (a link, a named pipe, a device) is reported, never followed or opene
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,8 +26,6 @@ from kgen.output.safe_paths import (
 from kgen.output.tree_problems import refused_folder, unreadable
 
 Contents = dict[str, "bytes | Unread | None"]
-# A diff shows the old text of files up to this size (kgen's own are a few KB).
-MAX_SHOWN = 4 * 1024 * 1024
 # kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
 # and walking it would hold a descriptor per level.
 MAX_DEPTH = 32
@@ -214,9 +211,12 @@ def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:
     return tree.read({path: 4 * len(text) for path, text in files.items()})
 
 
-def compare(scan: Scan, files: dict[str, str], current: Contents) -> TreeDiff:
+def compare(
+    scan: Scan, files: dict[str, str], current: Contents, *, scope: tuple[str, ...] = ()
+) -> TreeDiff:
     """How the tree differs from `files` (index included): `current` is what
-    read_current gave, `scan` what the tree holds."""
+    read_current gave, `scan` what the tree holds; with `scope`, only files in those
+    folders can be stale."""
     diff = TreeDiff()
     for path, text in files.items():
         found = current[path]
@@ -224,57 +224,6 @@ def compare(scan: Scan, files: dict[str, str], current: Contents) -> TreeDiff:
             diff.missing.append(path)
         elif found != text.encode():
             diff.modified.append(path)
-    diff.stale = sorted(scan.files - files.keys())
+    stale = scan.files - files.keys()
+    diff.stale = sorted(p for p in stale if p.startswith(scope) or not scope)
     return diff
-
-
-def unified_diff(
-    tree: OutputTree, files: dict[str, str], diff: TreeDiff, current: Contents
-) -> str:
-    """The changes as a unified diff. Only regular files are read, none over
-    MAX_SHOWN bytes, and paths are shown with control characters escaped."""
-    unread = [p for p in [*diff.modified, *diff.stale] if not _is_bytes(current.get(p))]
-    old = {**current, **tree.read(dict.fromkeys(unread, MAX_SHOWN))}
-    chunks: list[str] = []
-    for path in sorted([*diff.modified, *diff.missing, *diff.stale]):
-        shown, before = printable(path), old.get(path)
-        if isinstance(before, Unread):
-            chunks.append(f"kgen: a/{shown} is {before.size:,} bytes; not shown\n")
-            before = None
-        chunks.extend(
-            difflib.unified_diff(
-                _lines(_text(before)),
-                _lines(files.get(path, "")),
-                f"a/{shown}",
-                f"b/{shown}",
-            )
-        )
-    return "".join(chunks)
-
-
-def _lines(text: str) -> list[str]:
-    """Lines split at '\n' only, with control characters but tabs escaped: a file in
-    the tree is input, and its escape sequences would reach the CI log raw."""
-    lines = text.split("\n")
-    last = lines.pop()
-    shown = [_escaped(line) + "\n" for line in lines]
-    return [*shown, _escaped(last)] if last else shown
-
-
-def _escaped(line: str) -> str:
-    if line.isprintable():
-        return line
-    return "".join(c if c == "\t" else printable(c) for c in line)
-
-
-def _is_bytes(data: bytes | Unread | None) -> bool:
-    return isinstance(data, bytes)
-
-
-def _text(data: bytes | Unread | None) -> str:
-    if not isinstance(data, bytes):
-        return ""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return ""

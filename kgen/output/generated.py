@@ -7,6 +7,7 @@ link); outside it, the folders are the user's own choice.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from pathlib import Path
@@ -162,6 +163,49 @@ def _plain(path: str) -> bool:
         and not path.startswith("/")
         and all(part not in ("", ".", "..") for part in parts)
     )
+
+
+def write_all(out: Path, files: dict[str, bytes]) -> None:
+    """Write the new project `files` into folder `out` (new or empty): all of them, or
+    (on any error) none, with what was made removed again and the error raised."""
+    new = [folder for folder in (out, *out.parents) if not folder.exists()]
+    made: list[str] = []
+    try:
+        for path, data in files.items():
+            write_inside(out, path, data)
+            made.append(path)
+    except OSError as exc:
+        _undo(out, made, new_folders=new)
+        where = exc.filename if isinstance(exc.filename, str) else out.as_posix()
+        raise KgenError(
+            Problem(
+                f"cannot write the imported project: {exc.strerror or exc}; nothing"
+                " was written",
+                "io",
+                file=out.as_posix(),
+                hint=f"check that {where} can be written",
+            )
+        ) from None
+
+
+def _undo(out: Path, made: list[str], *, new_folders: list[Path]) -> None:
+    """Remove the files and folders an interrupted import made in `out` (which was
+    new or empty), and `out` and its parents if the import made them, never following
+    a link."""
+    folders = {p.rpartition("/")[0] for p in made} - {""}
+    with contextlib.suppress(OSError):
+        base = os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            for path in made:
+                with contextlib.suppress(OSError):
+                    os.unlink(path, dir_fd=base)
+            for folder in sorted(folders, reverse=True):
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder, dir_fd=base)
+        finally:
+            os.close(base)
+        for made_folder in new_folders:
+            made_folder.rmdir()
 
 
 def write_inside(out: Path, path: str, data: bytes) -> None:

@@ -12,7 +12,7 @@ import functools
 import re
 from dataclasses import replace
 
-from kgen.errors import Problem
+from kgen.errors import Problem, masked
 
 INDEX = ".kgen-index"
 HEADER = "# Files kgen generated here; kgen removes them when no job produces them.\n"
@@ -120,7 +120,10 @@ def _column(parts: list[str], at: int) -> int:
 def _bad_entry(
     index: str, line: int, column: int, text: str, why: str, output: str
 ) -> Problem:
-    shown = text if len(text) <= 80 else text[:77] + "..."
+    # Masked before it is cut: a URL cut before its '@' no longer reads as one, and
+    # its password would be shown.
+    shown = masked(text)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
     return Problem(
         f"the index lists '{shown}', which kgen cannot have written: {why};"
         f" kgen reads and removes only files it wrote inside {output}/",

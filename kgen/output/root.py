@@ -45,6 +45,10 @@ def output_problems(
         _conflict(f"output '{output}'", clash, "kgen replaces its output folder whole")
         for clash in _conflicts(project.root, output, inputs, on_the_way)
     ]
+    problems += [
+        _staging_name(output, name, what, _where(project, name))
+        for name, what in _staged(output, inputs)
+    ]
     complete = len(on_the_way) == len(output.split("/"))
     found = on_the_way[-1][1] if complete else None
     if not problems and found is not None and not stat.S_ISDIR(found.st_mode):
@@ -110,8 +114,9 @@ def _inputs(project: Project, extra_crds: tuple[str, ...]) -> list[tuple[str, st
         (".git", "git's folder"),
         ("schemas", "the schemas folder"),
     ]
-    if spec.argocd is not None:
-        inputs.append((spec.argocd.output, _ARGOCD))
+    # `kgen argocd` writes argocd/ by default, with or without an argocd: section.
+    argocd = "argocd" if spec.argocd is None else spec.argocd.output
+    inputs.append((argocd, _ARGOCD))
     return inputs + [(crd, "the CRD file") for crd in (*spec.crds, *extra_crds)]
 
 
@@ -130,6 +135,43 @@ def _conflicts(
             relation = _same_place(root, name, ours, complete=complete)
         if relation is not None:
             yield f"{relation} {what} {name}"
+
+
+def _staged(output: str, inputs: list[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The inputs under the names kgen keeps for its lock and staging folders beside
+    the output root (`.<output>.kgen-*`, kgen.output.atomic): recovery would remove
+    them as a killed build's leftovers."""
+    parent, _, name = output.rpartition("/")
+    prefix = f"{parent}/.{name}.kgen-" if parent else f".{name}.kgen-"
+    for path, what in inputs:
+        if posixpath.normpath(path).startswith(prefix):
+            yield path, what
+
+
+def _where(project: Project, name: str) -> DataPath:
+    """Where kgen.yaml names input `name` (`output:` when it does not: a default)."""
+    spec = project.spec
+    candidates: list[tuple[DataPath, str | None]] = [
+        (("jobs",), spec.jobs),
+        (("overlays",), spec.overlays),
+        (("argocd", "output"), spec.argocd.output if spec.argocd else None),
+        *((("crds", i), crd) for i, crd in enumerate(spec.crds)),
+    ]
+    for path, value in candidates:
+        if value == name and path in project.doc.positions:
+            return path
+    return ("output",)
+
+
+def _staging_name(output: str, name: str, what: str, where: DataPath) -> Problem:
+    return Problem(
+        f"{what} {name} has a name kgen keeps for the output folder's staging"
+        f" folders and lock ('.{output.rpartition('/')[2]}.kgen-...'), which a build"
+        " removes",
+        "invalid-value",
+        path=where,
+        hint="rename that folder, or choose another output in kgen.yaml",
+    )
 
 
 def _relation(output: str, name: str) -> str | None:

@@ -10,28 +10,25 @@ afterwards: the previous tree unchanged, or the new one in place.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 from kgen.errors import KgenError, Problem
 from kgen.output.atomic import Place, SwapError, recover, staging, swap_in
 from kgen.output.compare import (
     OutputTree,
+    Scan,
     TreeDiff,
     compare,
     read_current,
-    unified_diff,
 )
-from kgen.output.index import index_path
+from kgen.output.diff_text import unified_diff
+from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root, read_file, write_new
+from kgen.output.threads import chunks as _chunks
+from kgen.output.threads import threaded as _threaded
 from kgen.output.tree_problems import refused_folder, tree_problems, unreadable
-from kgen.pipeline.parallel import worker_count
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 @dataclass
@@ -55,22 +52,22 @@ def check_tree(
     files: dict[str, str],
     *,
     output: str,
-    within: tuple[str, ...] = (),
+    scope: tuple[str, ...] = (),
     show: bool = False,
 ) -> Drift:
-    """Compare the tree on disk with `files` (index included), counting only paths
-    under `within` if given; with `show`, the unified diff too."""
+    """Compare the tree on disk with `files` (index included). With `scope` (the
+    folders of the environments built), only they and their index entries count; with
+    `show`, the unified diff too."""
     try:
         with OutputTree.open(root, output) as tree:
             scan, index = tree.scan(), tree.index()
             problems = tree_problems(scan, index, files, output=output)
             if problems:
                 return Drift(TreeDiff(), problems)
+            if scope:
+                files = scoped_index(files, index, output, scope)
             current = read_current(tree, files)
-            diff = compare(scan, files, current)
-            if within:
-                for paths in (diff.modified, diff.missing, diff.stale):
-                    paths[:] = [p for p in paths if p.startswith(within)]
+            diff = compare(scan, files, current, scope=scope)
             text = unified_diff(tree, files, diff, current) if show else ""
     except KgenError as exc:
         return Drift(TreeDiff(), exc.problems)
@@ -80,10 +77,11 @@ def check_tree(
 
 
 def write_tree(
-    root: Path, files: dict[str, str], *, output: str
+    root: Path, files: dict[str, str], *, output: str, scope: tuple[str, ...] = ()
 ) -> tuple[WriteSummary, list[Problem]]:
     """Make the output root exactly `files` (index included) plus the files kgen does not
-    own, in one atomic swap; a build that changes nothing touches nothing."""
+    own, in one atomic swap; a build that changes nothing touches nothing. With `scope`
+    (the folders of the environments built), everything outside it stays as it is."""
     folder, _, name = output.rpartition("/")
     try:
         parent = _open_parent(root, folder)
@@ -101,7 +99,7 @@ def write_tree(
         with build_lock(place):
             recover(place)
             with OutputTree.below(parent, name, output) as tree:
-                return _write(place, tree, files)
+                return _write(place, tree, files, scope)
     except KgenError as exc:
         return WriteSummary(), exc.problems
     except OSError as exc:  # reading the tree or beside it, before any change to it
@@ -122,13 +120,15 @@ def _open_parent(root: Path, folder: str) -> int:
 
 
 def _write(
-    place: Place, tree: OutputTree, files: dict[str, str]
+    place: Place, tree: OutputTree, files: dict[str, str], scope: tuple[str, ...]
 ) -> tuple[WriteSummary, list[Problem]]:
     output = tree.output
     scan, index = tree.scan(), tree.index()
     problems = tree_problems(scan, index, files, output=output)
     if problems:
         return WriteSummary(), problems
+    if scope:
+        files = scoped_index(files, index, output, scope)
     owned = index.marks.keys()
     current = read_current(tree, files)
     foreign = [
@@ -141,7 +141,7 @@ def _write(
     ]
     if foreign:
         return WriteSummary(), [_foreign(path) for path in foreign]
-    diff = compare(scan, files, current)
+    diff = compare(scan, files, current, scope=scope)
     stale_owned = [p for p in diff.stale if p in owned]
     summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
     summary.unchanged = len(files) - len(summary.written)
@@ -149,12 +149,33 @@ def _write(
         return summary, []
     changed = {*diff.modified, *diff.missing}
     same = {p for p in files if p not in changed}
-    keep = scan.files - owned - files.keys()
-    return summary, _stage_and_swap(place, tree, files, links=keep | same)
+    # Files kgen does not own, and (in a build of some environments) everything
+    # outside them, go into the new tree as they are.
+    keep = scan.files - files.keys() - set(stale_owned)
+    return summary, _stage_and_swap(
+        place, tree, files, links=keep | same, folders=_kept_folders(scan)
+    )
+
+
+def _kept_folders(scan: Scan) -> list[str]:
+    """The tree's folders that hold no file (relative to the output root): a swap
+    keeps them, since kgen never made them; a folder kgen emptied goes."""
+    full: set[str] = set()
+    for path in scan.files:
+        folder = path.rpartition("/")[0]
+        while folder and folder not in full:
+            full.add(folder)
+            folder = folder.rpartition("/")[0]
+    return sorted(scan.folders - full)
 
 
 def _stage_and_swap(
-    place: Place, tree: OutputTree, files: dict[str, str], *, links: set[str]
+    place: Place,
+    tree: OutputTree,
+    files: dict[str, str],
+    *,
+    links: set[str],
+    folders: list[str],
 ) -> list[Problem]:
     """Stage the new tree beside the old and swap it in. Files kgen does not own, and
     its own files that did not change, are hard links to the old tree's (copies where
@@ -162,7 +183,7 @@ def _stage_and_swap(
     output = tree.output
     try:
         with staging(place) as (staged, stage):
-            _fill(tree, stage, files, links=links)
+            _fill(tree, stage, files, links=links, folders=folders)
         leftover = swap_in(place, staged)
     except SwapError as exc:
         return [
@@ -193,7 +214,12 @@ def _stage_and_swap(
 
 
 def _fill(
-    tree: OutputTree, stage: int, files: dict[str, str], *, links: set[str]
+    tree: OutputTree,
+    stage: int,
+    files: dict[str, str],
+    *,
+    links: set[str],
+    folders: list[str],
 ) -> None:
     cut = len(tree.output) + 1
     linked = sorted(p[cut:] for p in links)
@@ -219,7 +245,10 @@ def _fill(
         for path, text in part:
             write_new(path, text.encode(), folder=stage)
 
-    for folder in _folders([*linked, *(p for p, _ in writes)]):
+    empty = [f[cut:] for f in folders]
+    for folder in _folders(
+        [*linked, *(p for p, _ in writes), *(f + "/" for f in empty)]
+    ):
         os.mkdir(folder, 0o777, dir_fd=stage)
     _threaded(link, _chunks(linked))
     _threaded(write, _chunks(writes))
@@ -242,33 +271,6 @@ def _folders(paths: list[str]) -> list[str]:
             needed.add(folder)
             folder = folder.rpartition("/")[0]
     return sorted(needed)
-
-
-# Creating and linking thousands of files is mostly kernel time, which a thread per
-# core overlaps: on the 2-core CI kind two threads write 12,000 files in 0.6x the time
-# one takes. (Reading is not: from the page cache it is quick, and threads only
-# contend for the interpreter.) Below _IO_MIN_FILES files one thread does it all.
-_IO_MIN_FILES = 500
-
-
-def _chunks(items: list[T]) -> list[list[T]]:
-    """`items` in a run per core (up to 4), in order: files of a folder stay together."""
-    threads = min(worker_count(), 4)
-    if len(items) < _IO_MIN_FILES or threads < 2:
-        return [items] if items else []
-    size = -(-len(items) // threads)
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
-def _threaded(func: Callable[[list[T]], R], chunks: list[list[T]]) -> list[R]:
-    """`[func(c) for c in chunks]`, a thread per chunk; the first error is raised once
-    every thread has finished."""
-    if len(chunks) < 2:
-        return [func(chunk) for chunk in chunks]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(len(chunks)) as pool:
-        return list(pool.map(func, chunks))
 
 
 def _foreign(path: str) -> Problem:

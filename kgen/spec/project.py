@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
@@ -28,25 +29,63 @@ else:
     TargetName = Literal[tuple(TARGETS)]
 
 
+# A path kgen.yaml names is opened as given: NAME_MAX and a bound well under PATH_MAX
+# keep the OS from refusing it later (ENAMETOOLONG), where it would not be located.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 1024
+# kgen's index lists `<output>/<env>/<file>` in this alphabet (kgen.output.index_grammar),
+# and the output root's name with spaces inside it too; an output root that starts a
+# line another way ('#out' reads as a comment) would disown kgen's own files.
+_OUTPUT_PART = re.compile(r"[A-Za-z0-9_.](?:[A-Za-z0-9._ -]*[A-Za-z0-9._-])?")
+
+
 def _relative_dir(value: str) -> str | None:
+    """A path inside the project: relative, no '..', printable, of a length the OS
+    takes."""
+    if not value.isprintable():
+        return f"'{value}' has a control character; name a plain path in the project"
     parts = value.split("/")
     if value.startswith("/") or ".." in parts or "\\" in value or not value.strip("./"):
         return f"'{value}' must be a folder inside the project, without '..'"
+    return _too_long(value)
+
+
+def _too_long(value: str) -> str | None:
+    size = len(value.encode())
+    longest = max(len(part.encode()) for part in value.split("/"))
+    if size > MAX_PATH_BYTES or longest > MAX_NAME_BYTES:
+        return (
+            f"the path is {size:,} bytes long; kgen takes paths of at most"
+            f" {MAX_PATH_BYTES:,} bytes, and names of at most {MAX_NAME_BYTES} bytes"
+            " between the '/'s"
+        )
     return None
 
 
 def _overlay_name(value: str) -> str | None:
+    if not value.isprintable():
+        return f"'{value}' has a control character; name an overlay file"
     if "/" in value or "\\" in value or value.startswith(".") or not value:
         return f"'{value}' is not an overlay name: name a file in the overlays folder without '.yaml'"
+    if len(value.encode()) > MAX_NAME_BYTES - len(".yaml"):
+        return (
+            f"the overlay name is {len(value.encode()):,} bytes long; with '.yaml' it"
+            f" must name a file of at most {MAX_NAME_BYTES} bytes"
+        )
     return None
 
 
 def _output_dir(value: str) -> str:
     """The output root as one spelling: the index lists `<output>/<env>/<file>` and
     accepts only normalised paths, so `./manifests/` must become `manifests`."""
-    if not value.isprintable():
-        raise ValueError(f"'{value}' has a control character; name a plain folder")
-    return posixpath.normpath(value)
+    normal = posixpath.normpath(value)
+    if not all(_OUTPUT_PART.fullmatch(part) for part in normal.split("/")):
+        raise ValueError(
+            f"'{value}' cannot be the output folder: its names may hold only ASCII"
+            " letters, digits, '.', '_', '-' and spaces within, and not start with '-'"
+            " (kgen's index lists its files in that alphabet)"
+        )
+    return normal
 
 
 RelativeDir = Annotated[str, checked(_relative_dir)]
