@@ -169,10 +169,12 @@ def list_folder(
 
     os.scandir gives a name that is not UTF-8 with surrogate escapes, which no output
     can encode; such names, and names with control characters, are refused here.
+    Every name that ends in a suffix is listed, `.yaml` and `..yaml` too (splitext sees
+    no suffix there): skipping them would lose a file silently; its name is then refused.
     """
     try:
         with os.scandir(folder) as listing:
-            entries = [e for e in listing if os.path.splitext(e.name)[1] in suffixes]
+            entries = [e for e in listing if e.name.endswith(suffixes)]
     except OSError as exc:
         return [], [unlistable(shown, exc)]
     named, problems = [], []

@@ -7,7 +7,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.hostile.case import OUTSIDE_DIR, OUTSIDE_FILE, Case, Link
+from tests.hostile.case import OUTSIDE_DIR, OUTSIDE_FILE, VALID_JOB, Case, Link
 
 IMPORTED = """\
 apiVersion: kubeflow.org/v1
@@ -416,7 +416,15 @@ ENV_CASES: dict[str, Case] = {
     ),
 }
 
+# A job file with nothing but dots before .yaml: splitext sees no suffix, and it was
+# skipped without a word (the job vanished from the output).
+NAMELESS_CASES = {
+    "job-file-named-only-yaml": Case({"jobs/.yaml": VALID_JOB}),
+    "job-file-named-dot-dot-yaml": Case({"jobs/..yaml": VALID_JOB}),
+}
+
 CASES: dict[str, Case] = {
+    **NAMELESS_CASES,
     **ENV_CASES,
     **DIFF_CASES,
     **INDEX_CASES,
