@@ -281,7 +281,8 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
         in result.err
     )
     assert result.err.endswith(
-        "kgen: no PyTorchJob or TFJob or MPIJob or XGBoostJob or JAXJob or PaddleJob in the given files\n"
+        "kgen: no job kgen imports (PyTorchJob, TFJob, MPIJob, XGBoostJob, JAXJob, PaddleJob)"
+        " in the given files\n"
     )
 
 

@@ -17,8 +17,8 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
     result = import_files(list(paths), cwd=Path.cwd())
     report(options, Outcome(None, None, result.problems), to_stderr=True)
     if not result.jobs:
-        kinds = " or ".join(kind.kind for kind in KINDS.values())
-        options.err.write(f"kgen: no {kinds} in the given files\n")
+        kinds = ", ".join(kind.kind for kind in KINDS.values())
+        options.err.write(f"kgen: no job kgen imports ({kinds}) in the given files\n")
         return EXIT_PROBLEMS
     written = write_project(result, out)
     options.err.write(
