@@ -117,9 +117,10 @@ def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
-    generated, what = max(
-        generated_names(spec, ctx.job_names), key=lambda pair: len(pair[0])
-    )
+    names = generated_names(spec, ctx.job_names)
+    if not names:  # no roles: the kind's own rule says so
+        return
+    generated, what = max(names, key=lambda pair: len(pair[0]))
     if len(generated) > MAX_NAME:
         room = MAX_NAME - (len(generated) - len(spec.name))
         yield Problem(

@@ -27,7 +27,9 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
         body_spec["nprocPerNode"] = nproc_per_node(job)
     elif job.nproc_per_node is not None:
         problems.append(cannot_express(("nprocPerNode",), target))
-    if job.roles.master is None and target.name not in WORKER_ONLY:
+    # No roles at all is pytorch-no-roles; saying the target needs a master adds nothing.
+    worker_only = job.roles.master is None and job.roles.worker is not None
+    if worker_only and target.name not in WORKER_ONLY:
         problems.append(
             Problem(
                 f"API target {target.name} requires a master role ({target.description})",
