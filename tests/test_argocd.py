@@ -108,6 +108,7 @@ def test_applications_point_at_each_environment_and_ignore_hpa_replicas():
         for env in (
             "dev-cpu",
             "prod-gpu",
+            "to16-gpu",
             "kf12-gpu",
             "kf06-cpu",
             "kf06-gpu",

@@ -53,7 +53,9 @@ class RenderPart(Protocol):
 
 
 class EnvPart(Protocol):
-    def replicas(self, spec: JobSpec, env: Environment) -> list[Replica]: ...
+    def replicas(
+        self, spec: JobSpec, env: Environment, name: str, limit: int | None
+    ) -> list[Replica]: ...
 
 
 class RulesPart(Protocol):
