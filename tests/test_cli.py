@@ -250,6 +250,7 @@ def test_validate_paths_checks_only_what_they_touch(example: Path, run_kgen: Run
     )
     everything = run_kgen("validate", "kgen.yaml", cwd=example)
     assert everything.code == 1, "kgen.yaml brings in every job, the broken one too"
+    (example / "README.md").write_text("# ML jobs\n")  # a file that is no kgen input
     unrelated = run_kgen("validate", "README.md", cwd=example)
     assert (unrelated.code, unrelated.err) == (
         0,

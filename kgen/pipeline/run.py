@@ -118,6 +118,8 @@ def run(
                     env, job, tuple(o.name for o in applied), _layers(applied), facts
                 )
             )
+        else:
+            result.failed_envs.add(env.name)
         if rendered is not None:
             result.rendered.append(rendered)
         findings += [Finding(p, job.file, env.name) for p in problems]

@@ -54,6 +54,20 @@ def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) 
 SHOWN = 8
 
 
+def deleted_at(rendered: RenderedJob, field: str) -> str | None:
+    """Where an overlay deleted `field` (file:line:col of its `null`), if one did: the
+    merge records a deletion's origin at the deleted path."""
+    job = rendered.job
+    provenance = Provenance(dict(job.doc.positions))
+    merged = merge_layers(job.doc.data, list(rendered.layers), provenance=provenance)
+    present = {format_path(path) for path, _ in _leaves(merged)}
+    for path, origin in provenance.origins.items():
+        shown = format_path(path)
+        if shown == field and not any(_under(p, field) for p in present):
+            return _where(origin)
+    return None
+
+
 def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
     kind = kind_for(rendered.spec.framework)
     name = next(m.name for m in rendered.manifests if m.kind == kind.kind)

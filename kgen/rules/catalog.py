@@ -186,6 +186,13 @@ _RULES = [
         "An overlay whose match selects no job",
         "A typo in a name, label or framework makes an overlay do nothing, silently.",
     ),
+    rule(
+        "tensorboard-kubeflow-field",
+        "error",
+        False,
+        "A Service type or resources for Kubeflow's Tensorboard resource",
+        "The Tensorboard resource has only a log path: its controller makes a ClusterIP Service and picks the pod's resources, so kgen would drop these without a word.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {
