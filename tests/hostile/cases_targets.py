@@ -39,6 +39,16 @@ lint:
   ignore:
     resources-missing: each case shows one problem; its specs are minimal
 """
+_CONTENT_HASH = """\
+jobNames: content-hash
+environments:
+  dev:
+    overlays: [v1]
+    namespace: dev
+lint:
+  ignore:
+    resources-missing: each case shows one problem; its specs are minimal
+"""
 _WARNED = VALID_JOB.replace("train:1.0", "train")
 
 CASES: dict[str, Case] = {
@@ -156,5 +166,21 @@ CASES: dict[str, Case] = {
         job(_WARNED),
         args=("explain", "train", "--env", "dev", "image"),
         expected_exit=0,
+    ),
+    # --- host names in the env contract use the job object's real name
+    "explain-uses-the-content-hash-name": Case(
+        {"kgen.yaml": _CONTENT_HASH},
+        args=("explain", "train", "--env", "dev"),
+        expected_exit=0,
+        about="MASTER_ADDR dropped the content-hash suffix",
+    ),
+    "explain-uses-the-run-id-name": Case(
+        {
+            "jobs/train.yaml": "framework: tensorflow\nimage: docker.io/x/y:1.0\n"
+            "runId: r7\nroles: {worker: {replicas: 2}}\n"
+        },
+        args=("explain", "train", "--env", "dev"),
+        expected_exit=0,
+        about="TF_CONFIG dropped the runId suffix",
     ),
 }
