@@ -131,8 +131,8 @@ def test_import_reads_the_release_from_the_object():
         target_of_manifest("kubeflow.org/v1", {"cleanPodPolicy": "All"}) == "v1-legacy"
     )
     assert target_of_manifest("kubeflow.org/v1", {}) == "v1"
-    suspended = {"runPolicy": {"suspend": False}}
+    suspended: dict[str, object] = {"runPolicy": {"suspend": False}}
     assert target_of_manifest("kubeflow.org/v1", suspended) == "v1"
-    old = {"runPolicy": {"cleanPodPolicy": "None"}}
+    old: dict[str, object] = {"runPolicy": {"cleanPodPolicy": "None"}}
     assert target_of_manifest("kubeflow.org/v1", old) == "training-operator-1.6"
     assert target_of_manifest("kubeflow.org/v1beta1", {}) == "v1beta1"
