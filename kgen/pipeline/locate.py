@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
@@ -32,8 +33,25 @@ def locate(
             if problem.at_key
             else (origin.line, origin.column)
         )
+        if origin.file == job.file and problem.path in job.doc.written:
+            problem = _as_written(problem, job.doc.written[problem.path])
         located.append(classified(problem.at(origin.file, line, column)))
     return located
+
+
+def _as_written(problem: Problem, written: str) -> Problem:
+    """The message quoting the integer as the user wrote it (`0755`, not 755)."""
+    text = written.replace("_", "")
+    body = text.lstrip("+-")
+    base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
+    number = int(body[2:] if base != 10 else body, base)
+    canonical = ("-" if text.startswith("-") and number else "") + str(number)
+    message = re.sub(
+        rf"(?<![\w.]){re.escape(canonical)}(?![\w.])",
+        lambda _: written,
+        problem.message,
+    )
+    return replace(problem, message=message)
 
 
 def merge_environments(

@@ -123,6 +123,14 @@ CASES: dict[str, Case] = {
     "replicas-quoted-number": Case(
         job(VALID_JOB.replace("worker: {replicas: 2}", 'worker: {replicas: "2"}'))
     ),
+    "master-replicas-with-a-leading-zero": Case(
+        job(VALID_JOB.replace("master: {replicas: 1}", "master: {replicas: 0755}")),
+        about="0755 was reported as 'the number 755': messages quote what was typed",
+    ),
+    "label-value-in-hex": Case(
+        job(VALID_JOB + "labels: {build: 0x1F}\n"),
+        about="messages quote 0x1F, not 31",
+    ),
     "gpu-under-resources-limits": Case(
         job(VALID_JOB + "resources:\n  limits: {nvidia.com/gpu: 1}\n"),
         about="the hint listed only cpu, memory and ephemeral-storage",
