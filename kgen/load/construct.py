@@ -41,7 +41,9 @@ class Constructor:
         if isinstance(node, ScalarNode):
             value = self.scalar(node)
             if type(value) is int and node.value != str(value):
-                self.doc.written[path] = node.value
+                origin = self.doc.positions.get(path)
+                if origin is not None:
+                    self.doc.written[origin] = node.value
             return value
         if isinstance(node, SequenceNode):
             self.check_tag(node, "seq")

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from kgen.errors import Problem
+from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.merge.layers import Layer
 from kgen.merge.origins import Origins
@@ -24,7 +25,8 @@ def locate(
     """
     if not problems:
         return []
-    origins = Origins(job.doc.data, job.doc.positions, list(layers))
+    layers = list(layers)
+    origins = Origins(job.doc.data, job.doc.positions, layers)
     located = []
     for problem in problems:
         origin = origins.nearest(problem.path, job.file)
@@ -33,10 +35,19 @@ def locate(
             if problem.at_key
             else (origin.line, origin.column)
         )
-        if origin.file == job.file and problem.path in job.doc.written:
-            problem = _as_written(problem, job.doc.written[problem.path])
+        written = _written(origin, job, layers)
+        if written is not None:
+            problem = _as_written(problem, written)
         located.append(classified(problem.at(origin.file, line, column)))
     return located
+
+
+def _written(origin: Origin, job: JobSource, layers: list[Layer]) -> str | None:
+    """How the integer at `origin` was written, if otherwise than Python prints it."""
+    if origin.file == job.file:
+        return job.doc.written.get(origin)
+    found = (layer.written[origin] for layer in layers if origin in layer.written)
+    return next(found, None)
 
 
 def _as_written(problem: Problem, written: str) -> Problem:

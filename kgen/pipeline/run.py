@@ -196,7 +196,7 @@ def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
 
 def _layers(applied: list[Overlay]) -> tuple[Layer, ...]:
     return tuple(
-        Layer(o.spec.patch, o.doc.positions, ("patch",))
+        Layer(o.spec.patch, o.doc.positions, ("patch",), o.doc.written)
         for o in applied
         if o.spec.patch
     )

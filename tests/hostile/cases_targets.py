@@ -127,6 +127,12 @@ CASES: dict[str, Case] = {
         job(VALID_JOB.replace("master: {replicas: 1}", "master: {replicas: 0755}")),
         about="0755 was reported as 'the number 755': messages quote what was typed",
     ),
+    "overlay-master-replicas-with-a-leading-zero": Case(
+        {
+            "overlays/v1.yaml": "target: v1\npatch:\n  roles: {master: {replicas: 0755}}\n"
+        },
+        about="quoted as written in an overlay too",
+    ),
     "label-value-in-hex": Case(
         job(VALID_JOB + "labels: {build: 0x1F}\n"),
         about="messages quote 0x1F, not 31",
