@@ -113,6 +113,7 @@ def test_applications_point_at_each_environment_and_ignore_hpa_replicas():
             "dev-cpu",
             "prod-gpu",
             "hpc-gpu",
+            "to16-gpu",
             "kf12-gpu",
             "kf06-cpu",
             "kf06-gpu",

@@ -47,17 +47,17 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 9 jobs in 8 environments (40 renders): 69 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 9 jobs in 9 environments (45 renders): 78 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 9 jobs in 8 environments (40 renders): 0 files written, 0 removed, 69 unchanged\n"
+        == "kgen: 9 jobs in 9 environments (45 renders): 0 files written, 0 removed, 78 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (69 files)\n")
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (78 files)\n")
 
 
 def test_check_reports_modified_missing_and_stale_files(
@@ -90,7 +90,7 @@ def test_spec_change_is_drift_until_rebuilt(example: Path, run_kgen: RunKgen):
     spec.write_text(spec.read_text().replace("replicas: 4", "replicas: 6"))
     check = run_kgen("build", "--check", cwd=example)
     assert check.code == 1
-    assert check.err.count("modified: ") == 8, "7 environments and the index"
+    assert check.err.count("modified: ") == 9, "8 environments and the index"
     assert run_kgen("build", cwd=example).code == 0
     assert run_kgen("build", "--check", cwd=example).code == 0
 
@@ -100,7 +100,7 @@ def test_removed_job_files_are_pruned(example: Path, run_kgen: RunKgen):
     (example / "jobs" / "tf-ps.yaml").unlink()
     result = run_kgen("build", cwd=example)
     assert result.code == 0
-    assert "7 removed" in result.err
+    assert "8 removed" in result.err
     assert not list((example / "manifests").rglob("tf-ps.*"))
     assert (
         "tf-ps"
@@ -138,7 +138,7 @@ def test_env_option_limits_validation(example: Path, run_kgen: RunKgen):
     result = run_kgen("validate", "--env", "dev-cpu", "-e", "prod-gpu", cwd=example)
     assert (result.code, result.err) == (
         0,
-        "kgen: 9 jobs in 2 environments (18 renders): valid\n",
+        "kgen: 9 jobs in 2 environments (17 renders): valid\n",
     )
 
 
@@ -196,7 +196,7 @@ def test_installed_command_and_module_run(tmp_path: Path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stderr == "kgen: 9 jobs in 8 environments (40 renders): valid\n"
+        assert done.stderr == "kgen: 9 jobs in 9 environments (45 renders): valid\n"
 
 
 def test_repo_output_is_current(run_kgen: RunKgen):
@@ -224,7 +224,7 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
         "jobs/tf-ps.yaml:8:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
     )
     assert relaxed.err.endswith(
-        "kgen: 1 warning in 1 file\nkgen: 9 jobs in 1 environment (9 renders): valid\n"
+        "kgen: 1 warning in 1 file\nkgen: 8 jobs in 1 environment (8 renders): valid\n"
     )
     strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
     assert strict.code == 1
@@ -236,7 +236,7 @@ def test_validate_paths_checks_only_what_they_touch(example: Path, run_kgen: Run
     one_job = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
     assert (one_job.code, one_job.err) == (
         0,
-        "kgen: 1 job in 7 environments (7 renders): valid\n",
+        "kgen: 1 job in 8 environments (8 renders): valid\n",
     )
     overlay = run_kgen("validate", "overlays/v1beta2.yaml", cwd=example)
     assert (overlay.code, overlay.err) == (
@@ -250,6 +250,7 @@ def test_validate_paths_checks_only_what_they_touch(example: Path, run_kgen: Run
     )
     everything = run_kgen("validate", "kgen.yaml", cwd=example)
     assert everything.code == 1, "kgen.yaml brings in every job, the broken one too"
+    (example / "README.md").write_text("# ML jobs\n")  # a file that is no kgen input
     unrelated = run_kgen("validate", "README.md", cwd=example)
     assert (unrelated.code, unrelated.err) == (
         0,
@@ -269,7 +270,7 @@ def test_validate_paths_resolve_from_another_folder(
     )
     assert (result.code, result.err) == (
         0,
-        "kgen: 1 job in 7 environments (7 renders): valid\n",
+        "kgen: 1 job in 8 environments (8 renders): valid\n",
     )
 
 

@@ -1,6 +1,11 @@
 """Every rendered job against the real upstream CRDs (../shared/reference/crds), used as an
 oracle only in tests; and the v1beta2/v1beta1 field sets of kubeflow-api.md §2.3.
 
+Output for training-operator 1.3-1.6 is checked against the 1.6 CRDs
+(kubeflow/trainer@v1.6.0:manifests/base/crds), output for 1.7 and later against the
+1.9.4 CRDs: the environment's target (from kgen.yaml and its overlays) picks the CRD,
+never the output itself.
+
 Unknown fields count as errors: a structural CRD makes the API server prune them silently,
 so a misplaced field would vanish from the cluster without a word.
 """
@@ -74,13 +79,42 @@ SPEC_FIELDS = {
 }
 
 
+def _targets(project: Path) -> dict[str, str]:
+    """Each environment's target, as kgen.yaml and its overlays say (the last wins)."""
+    config = yaml.safe_load((project / "kgen.yaml").read_text())
+    overlays = project / config.get("overlays", "overlays")
+    out = {}
+    for env, settings in config["environments"].items():
+        names = settings if isinstance(settings, list) else settings.get("overlays", [])
+        target = "v1"
+        for name in names:
+            overlay = yaml.safe_load((overlays / f"{name}.yaml").read_text()) or {}
+            target = overlay.get("target", target)
+        out[env] = target
+    return out
+
+
+def _release_crds(target: str) -> str:
+    """Which saved CRDs a training-operator target is checked against."""
+    if target == "v1":
+        return "v1"
+    minor = int(target.rsplit(".", 1)[1])
+    return "v1" if minor >= 7 else "v1-1.6"
+
+
+TARGET_OF: dict[str, str] = {}
+
+
 def _jobs() -> list[tuple[str, dict[str, Any]]]:
     found: list[tuple[str, dict[str, Any]]] = []
     for root in OUTPUT_ROOTS:
+        # manifests/ is the repository's output; a case's is <case>/expected.
+        targets = _targets(root.parent)
         for path in sorted(root.rglob("*.yaml")):
             if path.name == "kustomization.yaml":
                 continue
             name = path.relative_to(REPO).as_posix()
+            TARGET_OF[name] = targets[path.parent.name]
             docs = yaml.safe_load_all(path.read_text())
             found.extend(
                 (name, doc) for doc in docs if doc and doc.get("kind") in REPLICA_KEY
@@ -112,6 +146,8 @@ def _crd_schema(kind: str, version: str) -> dict[str, Any]:
     files = {
         ("PyTorchJob", "v1"): "pytorchjob-v1.yaml",
         ("TFJob", "v1"): "tfjob-v1.yaml",
+        ("PyTorchJob", "v1-1.6"): "pytorchjob-v1-training-operator-1.6.yaml",
+        ("TFJob", "v1-1.6"): "tfjob-v1-training-operator-1.6.yaml",
         ("PyTorchJob", "v1beta2"): "pytorchjob-v1beta2.yaml",
         ("TFJob", "v1beta2"): "tfjob-v1beta2.yaml",
         ("PyTorchJob", "legacy"): "pytorchjob-v1beta2.yaml",
@@ -123,8 +159,9 @@ def _crd_schema(kind: str, version: str) -> dict[str, Any]:
         ("PaddleJob", "v1"): "paddlejob-v1-training-operator-1.9.yaml",
     }
     crd = yaml.safe_load((CRDS / files[(kind, version)]).read_text())
-    if (kind, version) == ("MPIJob", "v2beta1") or version == "v1":
-        (served,) = [v for v in crd["spec"]["versions"] if v["name"] == version]
+    if version in ("v1", "v1-1.6", "v2beta1"):
+        served_name = "v2beta1" if version == "v2beta1" else "v1"
+        (served,) = [v for v in crd["spec"]["versions"] if v["name"] == served_name]
         return _strict(served["schema"]["openAPIV3Schema"])
     # apiextensions v1beta1 CRDs: one schema for every version, replica bounds only.
     return crd["spec"]["validation"]["openAPIV3Schema"]
@@ -138,16 +175,24 @@ def _errors(schema: dict[str, Any], doc: dict[str, Any]) -> list[str]:
     ]
 
 
-def _shape(doc: dict[str, Any]) -> str:
+def _shape(doc: dict[str, Any], name: str = "") -> str:
     if doc["apiVersion"] == "kubeflow.org/v1":
-        return "v1" if "runPolicy" in doc["spec"] else "legacy"
+        if "runPolicy" not in doc["spec"]:
+            return "legacy"
+        if name in TARGET_OF:
+            return _release_crds(TARGET_OF[name])
+        # A render outside the committed trees (property tests): suspend is in the CRD
+        # from 1.7, and kgen emits it exactly there.
+        return "v1" if "suspend" in doc["spec"]["runPolicy"] else "v1-1.6"
     return doc["apiVersion"].rsplit("/", 1)[1]
 
 
 def test_there_are_jobs_of_every_shape():
-    shapes = {(doc["kind"], _shape(doc)) for _, doc in JOBS}
+    shapes = {(doc["kind"], _shape(doc, name)) for name, doc in JOBS}
     for kind in REPLICA_KEY:
-        for shape in NEWER_SHAPES.get(kind, ("v1", "legacy", "v1beta2", "v1beta1")):
+        for shape in NEWER_SHAPES.get(
+            kind, ("v1", "v1-1.6", "legacy", "v1beta2", "v1beta1")
+        ):
             assert (kind, shape) in shapes
 
 
@@ -161,17 +206,17 @@ def test_job_conforms(name: str, doc: dict[str, Any]):
 def check_job(name: str, doc: dict[str, Any]) -> None:
     """A rendered job against its CRD (unknown fields are errors), the older shapes'
     field sets and the operator's contract; also used by the property tests."""
-    kind, shape = doc["kind"], _shape(doc)
-    if shape in ("v1", "legacy", "v1beta2") or kind == "MPIJob":
+    kind, shape = doc["kind"], _shape(doc, name)
+    if shape in ("v1", "v1-1.6", "legacy", "v1beta2") or kind == "MPIJob":
         assert _errors(_crd_schema(kind, shape), doc) == []
-    if shape not in ("v1", "v2beta1"):
+    if shape not in ("v1", "v1-1.6", "v2beta1"):
         known = SPEC_FIELDS[(doc["apiVersion"], "legacy" if shape == "legacy" else "")]
         extra = set(doc["spec"]) - known - {REPLICA_KEY[kind]}
         assert not extra, f"{name}: {shape} has no {sorted(extra)}"
-    _check_operator_contract(kind, doc)
+    _check_operator_contract(kind, doc, shape)
 
 
-def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
+def _check_operator_contract(kind: str, doc: dict[str, Any], shape: str) -> None:
     """What the operator and its webhook require, beyond the schema (§2.4, §3.3, §4.1)."""
     replicas = doc["spec"][REPLICA_KEY[kind]]
     assert set(replicas) <= ROLES[kind], "replica keys are exact CamelCase"
@@ -202,7 +247,7 @@ def _check_operator_contract(kind: str, doc: dict[str, Any]) -> None:
     assert policy["cleanPodPolicy"] in ("None", "Running", "All")
     if kind == "TFJob" and "PS" in replicas:
         assert policy["cleanPodPolicy"] != "None", "PS pods would run forever"
-    if "runPolicy" in doc["spec"]:
+    if shape == "v1":
         assert doc["spec"]["runPolicy"]["suspend"] is False
 
 
@@ -342,3 +387,25 @@ def test_mpi_operator_fields_would_be_pruned_by_training_operator():
     bad["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"]["hostname"] = 1
     bad["spec"]["slotsPerWorkers"] = 2
     assert len(_errors(_crd_schema("MPIJob", "v2beta1"), bad)) == 2
+
+
+def test_pre_17_output_fails_the_17_crds_and_17_output_fails_the_16_crds():
+    # Why releases are targets: the same job as 1.7+ output has fields the 1.6 CRDs
+    # prune (spec.nprocPerNode, runPolicy.suspend), and the oracle must see it.
+    (_, doc) = next(
+        (n, d)
+        for n, d in JOBS
+        if d["kind"] == "PyTorchJob"
+        and _shape(d, n) == "v1"
+        and "nprocPerNode" in d["spec"]
+    )
+    errors = _errors(_crd_schema("PyTorchJob", "v1-1.6"), doc)
+    assert any("nprocPerNode" in e for e in errors), errors
+    assert any("suspend" in e for e in errors), errors
+
+
+def test_the_repository_has_a_training_operator_16_environment():
+    targets = _targets(REPO)
+    assert "training-operator-1.6" in targets.values()
+    older = [n for n in TARGET_OF if TARGET_OF[n] == "training-operator-1.6"]
+    assert older and all(_shape(d, n) == "v1-1.6" for n, d in JOBS if n in older)

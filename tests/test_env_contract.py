@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from kgen.kinds import kind_for
 from kgen.kinds.base import Replica
 from kgen.kinds.pytorch.spec import PyTorchJobSpec
@@ -40,20 +42,24 @@ def _tf(roles: dict[str, Any], **extra: Any) -> TFJobSpec:
 
 
 def test_pytorch_with_master():
+    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/pytorch/envvar.go and
+    # master.go: the operator's order, PET_NPROC_PER_NODE inside the master branch,
+    # WORLD_SIZE = pods x nprocPerNode.
     pods = replicas(_pytorch(nprocPerNode=4), _env())
     assert [p.pod for p in pods] == ["ddp-master-0", "ddp-worker-0", "ddp-worker-1"]
-    assert pods[2].env == {
-        "PYTHONUNBUFFERED": "1",
-        "MASTER_ADDR": "ddp-master-0",
-        "PET_MASTER_ADDR": "ddp-master-0",
-        "MASTER_PORT": "23456",
-        "PET_MASTER_PORT": "23456",
-        "WORLD_SIZE": "12",
-        "RANK": "2",
-        "PET_NODE_RANK": "2",
-        "PET_NPROC_PER_NODE": "4",
-        "PET_NNODES": "3",
-    }
+    assert list(pods[2].env.items()) == [
+        ("PYTHONUNBUFFERED", "1"),
+        ("MASTER_PORT", "23456"),
+        ("PET_MASTER_PORT", "23456"),
+        ("MASTER_ADDR", "ddp-master-0"),
+        ("PET_MASTER_ADDR", "ddp-master-0"),
+        ("WORLD_SIZE", "12"),
+        ("RANK", "2"),
+        ("PET_NPROC_PER_NODE", "4"),
+        ("PET_NODE_RANK", "2"),
+        ("PET_NNODES", "3"),
+    ]
+    assert {p.where for p in pods} == {"every container"}
     assert pods[0].env["RANK"] == "0" and pods[0].env["MASTER_ADDR"] == "ddp-master-0"
 
 
@@ -62,6 +68,9 @@ def test_pytorch_non_numeric_nproc_counts_one_per_pod():
 
 
 def test_pytorch_elastic_worker_only_has_no_master_and_no_rank():
+    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/pytorch/envvar.go `setPodEnv`
+    # and elastic.go `Generate`: no master branch, so no PET_NPROC_PER_NODE either;
+    # the elastic group in the operator's order.
     spec = _pytorch(
         roles={"worker": {"replicas": 3}},
         elasticPolicy={
@@ -73,16 +82,15 @@ def test_pytorch_elastic_worker_only_has_no_master_and_no_rank():
         },
     )
     (first, *_rest) = replicas(spec, _env())
-    assert first.env == {
-        "PYTHONUNBUFFERED": "1",
-        "PET_NPROC_PER_NODE": "1",
-        "PET_NNODES": "2:5",
-        "PET_RDZV_ENDPOINT": "ddp-worker-0:23456",
-        "PET_RDZV_BACKEND": "c10d",
-        "PET_RDZV_ID": "run7",
-        "PET_RDZV_CONF": "timeout=900",
-        "PET_MAX_RESTARTS": "3",
-    }
+    assert list(first.env.items()) == [
+        ("PYTHONUNBUFFERED", "1"),
+        ("PET_RDZV_ENDPOINT", "ddp-worker-0:23456"),
+        ("PET_RDZV_BACKEND", "c10d"),
+        ("PET_NNODES", "2:5"),
+        ("PET_MAX_RESTARTS", "3"),
+        ("PET_RDZV_ID", "run7"),
+        ("PET_RDZV_CONF", "timeout=900"),
+    ]
 
 
 def test_pytorch_elastic_with_its_own_rendezvous_host():
@@ -102,16 +110,88 @@ def test_pytorch_elastic_with_its_own_rendezvous_host():
     assert env["RANK"] == "1", "with a master, elastic jobs still get ranks"
 
 
-def test_pytorch_on_older_operators():
-    pods = replicas(_pytorch(), _env("v1beta2"))
-    assert pods[0].env == {
-        "MASTER_ADDR": "localhost",
-        "MASTER_PORT": "23456",
-        "WORLD_SIZE": "3",
-        "RANK": "0",
-        "PYTHONUNBUFFERED": "0",
-    }
+@pytest.mark.parametrize(
+    "target", ["v1beta1", "v1beta2", "v1-legacy", "training-operator-1.3"]
+)
+def test_pytorch_on_pytorch_operator_and_training_operator_13(target: str):
+    # kubeflow/pytorch-operator@v0.7.0:pkg/controller.v1/pytorch/pod.go `setClusterSpec`:
+    # five variables in this order; the master reaches itself at localhost. For 1.3 the
+    # reference document's statement (trainer#1358 leaves it unverified).
+    pods = replicas(_pytorch(), _env(target))
+    assert list(pods[0].env.items()) == [
+        ("MASTER_PORT", "23456"),
+        ("MASTER_ADDR", "localhost"),
+        ("WORLD_SIZE", "3"),
+        ("RANK", "0"),
+        ("PYTHONUNBUFFERED", "0"),
+    ]
     assert pods[1].env["MASTER_ADDR"] == "ddp-master-0"
+    assert pods[2].env["RANK"] == "2"
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["training-operator-1.4", "training-operator-1.5", "training-operator-1.6"],
+)
+def test_pytorch_on_training_operator_14_to_16(target: str):
+    # kubeflow/training-operator@v1.6.0:pkg/controller.v1/pytorch/envvar.go `setPodEnv`:
+    # PYTHONUNBUFFERED=0 first, no PET_*, WORLD_SIZE = number of pods, the master at
+    # its own service name (no localhost from 1.4).
+    pods = replicas(_pytorch(), _env(target))
+    assert list(pods[0].env.items()) == [
+        ("PYTHONUNBUFFERED", "0"),
+        ("MASTER_PORT", "23456"),
+        ("MASTER_ADDR", "ddp-master-0"),
+        ("WORLD_SIZE", "3"),
+        ("RANK", "0"),
+    ]
+    assert pods[2].env["RANK"] == "2"
+
+
+def test_pytorch_elastic_on_training_operator_16():
+    # kubeflow/training-operator@v1.6.0:pkg/controller.v1/pytorch/elastic.go: the
+    # elastic group after the master's variables, no PET_NPROC_PER_NODE.
+    spec = _pytorch(elasticPolicy={"minReplicas": 1, "maxReplicas": 4})
+    env = replicas(spec, _env("training-operator-1.6"))[1].env
+    assert list(env) == [
+        "PYTHONUNBUFFERED",
+        "MASTER_PORT",
+        "MASTER_ADDR",
+        "WORLD_SIZE",
+        "RANK",
+        "PET_RDZV_ENDPOINT",
+        "PET_RDZV_BACKEND",
+        "PET_NNODES",
+    ]
+    assert env["PET_NNODES"] == "1:4"
+
+
+@pytest.mark.parametrize(
+    ("target", "unbuffered"),
+    [("training-operator-1.7", "1"), ("training-operator-1.9", "1"), ("v1", "1")],
+)
+def test_pytorch_from_training_operator_17(target: str, unbuffered: str):
+    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/pytorch/envvar.go; 1 from
+    # trainer#1860 (unverified for 1.7.0 itself: the reference document's statement).
+    pods = replicas(_pytorch(), _env(target))
+    assert pods[0].env["PYTHONUNBUFFERED"] == unbuffered
+    assert pods[0].env["MASTER_ADDR"] == "ddp-master-0", "no localhost from 1.4"
+    assert pods[0].env["PET_NNODES"] == "3"
+
+
+def test_host_names_carry_the_run_id():
+    # The operator names pods and addresses after job.Name, the object's real name.
+    spec = _pytorch(runId="r7")
+    pods = replicas(spec, _env())
+    assert pods[1].pod == "ddp-r7-worker-0"
+    assert pods[1].env["MASTER_ADDR"] == "ddp-r7-master-0"
+    tf = replicas(_tf({"worker": {"replicas": 2}}, runId="r7"), _env())
+    assert _config(tf[0].env)["cluster"]["worker"][1] == "tf-r7-worker-1.ml.svc:2222"
+
+
+def test_host_names_carry_the_content_hash_explain_gets():
+    named = kind_for("pytorch").env_contract(_pytorch(), _env(), name="ddp-0a1b2c3d")
+    assert named[2].env["MASTER_ADDR"] == "ddp-0a1b2c3d-master-0"
 
 
 def _config(pod_env: dict[str, str]) -> dict[str, Any]:
@@ -119,6 +199,8 @@ def _config(pod_env: dict[str, str]) -> dict[str, Any]:
 
 
 def test_tf_with_chief_ps_and_evaluator():
+    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/tensorflow/tensorflow.go
+    # `genClusterSpec`: every role, evaluator included, keys sorted.
     pods = replicas(
         _tf(
             {
@@ -154,9 +236,105 @@ def test_tf_without_chief():
     assert config["cluster"]["ps"][1] == "tf-ps-1.<namespace>.svc:2222"
 
 
-def test_tf_single_replica_gets_no_tf_config():
-    (only,) = replicas(_tf({"worker": {"replicas": 1}}), _env())
+@pytest.mark.parametrize("target", ["v1", "training-operator-1.3", "v1-legacy"])
+def test_tf_single_replica_gets_no_tf_config(target: str):
+    # tf-operator#1080 `isDistributed` (tf-operator v1.1.0 and training-operator).
+    (only,) = replicas(_tf({"worker": {"replicas": 1}}), _env(target))
     assert only.env == {}
+    assert only.why_empty == "a single-replica TFJob gets no TF_CONFIG"
+    assert only.where == "container tensorflow"
+
+
+@pytest.mark.parametrize("target", ["v1beta1", "v1beta2"])
+def test_tf_before_v101_leaves_the_evaluator_out_and_configures_a_single_replica(
+    target: str,
+):
+    # kubeflow/tf-operator@v0.5.3:pkg/controller.v1beta2/tensorflow/pod.go
+    # `setClusterSpec`: "evaluator is not part of training cluster" until
+    # tf-operator#1146 (v1.0.1); no isDistributed skip yet; every container.
+    pods = replicas(
+        _tf({"chief": {"replicas": 1}, "evaluator": {"replicas": 1}}), _env(target)
+    )
+    assert pods[1].env["TF_CONFIG"] == (
+        '{"cluster":{"chief":["tf-chief-0.ml.svc:2222"]},'
+        '"task":{"type":"evaluator","index":0},"environment":"cloud"}'
+    )
+    (only,) = replicas(_tf({"worker": {"replicas": 1}}), _env(target))
+    assert only.env["TF_CONFIG"] == (
+        '{"cluster":{"worker":["tf-worker-0.ml.svc:2222"]},'
+        '"task":{"type":"worker","index":0},"environment":"cloud"}'
+    )
+    assert only.where == "every container"
+
+
+_SPARSE_ROLES = {
+    "chief": {"replicas": 1},
+    "worker": {"replicas": 2},
+    "ps": {"replicas": 2},
+    "evaluator": {"replicas": 1},
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "key"),
+    [
+        ("v1-legacy", "sparseCluster"),
+        ("training-operator-1.3", "sparseCluster"),
+        ("training-operator-1.6", "sparseCluster"),
+        ("training-operator-1.7", "cluster"),
+        ("v1", "cluster"),
+    ],
+)
+def test_tf_sparse_cluster_per_role_and_release(target: str, key: str):
+    # kubeflow/training-operator@v1.6.0:pkg/controller.v1/tensorflow/tensorflow.go
+    # `convertClusterSpecToSparseClusterSpec`: the key sparseCluster until
+    # trainer#1798 (1.7.0) renamed it cluster; a PS lists only itself, chief and
+    # evaluator get empty lists.
+    pods = replicas(_tf(_SPARSE_ROLES, enableDynamicWorker=True), _env(target))
+    by_pod = {p.pod: p.env["TF_CONFIG"] for p in pods}
+    assert by_pod["tf-chief-0"] == (
+        f'{{"{key}":{{"worker":{{}},"ps":[]}},"task":{{"type":"chief","index":0}}}}'
+    )
+    assert by_pod["tf-evaluator-0"] == (
+        f'{{"{key}":{{"worker":{{}},"ps":[]}},"task":{{"type":"evaluator","index":0}}}}'
+    )
+    assert by_pod["tf-ps-1"] == (
+        f'{{"{key}":{{"worker":{{}},"ps":["tf-ps-1.ml.svc:2222"]}},'
+        '"task":{"type":"ps","index":1}}'
+    )
+    assert by_pod["tf-worker-1"] == (
+        f'{{"{key}":{{"worker":{{"1":"tf-worker-1.ml.svc:2222"}},'
+        '"ps":["tf-ps-0.ml.svc:2222","tf-ps-1.ml.svc:2222"]},'
+        '"task":{"type":"worker","index":1}}'
+    )
+
+
+def test_tf_sparse_worker_without_ps_gets_null():
+    # The Go struct's nil PS slice marshals as null for a worker of a job without PS.
+    pods = replicas(_tf({"worker": {"replicas": 2}}, enableDynamicWorker=True), _env())
+    assert pods[0].env["TF_CONFIG"] == (
+        '{"cluster":{"worker":{"0":"tf-worker-0.ml.svc:2222"},"ps":null},'
+        '"task":{"type":"worker","index":0}}'
+    )
+
+
+def test_explain_limit_keeps_the_contract_linear():
+    # 10,000 workers and 10,000 PS: a few pods per role, each cluster list elided.
+    spec = _tf({"worker": {"replicas": 10_000}, "ps": {"replicas": 10_000}})
+    pods = kind_for("tensorflow").env_contract(spec, _env(), limit=3)
+    assert [(p.pod, p.skipped) for p in pods] == [
+        ("tf-worker-0", 0),
+        ("tf-worker-1", 0),
+        ("tf-worker-9999", 9997),
+        ("tf-ps-0", 0),
+        ("tf-ps-1", 0),
+        ("tf-ps-9999", 9997),
+    ]
+    assert _config(pods[2].env)["cluster"]["worker"] == [
+        "tf-worker-0.ml.svc:2222",
+        "tf-worker-1.ml.svc:2222",
+        "... 9998 more",
+    ]
 
 
 def test_tf_dynamic_workers_see_a_sparse_cluster():

@@ -35,9 +35,9 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=REPO)
     assert result.code == 0, result
     assert result.err.endswith(
-        "kgen: imported 33 jobs into "
+        "kgen: imported 39 jobs into "
         + str(tmp_path / "imported")
-        + "/ (34 files); run `kgen build -C "
+        + "/ (41 files); run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )
@@ -194,6 +194,8 @@ def test_round_trip_of_kubeflow_style_manifests(tmp_path: Path, run_kgen: RunKge
     assert sorted(p.name for p in (tmp_path / "p" / "overlays").iterdir()) == [
         "cpu-pytorch-dist-mnist.yaml",
         "gpu-pytorch-dist-mnist.yaml",
+        # A runPolicy without suspend is what 1.3-1.6 CRDs keep: rendered as it was.
+        "training-operator-1.6.yaml",
         "v1.yaml",
         "v1beta2.yaml",
     ]
@@ -357,3 +359,52 @@ def test_a_file_holds_at_most_so_many_documents(tmp_path: Path):
             f"more than {MAX_DOCUMENTS} YAML documents in one file",
         )
     ]
+
+
+PLAIN_UPSTREAM = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: pytorch-simple
+  namespace: kubeflow
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727
+              command: ["python3", "/opt/pytorch-mnist/mnist.py", "--epochs=1"]
+    Worker:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: docker.io/kubeflowkatib/pytorch-mnist:v1beta1-45c5727
+              command: ["python3", "/opt/pytorch-mnist/mnist.py", "--epochs=1"]
+"""
+
+
+def test_a_plain_upstream_pytorchjob_imports_into_a_project_that_validates(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # kubeflow/training-operator examples/pytorch/simple.yaml: no GPUs, no nprocPerNode.
+    # The operator's `auto` would start one process per CPU core, which kgen refuses
+    # (nproc-auto-on-cpu); the import leaves it out, and kgen renders 1.
+    write_tree(tmp_path / "in", {"simple.yaml": PLAIN_UPSTREAM})
+    result = run_kgen(
+        "import", "simple.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path / "in"
+    )
+    assert result.code == 0, result
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "pytorch-simple.yaml").read_text())
+    assert "nprocPerNode" not in spec
+    validated = run_kgen("validate", "-C", str(tmp_path / "p"))
+    assert (validated.code, validated.err.splitlines()[-1]) == (
+        0,
+        "kgen: 1 job in 1 environment (1 render): valid",
+    ), validated

@@ -48,17 +48,17 @@ EDITS: dict[str, tuple[Callable[[Path], object], int | None]] = {
         lambda root: _edit(
             root / "jobs/mnist-ddp.yaml", "pytorch-dist-mnist:v1.0", "mnist:v2.0"
         ),
-        7,
+        8,
     ),
     "a comment in a job": (
         lambda root: _edit(root / "jobs/tf-ps.yaml", "\n", "\n# reviewed\n"),
-        7,
+        8,
     ),
     "a new job": (
         lambda root: shutil.copy(
             root / "jobs/nightly-eval.yaml", root / "jobs/nightly-eval-2.yaml"
         ),
-        2,
+        3,
     ),
     "a removed job": (lambda root: (root / "jobs/tf-mwms.yaml").unlink(), 0),
     "an overlay": (
@@ -75,7 +75,7 @@ EDITS: dict[str, tuple[Callable[[Path], object], int | None]] = {
         lambda root: _edit(
             root / "jobs/mnist-ddp.yaml", "worker: {replicas: 3}", "worker: {x: 3}"
         ),
-        7,
+        8,
     ),
 }
 

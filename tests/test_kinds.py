@@ -77,7 +77,9 @@ class RenderPart(Protocol):
 
 
 class EnvPart(Protocol):
-    def replicas(self, spec: JobSpec, env: Environment) -> list[Replica]: ...
+    def replicas(
+        self, spec: JobSpec, env: Environment, name: str, limit: int | None
+    ) -> list[Replica]: ...
 
 
 class RulesPart(Protocol):
@@ -218,9 +220,10 @@ def test_lookups():
         "TFJob",
         "MPIJob",
         "XGBoostJob",
-        "JAXJob",
         "PaddleJob",
     ]
+    # JAXJob arrived in training-operator 1.9; v1 is the 1.7-and-later line.
+    assert "JAXJob" in [k.kind for k in kinds_on(TARGETS["training-operator-1.9"])]
     assert [k.kind for k in kinds_on(TARGETS["mpi-operator"])] == ["MPIJob"]
 
 

@@ -86,10 +86,10 @@ def test_mpi_operator_fields_on_training_operators_mpijob(
           launcher: {replicas: 1, command: [mpirun]}
     """
     assert _validate(project, run_kgen, {"jobs/c.yaml": spec}) == (
-        "jobs/c.yaml:3:1: error: mpiImplementation cannot be expressed for API target v1 (kubeflow.org/v1 with spec.runPolicy, training-operator 1.3 and later) (target-unsupported-field)\n"
+        "jobs/c.yaml:3:1: error: mpiImplementation cannot be expressed for training-operator 1.7 (target-unsupported-field)\n"
         "    hint: mpiImplementation is mpi-operator's (target mpi-operator); training-operator's MPIJob v1 has none: remove it for this environment in an overlay (`mpiImplementation: null`)\n"
         "    in environment dev\n"
-        "jobs/c.yaml:4:1: error: runLauncherAsWorker cannot be expressed for API target v1 (kubeflow.org/v1 with spec.runPolicy, training-operator 1.3 and later) (target-unsupported-field)\n"
+        "jobs/c.yaml:4:1: error: runLauncherAsWorker cannot be expressed for training-operator 1.7 (target-unsupported-field)\n"
         "    hint: runLauncherAsWorker is mpi-operator's (target mpi-operator); training-operator's MPIJob v1 has none: remove it for this environment in an overlay (`runLauncherAsWorker: null`)\n"
         "    in environment dev\n"
         "kgen: 2 errors in 1 file\n"
@@ -111,12 +111,15 @@ def test_kinds_name_the_targets_they_exist_on(project: Project, run_kgen: RunKge
     }
     assert _validate(project, run_kgen, files) == (
         "jobs/jx.yaml:1:12: error: JAXJob does not exist on API target mpi-operator (kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8) (target-unsupported-kind)\n"
-        "    hint: JAXJob exists on the targets v1; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
+        "    hint: JAXJob exists on the target training-operator-1.9; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
         "    in environment hpc\n"
+        "jobs/jx.yaml:1:12: error: JAXJob does not exist on API target v1 (kubeflow.org/v1 with spec.runPolicy, training-operator 1.7 and later) (target-unsupported-kind)\n"
+        "    hint: JAXJob exists on the target training-operator-1.9; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
+        "    in environment dev\n"
         "jobs/pt.yaml:1:12: error: PyTorchJob does not exist on API target mpi-operator (kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8) (target-unsupported-kind)\n"
-        "    hint: PyTorchJob exists on the targets v1, v1-legacy, v1beta1, v1beta2; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
+        "    hint: PyTorchJob exists on the targets training-operator-1.3, training-operator-1.4, training-operator-1.5, training-operator-1.6, training-operator-1.7, training-operator-1.8, training-operator-1.9, v1, v1-legacy, v1beta1, v1beta2; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
         "    in environment hpc\n"
-        "kgen: 2 errors in 2 files\n"
+        "kgen: 3 errors in 2 files\n"
     )
 
 
@@ -124,10 +127,11 @@ def test_xgboost_master_jax_and_paddle_workers(project: Project, run_kgen: RunKg
     files = {
         "kgen.yaml": """
             environments:
-              dev: [v1]
+              dev: [to19]
             lint:
               ignore: {resources-missing: minimal specs}
         """,
+        "overlays/to19.yaml": "target: training-operator-1.9\n",
         "jobs/xgb.yaml": """
             framework: xgboost
             image: x:1

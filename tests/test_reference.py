@@ -110,3 +110,13 @@ def test_pre_commit_hooks_select_kgen_inputs():
     assert not files.search("manifests/dev/train.pytorchjob.yaml") and not files.search(
         "README.md"
     )
+
+
+def test_the_reference_says_a_job_name_defaults_to_its_file_name():
+    # The model requires `name`, but the loader fills it in from the file name first:
+    # the reference must not tell users it is required.
+    page = (REPO / "docs" / "spec-reference.md").read_text()
+    (row,) = [
+        line for line in page.splitlines() if line.startswith("| `name` | DNS-1035")
+    ]
+    assert row.split(" | ")[2] == "the file name"

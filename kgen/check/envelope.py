@@ -51,17 +51,17 @@ def _run_fields(target: ApiTarget) -> dict[str, Any]:
     return fields
 
 
-def _scheduling() -> dict[str, Any]:
+def _scheduling(target: ApiTarget) -> dict[str, Any]:
     quantity = {"anyOf": [{"type": "integer"}, {"type": "string"}]}
-    return object_schema(
-        {
-            "minAvailable": INT32,
-            "queue": {"type": "string"},
-            "minResources": {"type": "object", "additionalProperties": quantity},
-            "priorityClass": {"type": "string"},
-            "scheduleTimeoutSeconds": INT32,
-        }
-    )
+    fields: dict[str, Any] = {
+        "minAvailable": INT32,
+        "queue": {"type": "string"},
+        "minResources": {"type": "object", "additionalProperties": quantity},
+        "priorityClass": {"type": "string"},
+    }
+    if target.has("runPolicy.schedulingPolicy.scheduleTimeoutSeconds"):
+        fields["scheduleTimeoutSeconds"] = INT32
+    return object_schema(fields)
 
 
 def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
@@ -70,14 +70,14 @@ def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
     spec: dict[str, Any] = {}
     run_fields = _run_fields(target)
     if target.run_fields_at == "runPolicy":
-        policy = {
-            **run_fields,
-            "schedulingPolicy": _scheduling(),
-            "suspend": {"type": "boolean"},
-        }
-        policy["managedBy"] = {
-            "enum": ["kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue"]
-        }
+        # Each field only from the release whose CRD has it (kgen.kinds.targets).
+        policy = {**run_fields, "schedulingPolicy": _scheduling(target)}
+        if target.has("runPolicy.suspend"):
+            policy["suspend"] = {"type": "boolean"}
+        if target.has("runPolicy.managedBy"):
+            policy["managedBy"] = {
+                "enum": ["kubeflow.org/training-operator", "kueue.x-k8s.io/multikueue"]
+            }
         spec["runPolicy"] = object_schema(policy)
     else:
         spec |= run_fields

@@ -12,6 +12,7 @@ from kgen.commands.outcome import (
     report,
     run_scope,
 )
+from kgen.errors import UsageError
 from kgen.load.project import Project
 from kgen.output.index import with_index
 from kgen.output.tree import build_tree
@@ -21,6 +22,11 @@ from kgen.rules.in_place import fingerprints
 
 def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
     """Render every job for every environment; write the tree, or with `check` compare."""
+    if show_diff and not check:
+        # A reviewer asking for a diff expects nothing written (`kgen diff` shows one).
+        raise UsageError(
+            "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
+        )
     outcome, files = render_tree(options)
     if files is None or outcome.project is None or outcome.result is None:
         report(options, outcome)

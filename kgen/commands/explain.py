@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, load_and_run, report
 from kgen.errors import UsageError
+from kgen.report.explain import deleted_at
 from kgen.report.explain import explain as write_explanation
 
 
 def explain(options: Options, job: str, *, field: str | None = None) -> int:
     """Where each value of JOB in one environment came from, and the run-time env."""
     outcome = load_and_run(options, jobs=(job,), keep=True)
+    # Lint warnings are validate's to report; here they only bury the answer.
+    outcome.problems = [p for p in outcome.problems or [] if p.severity == "error"]
     report(options, outcome, to_stderr=True)
     if outcome.result is None or outcome.failed or not outcome.result.rendered:
         if outcome.result is not None and not outcome.failed:
@@ -17,6 +20,13 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
                 f"environment {options.envs[0]} does not render {job} (see its jobs: selector)"
             )
         return EXIT_PROBLEMS
-    if not write_explanation(outcome.result.rendered[0], options.out, field=field):
+    rendered = outcome.result.rendered[0]
+    if not write_explanation(rendered, options.out, field=field):
+        assert field is not None
+        where = deleted_at(rendered, field)
+        if where is not None:
+            raise UsageError(
+                f"{job} has no field {field} in {options.envs[0]}: the overlay at {where} deletes it"
+            )
         raise UsageError(f"{job} has no field {field} in {options.envs[0]}")
     return EXIT_OK

@@ -9,6 +9,8 @@ from kgen.report.plan import table
 def plan(options: Options) -> int:
     """Jobs x environments with pods, GPUs, CPU and memory, and totals per environment."""
     outcome = load_and_run(options)
+    # Lint warnings are validate's to report; here they only bury the answer.
+    outcome.problems = [p for p in outcome.problems or [] if p.severity == "error"]
     report(options, outcome, to_stderr=True)
     if outcome.result is None:
         return EXIT_PROBLEMS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, load_and_run, report
+from kgen.errors import UsageError
 from kgen.output.emitter import dump_documents
 
 
@@ -13,6 +14,11 @@ def render(options: Options, job: str | None) -> int:
     report(options, outcome, to_stderr=True)
     if outcome.result is None or outcome.failed:
         return EXIT_PROBLEMS
+    if job and not outcome.result.rendered:
+        # Nothing on stdout and exit 0 read as "this job renders to nothing".
+        raise UsageError(
+            f"environment {options.envs[0]} does not render {job} (see its jobs: selector)"
+        )
     manifests = [
         m.body for rendered in outcome.result.rendered for m in rendered.manifests
     ]

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from kgen.errors import Problem
+from kgen.errors import Problem, printable
 from kgen.load.project import Overlay, Project
 
 
@@ -30,7 +30,35 @@ class Scope:
         return not (self.everything or self.jobs or self.envs)
 
     def reports(self, problem: Problem) -> bool:
-        return self.everything or problem.file is None or problem.file in self.files
+        # A problem's file is escaped (a refused file name): compared escaped too.
+        if self.everything or problem.file is None:
+            return True
+        return problem.file in self.files or problem.file in {
+            printable(f) for f in self.files
+        }
+
+
+def unreadable_paths(root: Path, paths: list[Path], *, cwd: Path) -> list[Problem]:
+    """Paths `kgen validate` cannot check: missing, or outside the project. A file
+    inside the project that is not an input (a README) is fine: pre-commit passes those."""
+    problems = []
+    for path in paths:
+        full = cwd / path
+        if not os.path.lexists(full):
+            why = "does not exist"
+        elif _relative(root, full) == full.as_posix():
+            why = "is outside the project"
+        else:
+            continue
+        problems.append(
+            Problem(
+                f"cannot validate this path: it {why}",
+                "path-not-in-project",
+                file=printable(str(path)),
+                hint="name job specs, overlays or kgen.yaml inside the project; leave deleted files out",
+            )
+        )
+    return problems
 
 
 def scope_for(project: Project, paths: list[Path], *, cwd: Path) -> Scope:

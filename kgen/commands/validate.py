@@ -13,6 +13,7 @@ from kgen.commands.outcome import (
     report,
     run_scope,
 )
+from kgen.commands.scope import unreadable_paths
 
 
 def validate(
@@ -21,7 +22,11 @@ def validate(
     """Load, validate and render everything in memory (or what `paths` touch); write
     nothing. Warnings alone exit 0, unless `strict`."""
     outcome = load_and_run(options, paths=paths, output=True)
-    outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
+    outcome.problems = [
+        *unreadable_paths(options.root, list(paths), cwd=Path.cwd()),
+        *(outcome.problems or []),
+        *changed_in_place_problems(outcome),
+    ]
     report(options, outcome)
     failing = [p for p in outcome.problems or [] if strict or p.severity == "error"]
     if outcome.result is not None and not failing:

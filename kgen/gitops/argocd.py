@@ -161,9 +161,8 @@ def ignore_differences(result: RunResult, env: str) -> list[dict[str, Any]]:
         spec = rendered.spec
         kind = kind_for(spec.framework)
         pointers = kind.live_pointers(spec)
-        if (
-            KUEUE_QUEUE_LABEL in spec.labels
-            and rendered.env.target.run_fields_at == "runPolicy"
+        if KUEUE_QUEUE_LABEL in spec.labels and rendered.env.target.has(
+            "runPolicy.suspend"
         ):
             pointers.append("/spec/runPolicy/suspend")
         if pointers:

@@ -9,7 +9,8 @@ in modules the record imports on first use, named by their job:
   and `TYPE_NAMES`, how the reference names its own field types;
 - `render.py`: `render(spec, env)`, the object's `spec` for the environment's target,
   and `live_pointers(spec)`, what the live object changes by design (ignoreDifferences);
-- `env.py`: `replicas(spec, env)`, the pods and the env the operator gives each;
+- `env.py`: `replicas(spec, env, name, limit)`, the pods and the env the operator gives
+  each on the environment's operator release;
 - `rules.py`: `RULES`, its own rules over a validated spec;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
 - `importer.py`: `read_fields(spec, target, out)`, its own fields of an existing object.
@@ -75,6 +76,21 @@ class Replica(NamedTuple):
     env: dict[str, str]
     # Why `env` is empty, when it is (`kgen explain` says so).
     why_empty: str = ""
+    # Which of the pod's containers get `env` ("every container", "container tensorflow").
+    where: str = ""
+    # Pods of the same role left out just before this one (kgen explain's limit).
+    skipped: int = 0
+
+
+def shown_indices(replicas: int, limit: int | None) -> list[tuple[int, int]]:
+    """The pod indices a role shows, each with the pods left out before it: all, or
+    past `limit` the first `limit - 1` and the last (`kgen explain` stays linear)."""
+    if limit is None or replicas <= limit:
+        return [(index, 0) for index in range(replicas)]
+    return [
+        *((index, 0) for index in range(limit - 1)),
+        (replicas - 1, replicas - limit),
+    ]
 
 
 @dataclass(frozen=True)
@@ -184,19 +200,32 @@ class Kind:
         """A kind the target's operator does not serve: the API server has no such
         resource there, so the job could never be applied."""
         where = ", ".join(sorted(self.targets))
+        targets = "the target" if len(self.targets) == 1 else "the targets"
         return Problem(
             f"{self.kind} does not exist on API target {target.name} ({target.description})",
             "target-unsupported-kind",
             path=("framework",),
-            hint=f"{self.kind} exists on the targets {where}; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target",
+            hint=f"{self.kind} exists on {targets} {where}; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target",
         )
 
     def live_pointers(self, spec: JobSpec) -> list[str]:
         pointers: list[str] = self._part("render").live_pointers(spec)
         return pointers
 
-    def env_contract(self, spec: JobSpec, env: Environment) -> list[Replica]:
-        replicas: list[Replica] = self._part("env").replicas(spec, env)
+    def env_contract(
+        self,
+        spec: JobSpec,
+        env: Environment,
+        *,
+        name: str | None = None,
+        limit: int | None = None,
+    ) -> list[Replica]:
+        """The pods and their env on `env`'s operator release; `name` is the job
+        object's real name (runId or content-hash suffix), `limit` the pods shown per
+        role and the hosts per list in a cluster spec (None: all)."""
+        if name is None:
+            name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
+        replicas: list[Replica] = self._part("env").replicas(spec, env, name, limit)
         return replicas
 
     def rules(self) -> tuple[Rule, ...]:

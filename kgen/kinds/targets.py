@@ -1,14 +1,21 @@
-"""Kubeflow API targets: what each apiVersion and layout can express.
+"""Kubeflow API targets: what each apiVersion, layout and operator release can express.
 
 kubeflow-api.md §1-§3: `kubeflow.org/v1` has two incompatible shapes (run fields under
-`spec.runPolicy` from training-operator 1.3, directly under `spec` before), and the beta
-versions each know fewer fields. A spec field a target cannot express is an error naming
-the target; kgen never drops it silently (the API server would prune it without a word).
+`spec.runPolicy` from training-operator 1.3, directly under `spec` before), the beta
+versions each know fewer fields, and within the runPolicy shape each training-operator
+minor release added fields to its CRDs. A structural CRD prunes a field it lacks without
+a word, and Argo CD then shows the job OutOfSync for good; so a spec field a target
+cannot express is an error naming the target (and the release it arrived in), never a
+silent drop.
 
-A target says where run fields live and which of them it has; each kind says on which
-targets it exists and which of its own fields each has (kgen.kinds.base.Kind), so
-`kgen.kinds.kinds_on` answers which kinds a target serves. A release line of another
-operator (Trainer v2, mpi-operator) is another target here.
+A target is a release line: `training-operator-1.3` ... `training-operator-1.9` each
+mean exactly that minor release; `v1` is the 1.7-and-later line (what kgen wrote for
+`v1` all along, kept so existing projects render byte-identically); `v1-legacy`,
+`v1beta2` and `v1beta1` are the layouts of the operators before training-operator.
+What a release has comes from one table (ARRIVED) of "arrived in release X" facts.
+Each kind says on which targets it exists and which of its own fields each has
+(kgen.kinds.base.Kind), so `kgen.kinds.kinds_on` answers which kinds a target serves.
+A release line of another operator (Trainer v2, mpi-operator) is another target here.
 """
 
 from __future__ import annotations
@@ -16,6 +23,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+Release = tuple[int, int]
+
+# The training-operator release each field (by its YAML path under spec), behaviour or
+# kind arrived in, read from manifests/base/crds/kubeflow.org_pytorchjobs.yaml at each
+# tag (kubeflow-api.md §1) and the 1.6 CRDs (kubeflow/training-operator@v1.6.0).
+ARRIVED: dict[str, Release] = {
+    "runPolicy": (1, 3),
+    "runPolicy.backoffLimit": (1, 3),
+    "runPolicy.activeDeadlineSeconds": (1, 3),
+    "runPolicy.schedulingPolicy": (1, 3),
+    # trainer#1762: a PyTorchJob without a Master, and elastic training.
+    "elasticPolicy": (1, 4),
+    "worker-only": (1, 4),
+    "runPolicy.schedulingPolicy.scheduleTimeoutSeconds": (1, 6),
+    "nprocPerNode": (1, 7),
+    "runPolicy.suspend": (1, 7),
+    "runPolicy.managedBy": (1, 9),
+    # Kinds beside PyTorchJob and TFJob (kubeflow/training-operator@v1.9.0-rc.0:CHANGELOG.md):
+    # XGBoostJob came with the all-in-one operator of 1.3, MPIJob v1 with 1.4 (#1457),
+    # PaddleJob with 1.6 (#1675), JAXJob with 1.9 (#2163, #2194).
+    "kind:XGBoostJob": (1, 3),
+    "kind:MPIJob": (1, 4),
+    "kind:PaddleJob": (1, 6),
+    "kind:JAXJob": (1, 9),
+}
 # Run fields (by their YAML path) that only some targets have.
 OPTIONAL_RUN_FIELDS = (
     "runPolicy.backoffLimit",
@@ -30,6 +62,8 @@ RUN_FIELDS = (
     "backoffLimit",
     "schedulingPolicy",
 )
+OPERATOR = "training-operator"
+FIRST, LAST = (1, 3), (1, 9)
 
 
 @dataclass(frozen=True)
@@ -40,6 +74,42 @@ class ApiTarget:
     # Where cleanPodPolicy, backoffLimit and the other run fields live.
     run_fields_at: Literal["runPolicy", "spec"]
     supports: frozenset[str]
+    # The training-operator release the target means (the first of its line for `v1`);
+    # None for the operators before training-operator.
+    release: Release | None = None
+
+    def has(self, feature: str) -> bool:
+        """Whether the target's CRD has the field (or the operator the behaviour)."""
+        return feature in self.supports
+
+    @property
+    def release_name(self) -> str:
+        """`training-operator 1.6`, or the description for the older layouts."""
+        if self.release is None:
+            return f"API target {self.name} ({self.description})"
+        return f"{OPERATOR} {_version(self.release)}"
+
+
+def _version(release: Release) -> str:
+    return f"{release[0]}.{release[1]}"
+
+
+def arrived_in(feature: str) -> str | None:
+    """The training-operator release `feature` arrived in, if the table knows it."""
+    release = ARRIVED.get(feature)
+    return _version(release) if release else None
+
+
+def _release(name: str, release: Release, description: str) -> ApiTarget:
+    features = {f for f, since in ARRIVED.items() if since <= release}
+    return ApiTarget(
+        name=name,
+        api_version="kubeflow.org/v1",
+        description=description,
+        run_fields_at="runPolicy",
+        supports=frozenset(features),
+        release=release,
+    )
 
 
 # mpi-operator's MPIJob v2beta1 shares group and kind with training-operator's MPIJob v1,
@@ -47,16 +117,23 @@ class ApiTarget:
 MPI_OPERATOR = "mpi-operator"
 
 _LEGACY_RUN = frozenset({"runPolicy.backoffLimit", "runPolicy.activeDeadlineSeconds"})
+_MINORS = [(1, minor) for minor in range(FIRST[1], LAST[1] + 1)]
 
 TARGETS: dict[str, ApiTarget] = {
     target.name: target
     for target in (
-        ApiTarget(
-            name="v1",
-            api_version="kubeflow.org/v1",
-            description="kubeflow.org/v1 with spec.runPolicy, training-operator 1.3 and later",
-            run_fields_at="runPolicy",
-            supports=frozenset(OPTIONAL_RUN_FIELDS),
+        _release(
+            "v1",
+            (1, 7),
+            "kubeflow.org/v1 with spec.runPolicy, training-operator 1.7 and later",
+        ),
+        *(
+            _release(
+                f"{OPERATOR}-{_version(release)}",
+                release,
+                f"kubeflow.org/v1 with spec.runPolicy, {OPERATOR} {_version(release)}",
+            )
+            for release in _MINORS
         ),
         ApiTarget(
             name="v1-legacy",
@@ -85,22 +162,53 @@ TARGETS: dict[str, ApiTarget] = {
             api_version="kubeflow.org/v2beta1",
             description="kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8",
             run_fields_at="runPolicy",
-            supports=frozenset(OPTIONAL_RUN_FIELDS),
+            # Its RunPolicy has every run field of training-operator 1.9
+            # (kubeflow/mpi-operator@v0.8.0:pkg/apis/kubeflow/v2beta1/types.go).
+            supports=frozenset(
+                {
+                    "runPolicy",
+                    *OPTIONAL_RUN_FIELDS,
+                    "runPolicy.schedulingPolicy.scheduleTimeoutSeconds",
+                    "runPolicy.suspend",
+                    "runPolicy.managedBy",
+                }
+            ),
         ),
     )
 }
 DEFAULT_TARGET = "v1"
 
 
+def targets_with(feature: str) -> frozenset[str]:
+    """The names of the targets that have `feature`."""
+    return frozenset(name for name, t in TARGETS.items() if t.has(feature))
+
+
+def targets_since(release: Release) -> frozenset[str]:
+    """The names of the training-operator targets at `release` or later."""
+    return frozenset(
+        name for name, t in TARGETS.items() if t.release and t.release >= release
+    )
+
+
 def target_of_manifest(api_version: str, spec: dict[str, object]) -> str:
     """The target an existing job object was written for (`kgen import`).
 
-    kubeflow.org/v1 is the legacy layout only when run fields sit directly under spec;
-    without any it reads the same in both, and current operators are the likelier
-    reader. An apiVersion no target has gives its version, which names no target."""
+    kubeflow.org/v1 is the legacy layout only when run fields sit directly under spec.
+    A runPolicy without suspend and no nprocPerNode is what a 1.3-1.6 CRD keeps (and
+    what kgen writes for those releases): training-operator-1.6, so the import renders
+    the object as it was. Otherwise current operators are the likelier reader (`v1`).
+    An apiVersion no target has gives its version, which names no target."""
     matching = [t for t in TARGETS.values() if t.api_version == api_version]
     if len(matching) > 1:
-        legacy = "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS)
-        layout = "spec" if legacy else "runPolicy"
-        return next(t.name for t in matching if t.run_fields_at == layout)
-    return matching[0].name if matching else api_version.rsplit("/", 1)[1]
+        if "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS):
+            return "v1-legacy"
+        policy = spec.get("runPolicy")
+        if (
+            isinstance(policy, dict)
+            and not any(key == "suspend" for key in policy)
+            and "nprocPerNode" not in spec
+        ):
+            return f"{OPERATOR}-1.6"
+        return DEFAULT_TARGET
+    return matching[0].name if matching else api_version.rsplit("/", 1)[-1]

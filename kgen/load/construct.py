@@ -39,7 +39,12 @@ class Constructor:
                 too_deep(self.doc.file, mark.line + 1, mark.column + 1, MAX_DEPTH)
             )
         if isinstance(node, ScalarNode):
-            return self.scalar(node)
+            value = self.scalar(node)
+            if type(value) is int and node.value != str(value):
+                origin = self.doc.positions.get(path)
+                if origin is not None:
+                    self.doc.written[origin] = node.value
+            return value
         if isinstance(node, SequenceNode):
             self.check_tag(node, "seq")
             items = []

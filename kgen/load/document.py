@@ -29,6 +29,9 @@ class Document:
     file: str
     data: Any
     positions: Positions = field(default_factory=dict)
+    # Integers written otherwise than Python prints them (`0755` is 755 in YAML 1.2), by
+    # their origin: messages quote what the user typed (kgen.pipeline.locate).
+    written: dict[Origin, str] = field(default_factory=dict)
 
     def origin(self, path: DataPath) -> Origin:
         """The origin of `path`, or of its deepest existing ancestor."""

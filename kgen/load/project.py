@@ -40,6 +40,8 @@ class Project:
     cache: Cache = field(default_factory=lambda: Cache(None))
     # A digest of every input but the job specs, and of kgen itself (see kgen.pipeline.cache).
     inputs: str = ""
+    # A job spec failed to load: what it would create (its claims) is unknown.
+    jobs_incomplete: bool = False
 
 
 def load_project(
@@ -56,7 +58,9 @@ def load_project(
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems, read)
     store = Cache(cache_folder(root) if use_cache else None)
+    before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store)
+    incomplete = any(p.severity == "error" for p in problems[before:])
     crd_files = [*spec.crds, *extra_crds]
     crds, crd_problems, crd_bytes = load_crd_schemas(root, crd_files)
     crd_problems = [_at_crds_entry(p, spec, doc) for p in crd_problems]
@@ -67,7 +71,7 @@ def load_project(
         *(read.get(name, b"unreadable") for name in [PROJECT_FILE, *crd_files]),
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
-    project = Project(root, doc, spec, overlays, jobs, crds, store, inputs)
+    project = Project(root, doc, spec, overlays, jobs, crds, store, inputs, incomplete)
     return project, problems + crd_problems
 
 

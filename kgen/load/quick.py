@@ -70,6 +70,8 @@ def _plain(text: str) -> Any:
     value = tagged_value(tag, text)
     if value is REFUSED:  # the full loader says why
         raise _Decline
+    if type(value) is int and text != str(value):
+        raise _Decline  # `0755`, `0x1F`: the full loader keeps what was written
     return value
 
 

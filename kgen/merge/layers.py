@@ -16,7 +16,7 @@ merge keys (kubernetes-sigs/kustomize#1027, #2825); kgen knows its own lists.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kgen.errors import DataPath
@@ -39,6 +39,8 @@ class Layer:
     data: Mapping[str, Any]
     positions: Positions
     root: DataPath  # where `data` sits inside its document, e.g. ('patch',)
+    # Integers as written in its file, by origin (kgen.load.document.Document.written).
+    written: Mapping[Origin, str] = field(default_factory=dict)
 
 
 def merge_layers(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import replace
 
 from kgen.errors import Problem
+from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.merge.layers import Layer
 from kgen.merge.origins import Origins
@@ -23,7 +25,8 @@ def locate(
     """
     if not problems:
         return []
-    origins = Origins(job.doc.data, job.doc.positions, list(layers))
+    layers = list(layers)
+    origins = Origins(job.doc.data, job.doc.positions, layers)
     located = []
     for problem in problems:
         origin = origins.nearest(problem.path, job.file)
@@ -32,8 +35,34 @@ def locate(
             if problem.at_key
             else (origin.line, origin.column)
         )
+        written = _written(origin, job, layers)
+        if written is not None:
+            problem = _as_written(problem, written)
         located.append(classified(problem.at(origin.file, line, column)))
     return located
+
+
+def _written(origin: Origin, job: JobSource, layers: list[Layer]) -> str | None:
+    """How the integer at `origin` was written, if otherwise than Python prints it."""
+    if origin.file == job.file:
+        return job.doc.written.get(origin)
+    found = (layer.written[origin] for layer in layers if origin in layer.written)
+    return next(found, None)
+
+
+def _as_written(problem: Problem, written: str) -> Problem:
+    """The message quoting the integer as the user wrote it (`0755`, not 755)."""
+    text = written.replace("_", "")
+    body = text.lstrip("+-")
+    base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
+    number = int(body[2:] if base != 10 else body, base)
+    canonical = ("-" if text.startswith("-") and number else "") + str(number)
+    message = re.sub(
+        rf"(?<![\w.]){re.escape(canonical)}(?![\w.])",
+        lambda _: written,
+        problem.message,
+    )
+    return replace(problem, message=message)
 
 
 def merge_environments(

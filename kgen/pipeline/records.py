@@ -58,6 +58,8 @@ class RunResult:
     environments: list[Environment] = field(default_factory=list)
     # The full renders (specs and object trees), kept only when a command asks.
     rendered: list[RenderedJob] = field(default_factory=list)
+    # Environments where a job failed before its render: its claims are unknown.
+    failed_envs: set[str] = field(default_factory=set)
 
     @property
     def errors(self) -> list[Problem]:

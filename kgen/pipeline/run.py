@@ -118,6 +118,8 @@ def run(
                     env, job, tuple(o.name for o in applied), _layers(applied), facts
                 )
             )
+        else:
+            result.failed_envs.add(env.name)
         if rendered is not None:
             result.rendered.append(rendered)
         findings += [Finding(p, job.file, env.name) for p in problems]
@@ -198,7 +200,7 @@ def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
 
 def _layers(applied: list[Overlay]) -> tuple[Layer, ...]:
     return tuple(
-        Layer(o.spec.patch, o.doc.positions, ("patch",))
+        Layer(o.spec.patch, o.doc.positions, ("patch",), o.doc.written)
         for o in applied
         if o.spec.patch
     )

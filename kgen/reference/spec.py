@@ -110,19 +110,25 @@ def render_reference() -> str:
         parts.append("|---|---|---|---|---|")
         for name, info in model.model_fields.items():
             if name not in skip:
-                parts.append(_row(info.alias or name, info))
+                parts.append(_row(info.alias or name, info, loaded=where))
         parts.append("")
     parts.append(END)
     return "\n".join(parts)
 
 
-def _row(key: str, info: FieldInfo) -> str:
+# Keys the loader fills in before the model sees them: required by the model, never by
+# the user (a job's name is its file name unless it says otherwise).
+FILLED_IN = {("jobs/<name>.yaml", "name"): "the file name"}
+
+
+def _row(key: str, info: FieldInfo, *, loaded: str = "") -> str:
     example = _flow(info.examples[0]) if info.examples else ""
     kind = _type_of(Framework) if key == "framework" else _type(info)
+    filled = FILLED_IN.get((loaded, key))
     cells = [
         f"`{key}`",
         kind,
-        _default(info),
+        filled or _default(info),
         info.description or "",
         f"`{key}: {example}`",
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
-from kgen.kinds.targets import ApiTarget
+from kgen.kinds.targets import OPERATOR, ApiTarget, arrived_in
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.policy import RunPolicy
 
@@ -34,9 +34,11 @@ def place_run_policy(
         fields["activeDeadlineSeconds"] = run_policy.active_deadline_seconds
     if run_policy.backoff_limit is not None:
         fields["backoffLimit"] = run_policy.backoff_limit
+    problems = []
     if run_policy.scheduling_policy is not None:
         fields["schedulingPolicy"] = _scheduling(run_policy)
-    problems = [
+        problems += _scheduling_problems(fields["schedulingPolicy"], target)
+    problems += [
         cannot_express(("runPolicy", key), target)
         for key in fields
         if not supported(("runPolicy", key), target)
@@ -48,7 +50,10 @@ def place_run_policy(
     }
     if target.run_fields_at == "runPolicy":
         # The CRD defaults suspend to false; emitting it keeps Argo CD in sync (§3.2).
-        spec_out["runPolicy"] = {**kept, "suspend": False}
+        # Before training-operator 1.7 the CRD has no suspend, and the API server
+        # would prune it: the job would be OutOfSync for good.
+        suspend = {"suspend": False} if target.has("runPolicy.suspend") else {}
+        spec_out["runPolicy"] = {**kept, **suspend}
     else:
         spec_out.update(kept)
     return problems
@@ -63,6 +68,21 @@ def _scheduling(run_policy: RunPolicy) -> dict[str, Any]:
     return out
 
 
+_TIMEOUT = "scheduleTimeoutSeconds"
+
+
+def _scheduling_problems(policy: dict[str, Any], target: ApiTarget) -> list[Problem]:
+    """scheduleTimeoutSeconds arrived in training-operator 1.6; dropped where it did
+    not exist yet, with the error that says so."""
+    path = ("runPolicy", "schedulingPolicy", _TIMEOUT)
+    if _TIMEOUT not in policy or target.run_fields_at != "runPolicy":
+        return []
+    if supported(path, target):
+        return []
+    del policy[_TIMEOUT]
+    return [cannot_express(path, target)]
+
+
 _ALWAYS = {"runPolicy.cleanPodPolicy", "runPolicy.ttlSecondsAfterFinished"}
 
 
@@ -72,11 +92,28 @@ def supported(path: DataPath, target: ApiTarget) -> bool:
 
 
 def cannot_express(path: DataPath, target: ApiTarget) -> Problem:
+    """The field at `path` is not in `target`'s CRD: named with the release it arrived
+    in, and the overlay patch that removes it (its full path)."""
     field = str(path[-1])
+    since = arrived_in(".".join(str(part) for part in path))
+    if target.release is not None and since is not None:
+        message = f"{field} cannot be expressed for {target.release_name} (it arrived in {since})"
+        newer = f"target {OPERATOR}-{since} or later"
+    else:
+        message = f"{field} cannot be expressed for {target.release_name}"
+        newer = "a newer target"
     return Problem(
-        f"{field} cannot be expressed for API target {target.name} ({target.description})",
+        message,
         "target-unsupported-field",
         path=path,
         at_key=True,
-        hint=f"remove it for this environment in an overlay (`{field}: null`) or use a newer target",
+        hint=f"remove it for this environment in an overlay (`{overlay_patch(path)}`) or use {newer}",
     )
+
+
+def overlay_patch(path: DataPath) -> str:
+    """The flow-style overlay patch that deletes `path`: `runPolicy: {backoffLimit: null}`."""
+    text = f"{path[-1]}: null"
+    for part in reversed(path[:-1]):
+        text = f"{part}: {{{text}}}"
+    return text

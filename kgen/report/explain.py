@@ -48,10 +48,35 @@ def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) 
     return True
 
 
+# Pods shown per role, and hosts per role in a TF cluster spec: a TF_CONFIG lists every
+# host, so showing every pod's in full was quadratic in replicas (10,000 workers and
+# 10,000 PS printed gigabytes).
+SHOWN = 8
+
+
+def deleted_at(rendered: RenderedJob, field: str) -> str | None:
+    """Where an overlay deleted `field` (file:line:col of its `null`), if one did: the
+    merge records a deletion's origin at the deleted path."""
+    job = rendered.job
+    provenance = Provenance(dict(job.doc.positions))
+    merged = merge_layers(job.doc.data, list(rendered.layers), provenance=provenance)
+    present = {format_path(path) for path, _ in _leaves(merged)}
+    for path, origin in provenance.origins.items():
+        shown = format_path(path)
+        if shown == field and not any(_under(p, field) for p in present):
+            return _where(origin)
+    return None
+
+
 def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
-    stream.write("\nset by the operator in each pod:\n")
     kind = kind_for(rendered.spec.framework)
-    for replica in kind.env_contract(rendered.spec, rendered.env):
+    name = next(m.name for m in rendered.manifests if m.kind == kind.kind)
+    pods = kind.env_contract(rendered.spec, rendered.env, name=name, limit=SHOWN)
+    where = f" ({pods[0].where})" if pods and pods[0].where else ""
+    stream.write(f"\nset by the operator in each pod{where}:\n")
+    for replica in pods:
+        if replica.skipped:
+            stream.write(f"  ... {replica.skipped} more pods like these\n")
         stream.write(f"  {replica.pod}\n")
         if not replica.env:
             stream.write(f"    (nothing: {replica.why_empty})\n")

@@ -193,6 +193,13 @@ _RULES = [
         "A job kind the API target's operator does not serve",
         "Each operator release serves its own kinds (JAXJob from training-operator 1.9, MPIJob v2beta1 only from mpi-operator); the cluster would have no such resource. Leave the job out of that environment or change its target.",
     ),
+    rule(
+        "tensorboard-kubeflow-field",
+        "error",
+        False,
+        "A Service type or resources for Kubeflow's Tensorboard resource",
+        "The Tensorboard resource has only a log path: its controller makes a ClusterIP Service and picks the pod's resources, so kgen would drop these without a word.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

@@ -160,4 +160,11 @@ INPUT_CODES: list[RuleInfo] = [
         "A file in the output folder that kgen did not write",
         "kgen never overwrites what it does not own; move the file or delete it.",
     ),
+    rule(
+        "path-not-in-project",
+        "error",
+        False,
+        "`kgen validate PATHS` names a file that does not exist or lies outside the project",
+        "A path the linter cannot check must not pass: a typo or a file outside the project would let a broken change through.",
+    ),
 ]

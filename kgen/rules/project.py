@@ -48,6 +48,10 @@ def _claims_declared(project: Project, result: RunResult) -> Iterator[Finding]:
     external = set(project.spec.external_claims)
     known_in = {env: names | external for env, names in created.items()}
     for render in result.renders:
+        # A job that failed to load or validate may be the one creating the claim:
+        # its own error says what is wrong, a claim-undeclared here would be false.
+        if project.jobs_incomplete or render.env.name in result.failed_envs:
+            continue
         known = known_in.get(render.env.name, external)
         problems = [
             Problem(

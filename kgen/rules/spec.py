@@ -18,6 +18,7 @@ from kgen.rules.context import Rule, RuleContext
 from kgen.rules.policy import POLICY_RULES
 from kgen.rules.secrets import SECRET_RULES
 from kgen.rules.values import VALUE_RULES
+from kgen.spec.addons import TensorBoard
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import EnvVar, ResourceAmounts
 from kgen.spec.quantity import parse_quantity
@@ -122,16 +123,10 @@ def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
-    longest = max(
-        generated_names(spec, ctx.job_names),
-        key=lambda pair: len(pair[0]),
-        default=None,
-    )
-    if (
-        longest is None
-    ):  # `roles: {}` names nothing; the kind's rules say what is missing
+    names = generated_names(spec, ctx.job_names)
+    if not names:  # no roles: the kind's own rule says so
         return
-    generated, what = longest
+    generated, what = max(names, key=lambda pair: len(pair[0]))
     if len(generated) > MAX_NAME:
         room = MAX_NAME - (len(generated) - len(spec.name))
         yield Problem(
@@ -166,6 +161,8 @@ def _tensorboard(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             path=("tensorboard", "logDir"),
             hint="write logs under the mountPath of one of the job's claim volumes",
         )
+    if board.kind == "kubeflow":
+        yield from _kubeflow_board(board)
     if board.kind == "kubeflow" and board.image is not None:
         yield Problem(
             "Kubeflow's Tensorboard resource takes its image from the controller, not per object",
@@ -173,6 +170,29 @@ def _tensorboard(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             path=("tensorboard", "image"),
             at_key=True,
             hint="delete it for this environment (`image: null`) or use kind: deployment",
+        )
+
+
+# What Kubeflow's Tensorboard resource cannot say (its spec is only logspath), by field.
+_KUBEFLOW_BOARD = {
+    "service_type": ("serviceType", "the controller's Service is ClusterIP"),
+    "requests": ("requests", "the controller sets the pod's resources"),
+    "limits": ("limits", "the controller sets the pod's resources"),
+}
+
+
+def _kubeflow_board(board: TensorBoard) -> Iterator[Problem]:
+    for field, (key, why) in _KUBEFLOW_BOARD.items():
+        if field not in board.model_fields_set:
+            continue
+        if field == "service_type" and board.service_type == "ClusterIP":
+            continue
+        yield Problem(
+            f"Kubeflow's Tensorboard resource has no {key}: {why}",
+            "tensorboard-kubeflow-field",
+            path=("tensorboard", key),
+            at_key=True,
+            hint=f"delete it for this environment (`tensorboard: {{{key}: null}}`) or use kind: deployment",
         )
 
 

@@ -61,7 +61,7 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        hint = suggest(key, allowed_keys(model, loc[:-1]))
+        hint = _gpu_hint(key, loc) or suggest(key, allowed_keys(model, loc[:-1]))
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
@@ -91,6 +91,17 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
 
 
+def _gpu_hint(key: str, loc: DataPath) -> str | None:
+    """A GPU written as Kubernetes would (`limits: {nvidia.com/gpu: 1}`): kgen counts
+    GPUs in resources.gpu, and puts them into limits itself."""
+    if "gpu" not in key.lower() or len(loc) < 3 or loc[-3] != "resources":
+        return None
+    if loc[-2] not in ("limits", "requests"):
+        return None
+    vendor = "" if key == "nvidia.com/gpu" else f" with `gpuResource: {key}`"
+    return f"count GPUs in resources.gpu (`resources: {{gpu: 1}}`){vendor}; kgen puts them into limits"
+
+
 def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
     if kind == "greater_than_equal":
         return f"{_shown(value)} is too small: it must be at least {ctx['ge']}"
@@ -117,11 +128,24 @@ def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
     hint = None
     if expected == "a string" and isinstance(value, bool | int | float):
         hint = 'quote the value to keep it a string, e.g. "yes" or "8080"'
-    elif isinstance(value, str) and expected in ("a whole number", "true or false"):
+    elif isinstance(value, str) and _reads_as(value, expected):
+        # Only a quoted number or boolean is a string that reads as one: `three` has no
+        # quotes to remove.
         hint = "remove the quotes"
+    elif isinstance(value, str) and expected == "a whole number":
+        hint = "write a whole number, e.g. 3"
+    elif isinstance(value, str) and expected == "true or false":
+        hint = "write true or false"
     return Problem(
         f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint
     )
+
+
+def _reads_as(text: str, expected: str) -> bool:
+    """Whether the string, unquoted, would be what the field expects."""
+    if expected == "a whole number":
+        return text.strip().lstrip("+-").isdigit() and text.isascii()
+    return expected == "true or false" and text in ("true", "false")
 
 
 def _kind(value: Any) -> str:

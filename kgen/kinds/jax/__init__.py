@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef
 from kgen.kinds.jax.catalog import CATALOG
+from kgen.kinds.targets import targets_with
 
 # Constants and defaults: kubeflow/training-operator@v1.9.x:
 # pkg/apis/kubeflow.org/v1/jax_types.go and jax_defaults.go.
@@ -24,9 +25,9 @@ KIND = Kind(
     port_name="jaxjob-port",
     port=6666,
     default_restart="Never",
-    # New in training-operator 1.9.0 (#2163, #2194), which target v1 covers with the
-    # older releases: a 1.7 or 1.8 cluster has no JAXJob resource.
-    targets=frozenset({"v1"}),
+    # New in training-operator 1.9.0 (#2163, #2194): not on target v1 (1.7 and later),
+    # since a 1.7 or 1.8 cluster has no JAXJob resource.
+    targets=targets_with("kind:JAXJob"),
     fields={},
     clean_pod_policy="None",
     clean_pod_policy_on={},

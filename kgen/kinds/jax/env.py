@@ -4,26 +4,28 @@ pkg/controller.v1/jax/envvar.go `setPodEnv`)."""
 
 from __future__ import annotations
 
-from kgen.kinds.base import Replica
+from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.jax import KIND
 from kgen.kinds.jax.spec import own
 from kgen.render.base import Environment
 from kgen.spec.job import JobSpec, role_items
 
 
-def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+def replicas(
+    spec: JobSpec, env: Environment, name: str, limit: int | None = None
+) -> list[Replica]:
     job = own(spec)
     roles = role_items(job)
     total = sum(role.replicas for _, role in roles)
     out = []
     for role, settings in roles:
-        for index in range(settings.replicas):
+        for index, skipped in shown_indices(settings.replicas, limit):
             variables = {
                 "PYTHONUNBUFFERED": "1",
                 "COORDINATOR_PORT": str(KIND.port),
-                "COORDINATOR_ADDRESS": f"{job.name}-worker-0",
+                "COORDINATOR_ADDRESS": f"{name}-worker-0",
                 "NUM_PROCESSES": str(total),
                 "PROCESS_ID": str(index),
             }
-            out.append(Replica(f"{job.name}-{role}-{index}", variables))
+            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
     return out

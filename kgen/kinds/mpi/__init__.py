@@ -1,7 +1,8 @@
 """MPIJob: a launcher that runs mpirun and workers that host the ranks (Horovod,
 DeepSpeed). Two operators serve it under the same group and kind: mpi-operator's
 kubeflow.org/v2beta1 (target mpi-operator) and training-operator's older kubeflow.org/v1
-(target v1). A cluster runs one of them, and an environment's one target says which.
+(targets v1 and training-operator-1.4 and later). A cluster runs one of them, and an
+environment's one target says which.
 
 The declaration only; the model, renderer, env contract, rules, envelope and import are
 this package's other modules, imported on first use (kgen.kinds.base).
@@ -11,12 +12,12 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
 from kgen.kinds.mpi.catalog import CATALOG
-from kgen.kinds.targets import MPI_OPERATOR
+from kgen.kinds.targets import MPI_OPERATOR, targets_with
 
 # mpi-operator v0.8.0's MPIJobSpec fields that training-operator's MPIJob v1 lacks
 # (kubeflow/mpi-operator@v0.8.0:pkg/apis/kubeflow/v2beta1/types.go).
 V2 = frozenset({MPI_OPERATOR})
-BOTH = frozenset({"v1", MPI_OPERATOR})
+BOTH = targets_with("kind:MPIJob") | {MPI_OPERATOR}
 
 LAUNCHER = RoleDef(
     "launcher",

@@ -8,7 +8,7 @@ kubeflow/training-operator@v1.9.4:pkg/controller.v1/mpi/mpijob_controller.go
 
 from __future__ import annotations
 
-from kgen.kinds.base import Replica
+from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.mpi import V2
 from kgen.kinds.mpi.spec import MPIJobSpec, own, slots
 from kgen.render.base import Environment
@@ -22,20 +22,23 @@ NO_GPUS = {"NVIDIA_VISIBLE_DEVICES": "", "NVIDIA_DRIVER_CAPABILITIES": ""}
 V1_WORKER = "training-operator gives MPIJob v1 workers no variables"
 
 
-def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+def replicas(
+    spec: JobSpec, env: Environment, name: str, limit: int | None = None
+) -> list[Replica]:
     job = own(spec)
     v2 = env.target.name in V2
     out = []
     if job.roles.launcher is not None:
         launcher = _v2_launcher(job) if v2 else _v1_launcher(job)
-        out.append(Replica(f"{job.name}-launcher", launcher))
+        out.append(Replica(f"{name}-launcher", launcher))
     workers = job.roles.worker.replicas if job.roles.worker else 0
-    for index in range(workers):
-        pod = f"{job.name}-worker-{index}"
+    for index, skipped in shown_indices(workers, limit):
+        pod = f"{name}-worker-{index}"
         if v2:
-            out.append(Replica(pod, {"K_MPI_JOB_ROLE": "worker"}))
+            variables = {"K_MPI_JOB_ROLE": "worker"}
+            out.append(Replica(pod, variables, skipped=skipped))
         else:
-            out.append(Replica(pod, {}, V1_WORKER))
+            out.append(Replica(pod, {}, V1_WORKER, skipped=skipped))
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef
 from kgen.kinds.paddle.catalog import CATALOG
+from kgen.kinds.targets import targets_with
 
 # Constants and defaults: kubeflow/training-operator@v1.9.x:
 # pkg/apis/kubeflow.org/v1/paddlepaddle_types.go and paddlepaddle_defautls.go [sic].
@@ -29,8 +30,8 @@ KIND = Kind(
     port_name="master",
     port=36543,
     default_restart="OnFailure",
-    # New in training-operator 1.6.0 (#1675), inside target v1.
-    targets=frozenset({"v1"}),
+    # New in training-operator 1.6.0 (#1675).
+    targets=targets_with("kind:PaddleJob"),
     fields={},
     clean_pod_policy="None",
     clean_pod_policy_on={},

@@ -8,7 +8,7 @@ operator passes as POD_IP_DUMMY from the pod's status.podIP.
 
 from __future__ import annotations
 
-from kgen.kinds.base import Replica
+from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.paddle import KIND
 from kgen.kinds.paddle.spec import own
 from kgen.render.base import Environment
@@ -17,7 +17,9 @@ from kgen.spec.job import JobSpec, role_items
 POD_IP = "(the pod's status.podIP)"
 
 
-def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+def replicas(
+    spec: JobSpec, env: Environment, name: str, limit: int | None = None
+) -> list[Replica]:
     job = own(spec)
     roles = role_items(job)
     total = sum(role.replicas for _, role in roles)
@@ -25,21 +27,21 @@ def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
     port = KIND.port
     out = []
     for role, settings in roles:
-        for index in range(settings.replicas):
+        for index, skipped in shown_indices(settings.replicas, limit):
             variables = {
                 "PYTHONUNBUFFERED": "1",
-                "PADDLE_JOB_ID": job.name,
+                "PADDLE_JOB_ID": name,
                 "PADDLE_NNODES": str(total),
             }
             if role == first and index == 0:
                 variables["POD_IP_DUMMY"] = POD_IP
                 variables["PADDLE_MASTER"] = f"$(POD_IP_DUMMY):{port}"
             else:
-                variables["PADDLE_MASTER"] = f"{job.name}-{first}-0:{port}"
+                variables["PADDLE_MASTER"] = f"{name}-{first}-0:{port}"
             if job.roles.master is not None:
                 count = (
                     "PADDLE_SERVER_NUM" if role == "master" else "PADDLE_TRAINER_NUM"
                 )
                 variables[count] = "1"
-            out.append(Replica(f"{job.name}-{role}-{index}", variables))
+            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
     return out

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
 from kgen.kinds.pytorch.catalog import CATALOG
-from kgen.kinds.targets import MPI_OPERATOR, TARGETS
+from kgen.kinds.targets import MPI_OPERATOR, TARGETS, targets_with
 
-# elasticPolicy and an explicit nprocPerNode came with the runPolicy layout of
-# training-operator (target v1, kubeflow-api.md §2.1).
-CURRENT = frozenset({"v1"})
+# elasticPolicy arrived in training-operator 1.4, spec.nprocPerNode in 1.7
+# (kubeflow-api.md §1; the 1.6 CRDs have no nprocPerNode).
+ELASTIC = targets_with("elasticPolicy")
+NPROC = targets_with("nprocPerNode")
 # Worker-only jobs need training-operator 1.4 or later (trainer#1762).
-WORKER_ONLY = frozenset({"v1"})
+WORKER_ONLY = targets_with("worker-only")
 
 MASTER = RoleDef(
     "master",
@@ -37,7 +38,7 @@ KIND = Kind(
     port=23456,
     default_restart="OnFailure",
     targets=frozenset(TARGETS) - {MPI_OPERATOR},
-    fields={"elasticPolicy": CURRENT, "nprocPerNode": CURRENT},
+    fields={"elasticPolicy": ELASTIC, "nprocPerNode": NPROC},
     clean_pod_policy="None",
     clean_pod_policy_on={},
     health=TRAINING_JOB_HEALTH,

@@ -1,92 +1,135 @@
-"""The environment training-operator gives each PyTorchJob pod (kubeflow-api.md §6), so
-a user can check ranks and addresses before anything runs (`kgen explain`).
+"""The environment the operator gives each PyTorchJob pod, per operator release, so a
+user can check ranks and addresses before anything runs (`kgen explain`).
 
-Target v1 follows training-operator 1.7-1.9; the other targets follow the older
-operators (pytorch-operator, training-operator <= 1.3).
+docs/env-contract.md writes it out with the upstream file each case mirrors. Every
+release injects into every container of the pod, after the user's own env, in the
+order below. Three contracts:
+
+- pytorch-operator 0.x and training-operator 1.3 (targets v1beta1, v1beta2, v1-legacy,
+  training-operator-1.3; kubeflow/pytorch-operator@v0.7.0:pkg/controller.v1/pytorch/pod.go
+  `setClusterSpec`): MASTER_PORT, MASTER_ADDR, WORLD_SIZE, RANK, PYTHONUNBUFFERED=0;
+  the master reaches itself at localhost. For 1.3 the sources leave this unverified
+  (trainer#1358 reports the master getting its own service name and RANK 1 on the
+  unified operator before 1.3.0); kgen follows the reference document (localhost).
+- training-operator 1.4 to 1.6 (kubeflow/training-operator@v1.6.0:
+  pkg/controller.v1/pytorch/envvar.go `setPodEnv`): PYTHONUNBUFFERED=0, then with a
+  master MASTER_PORT, MASTER_ADDR, WORLD_SIZE (the number of pods), RANK; then the
+  elastic group. No PET_MASTER_*, PET_NODE_RANK or PET_NPROC_PER_NODE.
+- training-operator 1.7 and later (kubeflow/training-operator@v1.9.x: envvar.go,
+  master.go, elastic.go): PYTHONUNBUFFERED=1, then with a master MASTER_PORT,
+  PET_MASTER_PORT, MASTER_ADDR, PET_MASTER_ADDR, WORLD_SIZE (pods x nprocPerNode),
+  RANK, PET_NPROC_PER_NODE (inside the master branch only), PET_NODE_RANK; then the
+  elastic group, or PET_NNODES. The value 1 of PYTHONUNBUFFERED came with trainer#1860
+  (merged after 1.7.0-rc.0): unverified for 1.7.0 itself, kgen follows the reference
+  document.
+
+Host names use the job object's real name (`job.Name`): a runId or content-hash suffix
+is part of every address.
 """
 
 from __future__ import annotations
 
-from kgen.kinds.base import Replica
+from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.pytorch import KIND
 from kgen.kinds.pytorch.render import nproc_per_node
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
 from kgen.render.base import Environment
 from kgen.spec.job import JobSpec, role_items
 
-PORT = KIND.port
+PORT = str(KIND.port)
+EVERY_CONTAINER = "every container"
 
 
-def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+def replicas(
+    spec: JobSpec, env: Environment, name: str, limit: int | None = None
+) -> list[Replica]:
     job = own(spec)
     total = sum(role.replicas for _, role in role_items(job))
-    current = env.target.name == "v1"
-    nproc = nproc_per_node(job) if current else "1"
-    world = total * int(nproc) if nproc.isdigit() else total
-    master = f"{job.name}-master-0"
+    release = env.target.release
     out = []
     for role, settings in role_items(job):
-        for index in range(settings.replicas):
-            pod = f"{job.name}-{role}-{index}"
+        for index, skipped in shown_indices(settings.replicas, limit):
             rank = 0 if role == "master" else index + 1
-            if current:
-                variables = _current(
-                    job,
-                    rank=rank,
-                    world=world,
-                    total=total,
-                    nproc=nproc,
-                    master=master,
-                )
+            if release is None or release < (1, 4):
+                variables = _operator(name, role, rank, total)
+            elif release < (1, 7):
+                variables = _release_1_4(job, name, rank, total)
             else:
-                # pytorch-operator and training-operator <= 1.3: the master reaches itself
-                # at localhost, and PYTHONUNBUFFERED was 0.
-                address = "localhost" if role == "master" else master
-                variables = {
-                    "MASTER_ADDR": address,
-                    "MASTER_PORT": str(PORT),
-                    "WORLD_SIZE": str(total),
-                    "RANK": str(rank),
-                    "PYTHONUNBUFFERED": "0",
-                }
-            out.append(Replica(pod, variables))
+                variables = _release_1_7(job, name, rank, total)
+            pod = f"{name}-{role}-{index}"
+            out.append(Replica(pod, variables, where=EVERY_CONTAINER, skipped=skipped))
     return out
 
 
-def _current(
-    spec: PyTorchJobSpec, *, rank: int, world: int, total: int, nproc: str, master: str
+def _operator(name: str, role: str, rank: int, total: int) -> dict[str, str]:
+    # The master reaches itself at localhost.
+    address = "localhost" if role == "master" else f"{name}-master-0"
+    return {
+        "MASTER_PORT": PORT,
+        "MASTER_ADDR": address,
+        "WORLD_SIZE": str(total),
+        "RANK": str(rank),
+        "PYTHONUNBUFFERED": "0",
+    }
+
+
+def _release_1_4(
+    job: PyTorchJobSpec, name: str, rank: int, total: int
+) -> dict[str, str]:
+    variables = {"PYTHONUNBUFFERED": "0"}
+    if job.roles.master is not None:
+        variables |= {
+            "MASTER_PORT": PORT,
+            "MASTER_ADDR": f"{name}-master-0",
+            "WORLD_SIZE": str(total),
+            "RANK": str(rank),
+        }
+    return variables | _elastic(job, name)
+
+
+def _release_1_7(
+    job: PyTorchJobSpec, name: str, rank: int, total: int
 ) -> dict[str, str]:
     variables = {"PYTHONUNBUFFERED": "1"}
-    if spec.roles.master is not None:
-        port = str(PORT)
+    if job.roles.master is not None:
+        nproc = nproc_per_node(job)
+        world = total * int(nproc) if nproc.isdigit() else total
+        master = f"{name}-master-0"
         variables |= {
+            "MASTER_PORT": PORT,
+            "PET_MASTER_PORT": PORT,
             "MASTER_ADDR": master,
             "PET_MASTER_ADDR": master,
-            "MASTER_PORT": port,
-            "PET_MASTER_PORT": port,
             "WORLD_SIZE": str(world),
             "RANK": str(rank),
+            "PET_NPROC_PER_NODE": nproc,
             "PET_NODE_RANK": str(rank),
         }
-    variables["PET_NPROC_PER_NODE"] = nproc
-    policy = spec.elastic_policy
+    if job.elastic_policy is None:
+        return variables | {"PET_NNODES": str(total)}
+    return variables | _elastic(job, name)
+
+
+def _elastic(job: PyTorchJobSpec, name: str) -> dict[str, str]:
+    """elastic.go `ElasticEnvVarGenerator.Generate`, in its order; PET_STANDALONE never
+    (kgen does not offer `standalone`: torchrun cannot parse the "" it gets)."""
+    policy = job.elastic_policy
     if policy is None:
-        variables["PET_NNODES"] = str(total)
-        return variables
-    workers = spec.roles.worker.replicas if spec.roles.worker else 0
+        return {}
+    workers = job.roles.worker.replicas if job.roles.worker else 0
     low, high = policy.min_replicas or workers, policy.max_replicas or workers
-    host = policy.rdzv_host or f"{spec.name}-worker-0"
-    variables |= {
-        "PET_NNODES": f"{low}:{high}",
+    host = policy.rdzv_host or f"{name}-worker-0"
+    variables = {
         "PET_RDZV_ENDPOINT": f"{host}:{policy.rdzv_port or PORT}",
         "PET_RDZV_BACKEND": policy.rdzv_backend,
+        "PET_NNODES": f"{low}:{high}",
     }
+    if policy.max_restarts is not None:
+        variables["PET_MAX_RESTARTS"] = str(policy.max_restarts)
     if policy.rdzv_id:
         variables["PET_RDZV_ID"] = policy.rdzv_id
     if policy.rdzv_conf:
         variables["PET_RDZV_CONF"] = ",".join(
             f"{c.key}={c.value}" for c in policy.rdzv_conf
         )
-    if policy.max_restarts is not None:
-        variables["PET_MAX_RESTARTS"] = str(policy.max_restarts)
     return variables

@@ -7,6 +7,7 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.kinds.pytorch import KIND, WORKER_ONLY
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
+from kgen.kinds.targets import ApiTarget
 from kgen.render.base import Environment
 from kgen.render.pod import replica_specs
 from kgen.render.runpolicy import cannot_express, place_run_policy
@@ -27,18 +28,28 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
         body_spec["nprocPerNode"] = nproc_per_node(job)
     elif job.nproc_per_node is not None:
         problems.append(cannot_express(("nprocPerNode",), target))
-    if job.roles.master is None and target.name not in WORKER_ONLY:
-        problems.append(
-            Problem(
-                f"API target {target.name} requires a master role ({target.description})",
-                "target-needs-master",
-                path=("roles",),
-                at_key=True,
-                hint="worker-only PyTorchJobs need training-operator 1.4 or later (target v1)",
-            )
-        )
+    # No roles at all is pytorch-no-roles; saying the target needs a master adds nothing.
+    worker_only = job.roles.master is None and job.roles.worker is not None
+    if worker_only and target.name not in WORKER_ONLY:
+        problems.append(_needs_master(target))
     body_spec[KIND.replica_key] = replica_specs(job, KIND)
     return body_spec, problems
+
+
+def _needs_master(target: ApiTarget) -> Problem:
+    if target.release is not None:
+        message = f"{target.release_name} requires a master role (worker-only PyTorchJobs arrived in 1.4)"
+    else:
+        message = (
+            f"API target {target.name} requires a master role ({target.description})"
+        )
+    return Problem(
+        message,
+        "target-needs-master",
+        path=("roles",),
+        at_key=True,
+        hint="worker-only PyTorchJobs need training-operator 1.4 or later (target training-operator-1.4)",
+    )
 
 
 def nproc_per_node(spec: PyTorchJobSpec) -> str:

@@ -7,11 +7,13 @@ this package's other modules, imported on first use (kgen.kinds.base).
 from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
-from kgen.kinds.targets import MPI_OPERATOR, TARGETS
+from kgen.kinds.targets import MPI_OPERATOR, TARGETS, targets_since
 from kgen.kinds.tensorflow.catalog import CATALOG
 
 # tf-operator had successPolicy and enableDynamicWorker before runPolicy (§2.2).
-SINCE_V1 = frozenset({"v1", "v1-legacy"})
+SINCE_V1 = frozenset(
+    name for name, t in TARGETS.items() if t.api_version == "kubeflow.org/v1"
+)
 
 KIND = Kind(
     framework="tensorflow",
@@ -45,9 +47,10 @@ KIND = Kind(
     targets=frozenset(TARGETS) - {MPI_OPERATOR},
     fields={"successPolicy": SINCE_V1, "enableDynamicWorker": SINCE_V1},
     # The operator's own default: Running until training-operator 1.6 made it None
-    # (kubeflow-api.md §7); PS pods never exit, so kgen keeps Running for them.
+    # (trainer#1754, shipped in v1.6.0; kubeflow-api.md §3.1); PS pods never exit, so
+    # kgen keeps Running for them.
     clean_pod_policy="Running",
-    clean_pod_policy_on={"v1": "None"},
+    clean_pod_policy_on=dict.fromkeys(targets_since((1, 6)), "None"),
     health=TRAINING_JOB_HEALTH,
     catalog=CATALOG,
     package=__name__,

@@ -7,6 +7,7 @@ this package's other modules, imported on first use (kgen.kinds.base).
 from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
+from kgen.kinds.targets import targets_with
 from kgen.kinds.xgboost.catalog import CATALOG
 
 # Constants and defaults: kubeflow/training-operator@v1.9.x:
@@ -31,8 +32,8 @@ KIND = Kind(
     port_name="xgboostjob-port",
     port=9999,
     default_restart="Never",
-    # training-operator 1.3 and later (target v1).
-    targets=frozenset({"v1"}),
+    # training-operator 1.3 and later (targets.ARRIVED).
+    targets=targets_with("kind:XGBoostJob"),
     fields={},
     clean_pod_policy="None",
     clean_pod_policy_on={},

@@ -5,7 +5,7 @@ later changelog entry touches)."""
 
 from __future__ import annotations
 
-from kgen.kinds.base import Replica
+from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.xgboost import KIND
 from kgen.kinds.xgboost.spec import own
 from kgen.render.base import Environment
@@ -14,28 +14,30 @@ from kgen.spec.job import JobSpec, role_items
 PORT = str(KIND.port)
 
 
-def replicas(spec: JobSpec, env: Environment) -> list[Replica]:
+def replicas(
+    spec: JobSpec, env: Environment, name: str, limit: int | None = None
+) -> list[Replica]:
     job = own(spec)
     roles = role_items(job)
     world = sum(role.replicas for _, role in roles)
     masters = job.roles.master.replicas if job.roles.master else 0
     # The operator lists WORLD_SIZE - 1 workers, assuming one master; the same list
     # goes to every pod, so a long one is shown once in full length only up to SHOWN.
-    addresses = _addresses(job.name, world - 1)
+    addresses = _addresses(name, world - 1)
     out = []
     for role, settings in roles:
-        for index in range(settings.replicas):
+        for index, skipped in shown_indices(settings.replicas, limit):
             rank = index if role == "master" else index + masters
             variables = {
                 "MASTER_PORT": PORT,
-                "MASTER_ADDR": f"{job.name}-master-0",
+                "MASTER_ADDR": f"{name}-master-0",
                 "WORLD_SIZE": str(world),
                 "RANK": str(rank),
                 "PYTHONUNBUFFERED": "0",
             }
             if world > 1:
                 variables |= {"WORKER_PORT": PORT, "WORKER_ADDRS": addresses}
-            out.append(Replica(f"{job.name}-{role}-{index}", variables))
+            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
     return out
 
 
