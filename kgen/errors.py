@@ -7,8 +7,10 @@ de-duplicates and sorts them, and a reporter prints them. Only conditions that s
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
@@ -38,6 +40,34 @@ def masked(text: str) -> str:
     from kgen.rules.credentials import mask
 
     return mask(text)
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` to quote in a message: masked, then cut to `limit` characters and `...`.
+    In that order: a password cut short is no longer recognised as one (a URL without
+    its `@host`, a token shorter than its format), and would be shown in clear."""
+    clean = masked(text)
+    if len(clean) <= limit:
+        return clean
+    cut = clean[:limit]
+    # Never end in part of a mask: `***` stays whole, so it reads as one.
+    if cut.endswith("*") and clean[limit] == "*":
+        cut = cut.rstrip("*") + "***"
+    return cut + "..."
+
+
+def unquoted(message: str, value: Any) -> str:
+    """`message` with `value` (a secret by its name) as `***` wherever it is quoted or
+    stands whole: as written, as Python or JSON quotes it."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return message
+    forms = [repr(value), json.dumps(value)]
+    # Bare only if it cannot be a word of the message itself ("a", "is").
+    forms += [str(value)] if not isinstance(value, str) or len(value) > 3 else []
+    for form in dict.fromkeys(forms):
+        if form:
+            message = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "***", message)
+    return message
 
 
 @dataclass(frozen=True)

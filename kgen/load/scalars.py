@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from kgen.errors import masked, shortened
+
 _TAG = "tag:yaml.org,2002:"
 # No field holds an integer anywhere near this; a message can still print one.
 MAX_INT_DIGITS = 100
@@ -52,7 +54,9 @@ class ScalarError(ValueError):
 
     def wording(self, *, explicit: bool) -> tuple[str, str]:
         """The message and hint; `explicit` when the tag is written in the file."""
-        shown = self.value if len(self.value) <= 40 else self.value[:20] + "..."
+        # Masked before it is cut: a password cut short is no longer one, and would show.
+        shown = masked(self.value)
+        shown = shown if len(shown) <= 40 else shortened(shown, 20)
         if self.too_large:
             return (
                 f"'{shown}' is a number of more than {MAX_INT_DIGITS} digits;"

@@ -7,7 +7,9 @@ Found by name and by value (kgen.rules.secret_names, kgen.rules.credentials), wh
 - every other string that reaches the output (command, args, labels, annotations,
   rendezvous settings, images, TensorBoard, free-form objects): `secret-literal`, never
   silenced; a flag (`--hf-token X`) or rendezvous option named like a secret counts as
-  a name;
+  a name, and so does a key (`labels: {db-password: …}`, nodeSelector, annotations,
+  free-form objects) or the `key` of a toleration or match expression beside a value
+  (kgen.rules.secret_names.secret_place), allowed by name as env names are;
 - the code-sync repository URL: `code-sync-credentials`, never silenced.
 """
 
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import git_url_leaks, leaks, literal
-from kgen.rules.secret_names import secret_name
+from kgen.rules.secret_names import secret_name, secret_place
 from kgen.rules.values import screen, texts
 from kgen.spec.job import role_items
 
@@ -90,13 +92,20 @@ def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).credentials:
         return
     allowed = allowed_literals(spec, ctx)
-    for text in texts(spec):
+    every = texts(spec)
+    keys = {t.path for t in every if t.at_key}
+    values = {t.path: t.text for t in every if not t.at_key}
+    for text in every:
         path = text.path
         if _is_env_value(path) or path == ("codeSync", "repo"):
             continue  # their own rules, with their own codes
         found = leaks(text.text, allowed=allowed)
         if found:
             yield literal_problem(path, found[0].what, at_key=text.at_key)
+        elif not text.at_key and literal(text.text):
+            name = secret_place(path, values.get, keys.__contains__)
+            if name is not None and name.rpartition("/")[2] not in allowed:
+                yield literal_problem(path, f"a literal value for {name}")
 
 
 def _is_env_value(path: DataPath) -> bool:

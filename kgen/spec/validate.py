@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from kgen.errors import DataPath, Problem
+from kgen.errors import DataPath, Problem, unquoted
+from kgen.rules.secret_names import secret_place
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,7 +37,7 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
         return model.model_validate(data), []
     except ValidationError as exc:
         errors = exc.errors()
-        problems = [_problem(model, error) for error in errors[:MAX_PROBLEMS]]
+        problems = [_problem(model, error, data) for error in errors[:MAX_PROBLEMS]]
         if len(errors) > MAX_PROBLEMS:
             # Thousands of problems are one mistake repeated; listing them all costs
             # time and buries the first.
@@ -55,7 +56,7 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
 MAX_PROBLEMS = 200
 
 
-def _problem(model: type[BaseModel], error: Any) -> Problem:
+def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     on_key = "[key]" in error["loc"]
     loc: DataPath = tuple(part for part in error["loc"] if part != "[key]")
     kind: str = error["type"]
@@ -75,6 +76,9 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
             hint=None,
         )
     value = error.get("input")
+    if not on_key and _secret(data, loc):
+        # A value under a secret's name is never quoted, whatever is wrong with it.
+        value = _Hidden(value)
     if kind in _TYPE_NAMES:
         return _type_problem(loc, _TYPE_NAMES[kind], value)
     message: str = error["msg"]
@@ -88,7 +92,50 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
         )
     elif message.startswith("Input should be"):
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
+    if isinstance(value, _Hidden):
+        message = value.hide(message)
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
+
+
+class _Hidden:
+    """A value whose name says it is a secret: messages say what it is, never what."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return "***"
+
+    def hide(self, message: str) -> str:
+        # The checks in kgen.spec.fields quote the value they refuse.
+        return unquoted(message, self.value)
+
+
+def _secret(data: Any, loc: DataPath) -> bool:
+    return secret_place(loc, lambda path: _at(data, path)) is not None
+
+
+def _at(data: Any, path: DataPath) -> Any:
+    """The value at `path` in `data`, or None; parts that name no member (pydantic's
+    union members, `function-after[...]`) are skipped."""
+    for part in path:
+        found = _member(data, part)
+        if found is not _NONE:
+            data = found
+        elif not isinstance(part, str):
+            return None
+    return data
+
+
+_NONE = object()
+
+
+def _member(data: Any, part: str | int) -> Any:
+    if isinstance(data, dict):
+        return data.get(part, _NONE)
+    if isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+        return data[part]
+    return _NONE
 
 
 def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
@@ -113,18 +160,21 @@ def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
     return None
 
 
-def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
+def _type_problem(loc: DataPath, expected: str, shown: Any) -> Problem:
     hint = None
+    value = shown.value if isinstance(shown, _Hidden) else shown
     if expected == "a string" and isinstance(value, bool | int | float):
         hint = 'quote the value to keep it a string, e.g. "yes" or "8080"'
     elif isinstance(value, str) and expected in ("a whole number", "true or false"):
         hint = "remove the quotes"
     return Problem(
-        f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint
+        f"expected {expected}, got {_kind(shown)}", "wrong-type", path=loc, hint=hint
     )
 
 
 def _kind(value: Any) -> str:
+    if isinstance(value, _Hidden):
+        return _hidden_kind(value.value)
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):
@@ -139,6 +189,16 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return type(value).__name__  # pragma: no cover
+
+
+def _hidden_kind(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return _kind(value)
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return _kind(value)
 
 
 def _shown(value: Any) -> str:
