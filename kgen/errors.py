@@ -35,11 +35,34 @@ def _escape(char: str) -> str:
 def masked(text: str) -> str:
     """`text` with every credential in it (a URL's password, a known token format, a
     private key, `password=…`) replaced by `***`: messages quote values, and every
-    format kgen writes (text, json, sarif, github, junit) ends in a CI log."""
-    # Imported on first use: a run without problems never needs the patterns.
-    from kgen.rules.credentials import mask
+    format kgen writes (text, json, sarif, github, junit) ends in a CI log.
 
-    return mask(text)
+    Once per distinct text: the same problem comes back from every environment that
+    renders the job, and is copied as it is located and classified; masking a message
+    that quotes 240 KB of `a=b` takes a second."""
+    found = _MASKED.get(text)
+    if found is None:
+        # Imported on first use: a run without problems never needs the patterns.
+        from kgen.rules.credentials import mask
+
+        found = mask(text)
+        _remember(text, found)
+    return found
+
+
+# Masked texts by text, up to a few megabytes of them (then forgotten, and rebuilt).
+_MASKED: dict[str, str] = {}
+_MASKED_CHARS = [0]
+_MAX_MASKED_CHARS = 8 * 1024 * 1024
+
+
+def _remember(text: str, clean: str) -> None:
+    _MASKED_CHARS[0] += len(text) + len(clean)
+    if _MASKED_CHARS[0] > _MAX_MASKED_CHARS:
+        _MASKED.clear()
+        _MASKED_CHARS[0] = len(text) + len(clean)
+    _MASKED[text] = clean
+    _MASKED[clean] = clean  # a masked text comes back as problems are copied
 
 
 def shortened(text: str, limit: int) -> str:
@@ -119,6 +142,8 @@ class Problem:
                 object.__setattr__(self, name, clean)
 
     def at(self, file: str, line: int, column: int) -> Problem:
+        if self.file == file and self.line == line and self.column == column:
+            return self
         return replace(self, file=file, line=line, column=column)
 
     def __str__(self) -> str:

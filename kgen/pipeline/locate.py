@@ -14,7 +14,10 @@ from kgen.rules.catalog import classified
 
 
 def locate(
-    job: JobSource, layers: Iterable[Layer], problems: list[Problem]
+    job: JobSource,
+    layers: Iterable[Layer],
+    problems: list[Problem],
+    origins: Origins | None = None,
 ) -> list[Problem]:
     """Give each problem its file:line:col and catalogue severity.
 
@@ -23,7 +26,8 @@ def locate(
     """
     if not problems:
         return []
-    origins = Origins(job.doc.data, job.doc.positions, list(layers))
+    if origins is None:
+        origins = Origins(job.doc.data, job.doc.positions, list(layers))
     located = []
     for problem in problems:
         origin = origins.nearest(problem.path, job.file)

@@ -103,9 +103,27 @@ def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         if found:
             yield literal_problem(path, found[0].what, at_key=text.at_key)
         elif not text.at_key and literal(text.text):
-            name = secret_place(path, values.get, keys.__contains__)
+            name = secret_place(path, values.get, lambda at: _label_key(at, keys))
             if name is not None and name.rpartition("/")[2] not in allowed:
                 yield literal_problem(path, f"a literal value for {name}")
+
+
+# Maps whose keys someone chose, a name for the value; elsewhere a key is a field of
+# the Kubernetes API (`topologyKey`, `secretKeyRef`), which says nothing of its value.
+_LABEL_MAPS = frozenset(
+    (
+        "labels",
+        "annotations",
+        "podLabels",
+        "podAnnotations",
+        "nodeSelector",
+        "matchLabels",
+    )
+)
+
+
+def _label_key(path: DataPath, keys: set[DataPath]) -> bool:
+    return len(path) > 1 and path[-2] in _LABEL_MAPS and path in keys
 
 
 def _is_env_value(path: DataPath) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from kgen.errors import DataPath, Problem, unquoted
+from kgen.errors import DataPath, Problem, shortened, unquoted
 from kgen.rules.secret_names import secret_place
 
 M = TypeVar("M", bound=BaseModel)
@@ -94,7 +94,14 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
     if isinstance(value, _Hidden):
         message = value.hide(message)
+    elif isinstance(value, str) and len(value) > MAX_QUOTED:
+        message = message.replace(value, shortened(value, MAX_QUOTED))
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
+
+
+# A value longer than this is quoted by its start (masked first, then cut): a message
+# that quotes a 240 KB label value is 240 KB in every report, in every format.
+MAX_QUOTED = 200
 
 
 class _Hidden:
@@ -183,7 +190,7 @@ def _kind(value: Any) -> str:
         shown = _shown(value)
         return shown if shown.startswith("a number") else f"the number {shown}"
     if isinstance(value, str):
-        return f"the string '{value}'"
+        return f"the string '{shortened(value, MAX_QUOTED)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
