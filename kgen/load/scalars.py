@@ -52,11 +52,13 @@ class ScalarError(ValueError):
         self.value, self.kind, self.tag, self.too_large = value, kind, tag, too_large
         self.code = "invalid-value" if too_large else "yaml-syntax"
 
-    def wording(self, *, explicit: bool) -> tuple[str, str]:
-        """The message and hint; `explicit` when the tag is written in the file."""
+    def wording(self, *, explicit: bool, secret: bool = False) -> tuple[str, str]:
+        """The message and hint; `explicit` when the tag is written in the file,
+        `secret` when the value sits under a secret's name (and is never quoted)."""
         # Masked before it is cut: a password cut short is no longer one, and would show.
         shown = masked(self.value)
         shown = shown if len(shown) <= 40 else shortened(shown, 20)
+        shown = "***" if secret else shown
         if self.too_large:
             return (
                 f"'{shown}' is a number of more than {MAX_INT_DIGITS} digits;"

@@ -187,6 +187,13 @@ CASES: dict[str, Case] = {
         job_with("env:\n  - {name: API_TOKEN, value: " + "9182736455" * 7 + "}"),
         about="a number past 60 digits is shown by its first 12: not this one",
     ),
+    "int-tag-under-a-secret-key": Case(
+        job_with("labels: {db-password: !!int Hunter2}")
+    ),
+    "bool-tag-on-a-secret-env-value": Case(
+        job_with("env:\n  - {name: API_TOKEN, value: !!bool Hunter2xHunter2}"),
+        about="the name before the value says it is a secret, as the loader reads it",
+    ),
     "secret-label-value-invalid": Case(
         job_with("labels: {db-password: 'Hunter2!Hunter2'}")
     ),
