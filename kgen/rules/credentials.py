@@ -76,28 +76,13 @@ def _suspect(text: str) -> bool:
 
 def suspect_json(text: str) -> bool:
     """Whether a JSON document may hold a credential in one of its strings (where a
-    quote is `\\"` and every string starts with `"`), or a value under a secret's
-    name (kgen.rules.secret_names.secret_place): without, none needs a look."""
+    quote is `\\"` and every string starts with `"`): without, none needs a look."""
     return (
         _marked(text)
         or _MEMBER_IN_JSON in text
         or " -" in text
         or _FLAG_IN_JSON.search(text) is not None
-        or any(secret_name(n.rpartition("/")[2]) for n in _json_names(text))
     )
-
-
-# Every member name, and every `name` or `key` with a `value` or `values` after it in
-# the same object. A member name starts after `{` or `,`; one inside a string would
-# follow a backslash.
-_JSON_KEY = re.compile(r'[{,]"((?:[^"\\]|\\.)*+)":')
-_JSON_NAMING = re.compile(r'"(?:name|key)":"((?:[^"\\]|\\.)*+)"(?=[^{}]*?"values?":)')
-
-
-def _json_names(text: str) -> set[str]:
-    # `key` and `name` members are names themselves (tolerations, secretKeyRef).
-    keys = set(_JSON_KEY.findall(text)) - {"key", "name"}
-    return keys | set(_JSON_NAMING.findall(text))
 
 
 _URL = r"(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*+://[^\s'\"<>`]++"

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import git_url_leaks, leaks, literal
-from kgen.rules.secret_names import secret_name, secret_place
+from kgen.rules.secret_keys import named_values
+from kgen.rules.secret_names import secret_name
 from kgen.rules.values import screen, texts
 from kgen.spec.job import role_items
 
@@ -92,38 +93,13 @@ def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).credentials:
         return
     allowed = allowed_literals(spec, ctx)
-    every = texts(spec)
-    keys = {t.path for t in every if t.at_key}
-    values = {t.path: t.text for t in every if not t.at_key}
-    for text in every:
+    for text in texts(spec):
         path = text.path
         if _is_env_value(path) or path == ("codeSync", "repo"):
             continue  # their own rules, with their own codes
         found = leaks(text.text, allowed=allowed)
         if found:
             yield literal_problem(path, found[0].what, at_key=text.at_key)
-        elif not text.at_key and literal(text.text):
-            name = secret_place(path, values.get, lambda at: _label_key(at, keys))
-            if name is not None and name.rpartition("/")[2] not in allowed:
-                yield literal_problem(path, f"a literal value for {name}")
-
-
-# Maps whose keys someone chose, a name for the value; elsewhere a key is a field of
-# the Kubernetes API (`topologyKey`, `secretKeyRef`), which says nothing of its value.
-_LABEL_MAPS = frozenset(
-    (
-        "labels",
-        "annotations",
-        "podLabels",
-        "podAnnotations",
-        "nodeSelector",
-        "matchLabels",
-    )
-)
-
-
-def _label_key(path: DataPath, keys: set[DataPath]) -> bool:
-    return len(path) > 1 and path[-2] in _LABEL_MAPS and path in keys
 
 
 def _is_env_value(path: DataPath) -> bool:
@@ -174,6 +150,15 @@ def named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
     )
 
 
+def _secret_keys(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """A literal under a secret-like key (`labels: {db-password: …}`) or beside one
+    (a toleration's or match expression's `key`): the same names as env variables'."""
+    allowed = allowed_literals(spec, ctx)
+    for path, name, value in named_values(spec):
+        if named_literal(name.rpartition("/")[2], value, allowed):
+            yield literal_problem(path, f"a literal value for {name}")
+
+
 def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     sync = spec.code_sync
     if sync is None:
@@ -197,5 +182,6 @@ SECRET_RULES: tuple[Rule, ...] = (
     _env_literals,
     _secret_values,
     _named_arguments,
+    _secret_keys,
     _code_sync,
 )
