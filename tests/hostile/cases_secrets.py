@@ -84,6 +84,20 @@ def _down(path: list[str], schema: str) -> str:
 
 _URL = "https://admin:Hunter2xHunter2Hunter2xHunter2Hunter2xHunter2@h.example.com/"
 
+
+def _environments(count: int, overlays: list[str]) -> str:
+    names = ", ".join(overlays)
+    return "environments:\n" + "".join(f"  e{i}: [{names}]\n" for i in range(count))
+
+
+def _overlays_of_env_entries(count: int, entries: int) -> dict[str, Content]:
+    return {
+        f"overlays/o{i}.yaml": "patch:\n  env:\n"
+        + "".join(f"  - {{name: V{j}, value: v{i}}}\n" for j in range(entries))
+        for i in range(count)
+    }
+
+
 CASES: dict[str, Case] = {
     # --- F1: a user CRD's schema is bounded in cost, whatever its shape
     "crd-ref-chain-of-anyofs": Case(
@@ -231,5 +245,21 @@ CASES: dict[str, Case] = {
         ),
         expected_exit=0,
         about="allowed by name; a name about the secret (auth-mode); a reference",
+    ),
+    # --- F7, F8: the work of many environments is not the work of one, times them
+    "invalid-label-quoted-by-every-environment": Case(
+        {
+            "kgen.yaml": _environments(100, ["v1", "big"]),
+            "overlays/big.yaml": "patch:\n  labels: {a: '" + "a=b " * 60_000 + "'}\n",
+        },
+        about="a 240 KB value in one problem: built, masked and located once, not 100 times",
+    ),
+    "same-overlays-in-many-environments": Case(
+        {
+            "kgen.yaml": _environments(100, ["v1", *(f"o{i}" for i in range(90))]),
+            **_overlays_of_env_entries(90, 100),
+        },
+        expected_exit=0,
+        about="90 overlays of 100 env entries merged once, not once per environment",
     ),
 }
