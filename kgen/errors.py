@@ -7,8 +7,10 @@ de-duplicates and sorts them, and a reporter prints them. Only conditions that s
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
@@ -33,11 +35,62 @@ def _escape(char: str) -> str:
 def masked(text: str) -> str:
     """`text` with every credential in it (a URL's password, a known token format, a
     private key, `password=…`) replaced by `***`: messages quote values, and every
-    format kgen writes (text, json, sarif, github, junit) ends in a CI log."""
-    # Imported on first use: a run without problems never needs the patterns.
-    from kgen.rules.credentials import mask
+    format kgen writes (text, json, sarif, github, junit) ends in a CI log.
 
-    return mask(text)
+    Once per distinct text: the same problem comes back from every environment that
+    renders the job, and is copied as it is located and classified; masking a message
+    that quotes 240 KB of `a=b` takes a second."""
+    found = _MASKED.get(text)
+    if found is None:
+        # Imported on first use: a run without problems never needs the patterns.
+        from kgen.rules.credentials import mask
+
+        found = mask(text)
+        _remember(text, found)
+    return found
+
+
+# Masked texts by text, up to a few megabytes of them (then forgotten, and rebuilt).
+_MASKED: dict[str, str] = {}
+_MASKED_CHARS = [0]
+_MAX_MASKED_CHARS = 8 * 1024 * 1024
+
+
+def _remember(text: str, clean: str) -> None:
+    _MASKED_CHARS[0] += len(text) + len(clean)
+    if _MASKED_CHARS[0] > _MAX_MASKED_CHARS:
+        _MASKED.clear()
+        _MASKED_CHARS[0] = len(text) + len(clean)
+    _MASKED[text] = clean
+    _MASKED[clean] = clean  # a masked text comes back as problems are copied
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text` to quote in a message: masked, then cut to `limit` characters and `...`.
+    In that order: a password cut short is no longer recognised as one (a URL without
+    its `@host`, a token shorter than its format), and would be shown in clear."""
+    clean = masked(text)
+    if len(clean) <= limit:
+        return clean
+    cut = clean[:limit]
+    # Never end in part of a mask: `***` stays whole, so it reads as one.
+    if cut.endswith("*") and clean[limit] == "*":
+        cut = cut.rstrip("*") + "***"
+    return cut + "..."
+
+
+def unquoted(message: str, value: Any) -> str:
+    """`message` with `value` (a secret by its name) as `***` wherever it is quoted or
+    stands whole: as written, as Python or JSON quotes it."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return message
+    forms = [repr(value), json.dumps(value)]
+    # Bare only if it cannot be a word of the message itself ("a", "is").
+    forms += [str(value)] if not isinstance(value, str) or len(value) > 3 else []
+    for form in dict.fromkeys(forms):
+        if form:
+            message = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "***", message)
+    return message
 
 
 @dataclass(frozen=True)
@@ -89,6 +142,8 @@ class Problem:
                 object.__setattr__(self, name, clean)
 
     def at(self, file: str, line: int, column: int) -> Problem:
+        if self.file == file and self.line == line and self.column == column:
+            return self
         return replace(self, file=file, line=line, column=column)
 
     def __str__(self) -> str:

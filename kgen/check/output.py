@@ -10,16 +10,18 @@ version) and reused.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
 from kgen.check.envelope import envelope
 from kgen.check.trace import trace
-from kgen.errors import DataPath, Problem, format_path
+from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.kinds import kind_named
 from kgen.kinds.targets import TARGETS
 from kgen.render.base import Manifest
+from kgen.rules.secret_names import secret_place
 
 if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
     from jsonschema import Draft202012Validator, ValidationError
@@ -90,9 +92,34 @@ def check_output(
             validators.append(crds[key])
         for validator in validators:
             if validator is not None:
-                for error in validator.iter_errors(manifest.body):
-                    problems += _problems(manifest, error)
+                problems += _listed(manifest, validator.iter_errors(manifest.body))
     return problems
+
+
+# Errors of one object against one schema: a user CRD's `allOf` of thousands of
+# schemas fails thousands of times for one wrong value.
+MAX_ERRORS = 100
+
+
+def _listed(manifest: Manifest, errors: Iterable[Any]) -> list[Problem]:
+    problems: dict[tuple[DataPath, str], Problem] = {}
+    for count, error in enumerate(islice(errors, MAX_ERRORS + 1)):
+        if count == MAX_ERRORS:
+            more = Problem(
+                f"the rendered {manifest.kind} '{manifest.name}' has more than"
+                f" {MAX_ERRORS} schema errors; the rest are not listed",
+                "too-many-problems",
+                path=(),
+                at_key=True,
+                hint="fix the ones listed (often one mistake causes them all)"
+                " and validate again",
+            )
+            problems[((), more.message)] = more
+        else:
+            # The same error from many schemas (an allOf) is said once.
+            for problem in _problems(manifest, error):
+                problems.setdefault((problem.path, problem.message), problem)
+    return list(problems.values())
 
 
 def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
@@ -101,6 +128,9 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
         error.instance, dict
     ):
         message = core.range_message(error) or error.message
+        if secret_place(where, lambda path: _at(manifest.body, path)) is not None:
+            # A value under a secret's name is never quoted, whatever is wrong with it.
+            message = unquoted(message, error.instance)
         return [_problem(manifest, where, message)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}
@@ -114,10 +144,21 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
     ]
 
 
+def _at(body: Any, path: DataPath) -> Any:
+    for part in path:
+        try:
+            body = body[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return body
+
+
 def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
     where = format_path(out_path) or "the top level"
+    # A schema's message quotes the value, which may be the whole object.
+    shown = shortened(message, 300)
     return Problem(
-        f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {message}",
+        f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {shown}",
         "output-schema",
         path=trace(manifest, out_path),
         hint="this spec value produced it; the cluster would reject or prune it",

@@ -14,6 +14,7 @@ from kgen.load.document import Document, Origin
 from kgen.load.limits import MAX_DEPTH
 from kgen.load.refusals import LoadError, at_mark, too_deep
 from kgen.load.scalars import REFUSED, ScalarError, tagged_value
+from kgen.rules.secret_names import secret_place
 
 _TAG = "tag:yaml.org,2002:"
 # A node's properties, where its mark points: an optional anchor, then the tag.
@@ -31,6 +32,7 @@ class Constructor:
 
     def __init__(self, doc: Document, text: str) -> None:
         self.doc, self.text = doc, text
+        self.siblings: tuple[DataPath, dict[str, Any]] = ((), {})
 
     def value(self, node: Node, path: DataPath, *, depth: int) -> Any:
         if depth > MAX_DEPTH:
@@ -39,7 +41,7 @@ class Constructor:
                 too_deep(self.doc.file, mark.line + 1, mark.column + 1, MAX_DEPTH)
             )
         if isinstance(node, ScalarNode):
-            value = self.scalar(node)
+            value = self.scalar(node, path)
             if type(value) is int and node.value != str(value):
                 origin = self.doc.positions.get(path)
                 if origin is not None:
@@ -89,6 +91,7 @@ class Constructor:
                     )
                 )
             doc.positions[key_path] = _origin(doc, key_node, value_node)
+            self.siblings = (path, out)  # a scalar's error may not quote a secret
             out[key] = self.value(value_node, key_path, depth=depth + 1)
         return out
 
@@ -104,7 +107,7 @@ class Constructor:
             code="yaml-tag",
         )
 
-    def scalar(self, node: ScalarNode) -> Any:
+    def scalar(self, node: ScalarNode, path: DataPath = ()) -> Any:
         tag = node.tag
         if tag != _TAG + "str" and self.non_specific(node):
             # `! 010`: the non-specific tag makes a scalar a string (YAML 1.2,
@@ -113,13 +116,25 @@ class Constructor:
         try:
             value = tagged_value(tag, node.value)
         except ScalarError as exc:
-            message, hint = exc.wording(explicit=self.tagged(node))
+            message, hint = exc.wording(
+                explicit=self.tagged(node), secret=self.secret(path)
+            )
             raise LoadError(
                 self.problem(node, message, hint=hint, code=exc.code)
             ) from None
         if value is REFUSED:
             raise LoadError(self.bad_tag(node))
         return value
+
+    def secret(self, path: DataPath) -> bool:
+        """Whether the value at `path` sits under a secret's name (its key, or the
+        `name` or `key` before it in its mapping)."""
+        at, out = self.siblings
+
+        def beside(where: DataPath) -> object:
+            return out.get(str(where[-1])) if where[:-1] == at else None
+
+        return secret_place(path, beside) is not None
 
     def tagged(self, node: Node) -> bool:
         """Whether the node is written with a tag."""

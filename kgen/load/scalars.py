@@ -14,6 +14,8 @@ import math
 import re
 from typing import Any
 
+from kgen.errors import masked, shortened
+
 _TAG = "tag:yaml.org,2002:"
 # No field holds an integer anywhere near this; a message can still print one.
 MAX_INT_DIGITS = 100
@@ -50,9 +52,13 @@ class ScalarError(ValueError):
         self.value, self.kind, self.tag, self.too_large = value, kind, tag, too_large
         self.code = "invalid-value" if too_large else "yaml-syntax"
 
-    def wording(self, *, explicit: bool) -> tuple[str, str]:
-        """The message and hint; `explicit` when the tag is written in the file."""
-        shown = self.value if len(self.value) <= 40 else self.value[:20] + "..."
+    def wording(self, *, explicit: bool, secret: bool = False) -> tuple[str, str]:
+        """The message and hint; `explicit` when the tag is written in the file,
+        `secret` when the value sits under a secret's name (and is never quoted)."""
+        # Masked before it is cut: a password cut short is no longer one, and would show.
+        shown = masked(self.value)
+        shown = shown if len(shown) <= 40 else shortened(shown, 20)
+        shown = "***" if secret else shown
         if self.too_large:
             return (
                 f"'{shown}' is a number of more than {MAX_INT_DIGITS} digits;"

@@ -16,7 +16,10 @@ from kgen.rules.catalog import classified
 
 
 def locate(
-    job: JobSource, layers: Iterable[Layer], problems: list[Problem]
+    job: JobSource,
+    layers: Iterable[Layer],
+    problems: list[Problem],
+    origins: Origins | None = None,
 ) -> list[Problem]:
     """Give each problem its file:line:col and catalogue severity.
 
@@ -26,7 +29,8 @@ def locate(
     if not problems:
         return []
     layers = list(layers)
-    origins = Origins(job.doc.data, job.doc.positions, layers)
+    if origins is None:
+        origins = Origins(job.doc.data, job.doc.positions, layers)
     located = []
     for problem in problems:
         origin = origins.nearest(problem.path, job.file)

@@ -12,23 +12,22 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kgen.errors import Problem
-from kgen.kinds import KINDS, kind_for
+from kgen.kinds import KINDS
 from kgen.kinds.targets import DEFAULT_TARGET, TARGETS
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
-from kgen.merge.layers import Layer, merge_layers
 from kgen.merge.select import selector_matches
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
 from kgen.pipeline.facts import Facts, facts_of
-from kgen.pipeline.locate import locate, merge_environments
+from kgen.pipeline.locate import merge_environments
 from kgen.pipeline.parallel import map_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
+from kgen.pipeline.stage import Stages, layers_of
 from kgen.render.base import Environment
 from kgen.rules.catalog import classified
 from kgen.rules.context import RuleContext
 from kgen.rules.project import check_project
-from kgen.spec.validate import validate_model
 
 
 def environment_for(project: Project, name: str) -> tuple[Environment, list[Overlay]]:
@@ -51,6 +50,7 @@ class _Work:
     context: RuleContext
     keep: bool
     emit: bool
+    stages: Stages
 
 
 _work: _Work | None = None
@@ -99,9 +99,8 @@ def run(
             units.append((env_index, job_index))
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
-    outcomes = _outcomes(
-        project, _Work(project, environments, context, keep, emit), units, use_cache
-    )
+    work = _Work(project, environments, context, keep, emit, Stages(context))
+    outcomes = _outcomes(project, work, units, use_cache)
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
@@ -115,7 +114,7 @@ def run(
             applied = applied_overlays(job, overlays)
             result.renders.append(
                 Render(
-                    env, job, tuple(o.name for o in applied), _layers(applied), facts
+                    env, job, tuple(o.name for o in applied), layers_of(applied), facts
                 )
             )
         else:
@@ -187,7 +186,7 @@ def _render_unit(unit: tuple[int, int]) -> _Outcome:
     assert _work is not None
     env, overlays = _work.environments[unit[0]]
     job = _work.project.jobs[unit[1]]
-    rendered, problems = render_one(job, env, overlays, _work.context)
+    rendered, problems = render_one(job, env, overlays, _work.stages)
     if rendered is None:
         return None, None, problems
     facts = facts_of(rendered.spec, env, rendered.manifests, emit=_work.emit)
@@ -198,44 +197,37 @@ def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
     return [o for o in overlays if selector_matches(o.spec.match, job.selected)]
 
 
-def _layers(applied: list[Overlay]) -> tuple[Layer, ...]:
-    return tuple(
-        Layer(o.spec.patch, o.doc.positions, ("patch",), o.doc.written)
-        for o in applied
-        if o.spec.patch
-    )
-
-
 def render_one(
-    job: JobSource, env: Environment, overlays: list[Overlay], context: RuleContext
+    job: JobSource, env: Environment, overlays: list[Overlay], stages: Stages
 ) -> tuple[RenderedJob | None, list[Problem]]:
     applied = applied_overlays(job, overlays)
-    layers = _layers(applied)
-    merged = merge_layers(job.data, list(layers))
+    stage = stages.of(job, applied)
+    spec = stage.spec
+    if spec is None:
+        return None, list(stage.located)
     # Imported here: a run whose renders all come from the cache needs none of these
     # (the job models are a fifth of start-up). Forked workers inherit them.
     from kgen.check.output import check_output
     from kgen.render.job import render_job
-    from kgen.rules.spec import check_spec
 
-    spec, problems = validate_model(kind_for(job.framework).model(), merged)
-    if spec is None:
-        return None, locate(job, layers, problems)
-    problems += check_spec(spec, context)
     manifests, render_problems = render_job(spec, env)
     # The output check is the safety net for a spec that passed every check before it;
     # after a spec error it would only say the same thing again.
-    if not any(classified(p).severity == "error" for p in problems + render_problems):
+    if not stage.failed and not any(
+        classified(p).severity == "error" for p in render_problems
+    ):
         render_problems += check_output(
             manifests,
             target=env.target.name,
-            version=context.kubernetes_version,
-            crds=context.crds,
+            version=stages.context.kubernetes_version,
+            crds=stages.context.crds,
         )
-    problems = [p for p in problems + render_problems if p.code not in spec.lint.ignore]
-    located = locate(job, layers, problems)
+    ignored = spec.lint.ignore
+    located = stage.located + stage.locate(
+        [p for p in render_problems if p.code not in ignored]
+    )
     if any(p.severity == "error" for p in located):
         return None, located
     return RenderedJob(
-        env, job, tuple(o.name for o in applied), manifests, spec, layers
+        env, job, tuple(o.name for o in applied), manifests, spec, stage.layers
     ), located

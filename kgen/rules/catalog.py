@@ -135,7 +135,7 @@ _RULES = [
         "error",
         False,
         "A credential anywhere else in what kgen renders",
-        "command, args, labels, annotations, elasticPolicy.rdzvConf, images, TensorBoard and free-form objects are read for the same credentials as env values, and `NAME=value`, `--flag value` and rendezvous options named like a secret count as literal secrets. Labels and annotations are readable by anyone who can read the object. Never silenced: keep the credential in a Secret, take it into an env variable with secretKeyRef and write `$(VAR)` in args; a flag that only looks like a secret is allowed by name under `lint.allowLiterals` (without its dashes).",
+        "command, args, labels, annotations, elasticPolicy.rdzvConf, images, TensorBoard and free-form objects are read for the same credentials as env values, and `NAME=value`, `--flag value`, rendezvous options, keys of labels, annotations, nodeSelector and matchLabels, and the `key` of a toleration or match expression named like a secret count as literal secrets (a name that only looks like one is allowed under `lint.allowLiterals`, as for env variables). Labels and annotations are readable by anyone who can read the object. Never silenced: keep the credential in a Secret, take it into an env variable with secretKeyRef and write `$(VAR)` in args; a flag that only looks like a secret is allowed by name under `lint.allowLiterals` (without its dashes).",
     ),
     rule(
         "control-character",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
@@ -88,3 +89,42 @@ def secret_name(name: str) -> bool:
             if not any(w in _ABOUT for w in after):
                 return True
     return False
+
+
+# A value's own field says nothing when it is one of these: `value` takes its name from
+# the `name` or `key` beside it, and a `name` or `key` is a name, not the secret.
+_VALUE_FIELDS = frozenset(("value", "values"))
+_NAMING_FIELDS = ("name", "key")
+
+
+Path = tuple[str | int, ...]
+
+
+def secret_place(
+    path: Path,
+    beside: Callable[[Path], object],
+    chosen: Callable[[Path], bool] = lambda path: True,
+) -> str | None:
+    """The name saying the value at `path` is a credential, if one does: its own key
+    (`labels: {db-password: …}`; of a qualified key, the part after its `/`), or the
+    `name` or `key` beside it (`env: [{name: API_TOKEN, value: …}]`, `tolerations:
+    [{key: password, value: …}]`, `matchExpressions: [{key: password, values: […]}]`).
+    A list's items take their list's name. `beside(path)` is the value at a path;
+    `chosen(path)` whether the key ending it is one a user chose, not a field's name."""
+    end = len(path) - 1 if path and isinstance(path[-1], int) else len(path)
+    field = path[end - 1] if end else None
+    if not isinstance(field, str):
+        return None
+    if field in _VALUE_FIELDS:
+        for naming in _NAMING_FIELDS:
+            name = beside((*path[: end - 1], naming))
+            if isinstance(name, str) and secret_name(name.rpartition("/")[2]):
+                return name
+        return None
+    if (
+        field not in _NAMING_FIELDS
+        and secret_name(field.rpartition("/")[2])
+        and chosen(path[:end])
+    ):
+        return field
+    return None

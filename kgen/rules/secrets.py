@@ -7,7 +7,9 @@ Found by name and by value (kgen.rules.secret_names, kgen.rules.credentials), wh
 - every other string that reaches the output (command, args, labels, annotations,
   rendezvous settings, images, TensorBoard, free-form objects): `secret-literal`, never
   silenced; a flag (`--hf-token X`) or rendezvous option named like a secret counts as
-  a name;
+  a name, and so does a key (`labels: {db-password: …}`, nodeSelector, annotations,
+  free-form objects) or the `key` of a toleration or match expression beside a value
+  (kgen.rules.secret_names.secret_place), allowed by name as env names are;
 - the code-sync repository URL: `code-sync-credentials`, never silenced.
 """
 
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import git_url_leaks, leaks, literal
+from kgen.rules.secret_keys import named_values
 from kgen.rules.secret_names import secret_name
 from kgen.rules.values import screen, texts
 from kgen.spec.job import role_items
@@ -147,6 +150,15 @@ def named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
     )
 
 
+def _secret_keys(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """A literal under a secret-like key (`labels: {db-password: …}`) or beside one
+    (a toleration's or match expression's `key`): the same names as env variables'."""
+    allowed = allowed_literals(spec, ctx)
+    for path, name, value in named_values(spec):
+        if named_literal(name.rpartition("/")[2], value, allowed):
+            yield literal_problem(path, f"a literal value for {name}")
+
+
 def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     sync = spec.code_sync
     if sync is None:
@@ -170,5 +182,6 @@ SECRET_RULES: tuple[Rule, ...] = (
     _env_literals,
     _secret_values,
     _named_arguments,
+    _secret_keys,
     _code_sync,
 )

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from kgen.errors import DataPath, Problem
+from kgen.errors import DataPath, Problem, shortened
+from kgen.spec.hidden import Hidden, secret
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,7 +37,7 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
         return model.model_validate(data), []
     except ValidationError as exc:
         errors = exc.errors()
-        problems = [_problem(model, error) for error in errors[:MAX_PROBLEMS]]
+        problems = [_problem(model, error, data) for error in errors[:MAX_PROBLEMS]]
         if len(errors) > MAX_PROBLEMS:
             # Thousands of problems are one mistake repeated; listing them all costs
             # time and buries the first.
@@ -55,7 +56,7 @@ def validate_model(model: type[M], data: Any) -> tuple[M | None, list[Problem]]:
 MAX_PROBLEMS = 200
 
 
-def _problem(model: type[BaseModel], error: Any) -> Problem:
+def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     on_key = "[key]" in error["loc"]
     loc: DataPath = tuple(part for part in error["loc"] if part != "[key]")
     kind: str = error["type"]
@@ -75,6 +76,9 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
             hint=None,
         )
     value = error.get("input")
+    if not on_key and secret(data, loc):
+        # A value under a secret's name is never quoted, whatever is wrong with it.
+        value = Hidden(value)
     if kind in _TYPE_NAMES:
         return _type_problem(loc, _TYPE_NAMES[kind], value)
     message: str = error["msg"]
@@ -88,6 +92,10 @@ def _problem(model: type[BaseModel], error: Any) -> Problem:
         )
     elif message.startswith("Input should be"):
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
+    if isinstance(value, Hidden):
+        message = value.hide(message)
+    elif isinstance(value, str) and len(value) > MAX_QUOTED:
+        message = message.replace(value, shortened(value, MAX_QUOTED))
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
 
 
@@ -100,6 +108,11 @@ def _gpu_hint(key: str, loc: DataPath) -> str | None:
         return None
     vendor = "" if key == "nvidia.com/gpu" else f" with `gpuResource: {key}`"
     return f"count GPUs in resources.gpu (`resources: {{gpu: 1}}`){vendor}; kgen puts them into limits"
+
+
+# A value longer than this is quoted by its start (masked first, then cut): a message
+# that quotes a 240 KB label value is 240 KB in every report, in every format.
+MAX_QUOTED = 200
 
 
 def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
@@ -124,8 +137,9 @@ def _bound_message(kind: str, ctx: dict[str, Any], value: Any) -> str | None:
     return None
 
 
-def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
+def _type_problem(loc: DataPath, expected: str, shown: Any) -> Problem:
     hint = None
+    value = shown.value if isinstance(shown, Hidden) else shown
     if expected == "a string" and isinstance(value, bool | int | float):
         hint = 'quote the value to keep it a string, e.g. "yes" or "8080"'
     elif isinstance(value, str) and _reads_as(value, expected):
@@ -137,7 +151,7 @@ def _type_problem(loc: DataPath, expected: str, value: Any) -> Problem:
     elif isinstance(value, str) and expected == "true or false":
         hint = "write true or false"
     return Problem(
-        f"expected {expected}, got {_kind(value)}", "wrong-type", path=loc, hint=hint
+        f"expected {expected}, got {_kind(shown)}", "wrong-type", path=loc, hint=hint
     )
 
 
@@ -149,6 +163,8 @@ def _reads_as(text: str, expected: str) -> bool:
 
 
 def _kind(value: Any) -> str:
+    if isinstance(value, Hidden):
+        return _hidden_kind(value.value)
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):
@@ -157,12 +173,22 @@ def _kind(value: Any) -> str:
         shown = _shown(value)
         return shown if shown.startswith("a number") else f"the number {shown}"
     if isinstance(value, str):
-        return f"the string '{value}'"
+        return f"the string '{shortened(value, MAX_QUOTED)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
         return "a list"
     return type(value).__name__  # pragma: no cover
+
+
+def _hidden_kind(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return _kind(value)
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return _kind(value)
 
 
 def _shown(value: Any) -> str:
