@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from kgen import __version__
-from kgen.errors import KgenError, UsageError
+from kgen.errors import KgenError, UsageError, masked, printable
 from kgen.report.formats import REPORTERS
 
 # Each command imports its module under kgen.commands when it runs: `kgen --version`
@@ -263,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("kgen: aborted\n")
         return 130
     except UsageError as exc:
-        sys.stderr.write(f"kgen: error: {exc}\n")
+        # Job and environment names are user input, read before they are validated:
+        # the same masking and escaping as every problem (attack14 F9).
+        sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
         return EXIT_USAGE
     except KgenError as exc:
         REPORTERS["text"](stream=sys.stderr).report(exc.problems)

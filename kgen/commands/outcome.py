@@ -72,6 +72,18 @@ def run_scope(result: RunResult) -> str:
     )
 
 
+# A usage error names what exists; a project of thousands of jobs would print them
+# all, so the list stops here and says how many more there are.
+LISTED = 20
+
+
+def listed(names: list[str]) -> str:
+    """`a, b, c` or `a, …, t and 80 more`: the names a usage error offers."""
+    shown = ", ".join(names[:LISTED])
+    rest = len(names) - LISTED
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
@@ -100,12 +112,12 @@ def load_and_run(
         ]
     for env in options.envs:
         if env not in project.spec.environments:
-            known = ", ".join(project.spec.environments)
+            known = listed(list(project.spec.environments))
             raise UsageError(f"unknown environment '{env}' (environments: {known})")
     names = [j.name for j in project.jobs]
     for job in jobs:
         if job not in names and not problems:
-            raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
+            raise UsageError(f"unknown job '{job}' (jobs: {listed(names)})")
     if not paths:
         result = run(
             project,
