@@ -250,6 +250,23 @@ def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
 cli.add_command(list_jobs, "plan")
 
 
+@cli.command()
+@click.argument(
+    "folder",
+    required=False,
+    default=Path("."),
+    type=click.Path(file_okay=False, path_type=Path),
+)
+@click.option("--force", is_flag=True, help="Replace files that exist; list them.")
+def init(folder: Path, force: bool) -> int:
+    """A new project in FOLDER (default: here): kgen.yaml with a dev CPU and a prod GPU
+    environment, an example job, overlays, .gitignore lines, CI, pre-commit and editor
+    schemas. Builds and validates clean straight away; never overwrites without --force."""
+    from kgen.commands.init import init as command
+
+    return command(_options(Path("."), "text"), folder, force=force)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where exceptions become exit codes."""
     try:
