@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from kgen.base.snapshot import Snapshot
 from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
@@ -29,6 +30,9 @@ class Options:
     report_format: str = "text"
     crds: tuple[str, ...] = ()
     cache: bool = True
+    # --base REF, or the target branch of the pull request CI names (its merge base).
+    base: str | None = None
+    base_branch: str | None = None
 
 
 @dataclass
@@ -38,6 +42,7 @@ class Outcome:
     project: Project | None = None
     result: RunResult | None = None
     problems: list[Problem] | None = None
+    base: Snapshot | None = None
 
     @property
     def failed(self) -> bool:
@@ -98,7 +103,23 @@ def load_and_run(
     output: bool = False,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
-    YAML (see pipeline.run); `output` checks where the output root is too."""
+    YAML (see pipeline.run); `output` checks where the output root is too. With a base
+    (Options.base), the base commit is rendered too."""
+    outcome = _load_and_run(
+        options, jobs=jobs, paths=paths, keep=keep, emit=emit, output=output
+    )
+    return with_base(options, outcome)
+
+
+def _load_and_run(
+    options: Options,
+    *,
+    jobs: tuple[str, ...],
+    paths: tuple[Path, ...],
+    keep: bool,
+    emit: bool,
+    output: bool,
+) -> Outcome:
     project, problems = load_project(
         options.root, extra_crds=options.crds, use_cache=options.cache
     )
@@ -140,8 +161,33 @@ def changed_in_place_problems(outcome: Outcome) -> list[Problem]:
     if outcome.project is None or outcome.result is None or outcome.failed:
         return []
     ignored = outcome.project.spec.lint.ignore
+    base = outcome.base.marks if outcome.base is not None else None
     return [
         p
-        for p in changed_in_place(outcome.project, outcome.result)
+        for p in changed_in_place(outcome.project, outcome.result, base)
         if p.code not in ignored
     ]
+
+
+def with_base(options: Options, outcome: Outcome) -> Outcome:
+    """The outcome with a render of the base commit, when one is asked for (or CI names
+    the pull request's target branch); nothing to compare on errors."""
+    if outcome.project is None or outcome.result is None or outcome.failed:
+        return outcome
+    if options.base is None and options.base_branch is None:
+        return outcome
+    from kgen.base.git import merge_base
+    from kgen.base.snapshot import base_snapshot
+
+    ref = options.base
+    if ref is None:
+        assert options.base_branch is not None
+        try:
+            ref = merge_base(options.root, options.base_branch)
+        except UsageError as exc:
+            # Asked by nobody: say why, and compare with the index as without CI.
+            options.err.write(f"kgen: note: not comparing with the base: {exc}\n")
+            return outcome
+    output = outcome.project.spec.output
+    outcome.base = base_snapshot(options.root, ref, output=output, cache=options.cache)
+    return outcome
