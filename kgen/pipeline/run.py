@@ -38,7 +38,13 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
     target = DEFAULT_TARGET
     for overlay in overlays:
         target = overlay.spec.target or target
-    env = Environment(name, TARGETS[target], settings.namespace, project.spec.job_names)
+    env = Environment(
+        name,
+        TARGETS[target],
+        settings.namespace,
+        project.spec.job_names,
+        flux=project.spec.flux is not None,
+    )
     return env, overlays
 
 

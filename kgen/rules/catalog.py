@@ -186,6 +186,13 @@ _RULES = [
         "An overlay whose match selects no job",
         "A typo in a name, label or framework makes an overlay do nothing, silently.",
     ),
+    rule(
+        "gitops-destination",
+        "error",
+        False,
+        "An Argo CD Application or Flux Kustomization the cluster would reject or misplace",
+        "Every environment deploys into a namespace it names (its `namespace`, or `argocd.destinationNamespaces` / `flux.targetNamespaces`): without one, Argo CD would deploy into a namespace named after the environment, which it does not create. Application and Kustomization names (prefix + environment) must be valid object names.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

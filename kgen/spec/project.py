@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import posixpath
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import BeforeValidator, Field
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.kinds.targets import TARGETS
@@ -18,6 +17,8 @@ from kgen.spec.fields import (
     at_most,
     checked,
 )
+from kgen.spec.folders import OutputDir, RelativeDir
+from kgen.spec.gitops import ArgoCDSettings, FluxSettings
 from kgen.spec.lint import LintSettings
 
 PROJECT_FILE = "kgen.yaml"
@@ -28,29 +29,12 @@ else:
     TargetName = Literal[tuple(TARGETS)]
 
 
-def _relative_dir(value: str) -> str | None:
-    parts = value.split("/")
-    if value.startswith("/") or ".." in parts or "\\" in value or not value.strip("./"):
-        return f"'{value}' must be a folder inside the project, without '..'"
-    return None
-
-
 def _overlay_name(value: str) -> str | None:
     if "/" in value or "\\" in value or value.startswith(".") or not value:
         return f"'{value}' is not an overlay name: name a file in the overlays folder without '.yaml'"
     return None
 
 
-def _output_dir(value: str) -> str:
-    """The output root as one spelling: the index lists `<output>/<env>/<file>` and
-    accepts only normalised paths, so `./manifests/` must become `manifests`."""
-    if not value.isprintable():
-        raise ValueError(f"'{value}' has a control character; name a plain folder")
-    return posixpath.normpath(value)
-
-
-RelativeDir = Annotated[str, checked(_relative_dir)]
-OutputDir = Annotated[RelativeDir, AfterValidator(_output_dir)]
 KubernetesVersion = Annotated[str, checked(check_version)]
 OverlayName = Annotated[str, checked(_overlay_name)]
 
@@ -140,62 +124,6 @@ class GpuPlacement(SpecModel):
     )
 
 
-def _argocd_text(value: str) -> str | None:
-    # Written into argocd/ and committed: no credentials (Argo CD reads those from a
-    # repository Secret) and nothing that is not printable text.
-    from kgen.rules.credentials import leaks
-
-    if not value.isprintable():
-        return f"'{value}' has control characters; it is written into argocd/"
-    if leaks(value):
-        return (
-            f"'{value}' carries credentials, which would be committed in argocd/;"
-            " give Argo CD a repository Secret instead"
-        )
-    return None
-
-
-ArgoCDText = Annotated[str, checked(_argocd_text)]
-
-
-class ArgoCDSettings(SpecModel):
-    """What `kgen argocd` writes: where Argo CD finds this repository."""
-
-    repo_url: ArgoCDText = Field(
-        alias="repoURL",
-        min_length=1,
-        description="This repository's URL, as Argo CD reaches it.",
-        examples=["https://github.com/example-org/ml-gitops.git"],
-    )
-    target_revision: ArgoCDText = Field(
-        "HEAD", description="Branch, tag or commit to sync.", examples=["main"]
-    )
-    project: ArgoCDText = Field(
-        "default", description="Argo CD project.", examples=["ml"]
-    )
-    namespace: ArgoCDText = Field(
-        "argocd",
-        description="Namespace of Argo CD and its Applications.",
-        examples=["argocd"],
-    )
-    server: ArgoCDText = Field(
-        "https://kubernetes.default.svc",
-        description="Destination cluster.",
-        examples=["https://kubernetes.default.svc"],
-    )
-    name_prefix: ArgoCDText = Field(
-        "", description="Prefix of Application names.", examples=["training-"]
-    )
-    mode: Literal["applications", "applicationset"] = Field(
-        "applications",
-        description="An Application per environment, or one ApplicationSet.",
-        examples=["applicationset"],
-    )
-    output: RelativeDir = Field(
-        "argocd", description="Folder `kgen argocd` writes.", examples=["deploy/argocd"]
-    )
-
-
 class ProjectSpec(SpecModel):
     """`kgen.yaml`: where things are, and the environments to render."""
 
@@ -248,6 +176,11 @@ class ProjectSpec(SpecModel):
         None,
         description="Settings for `kgen argocd`.",
         examples=[{"repoURL": "https://github.com/example-org/ml-gitops.git"}],
+    )
+    flux: FluxSettings | None = Field(
+        None,
+        description="Settings for `kgen flux`; with it, created claims carry Flux's prune protection.",
+        examples=[{"sourceRef": {"name": "ml-gitops"}}],
     )
     lint: LintSettings = Field(
         LintSettings(),
