@@ -200,6 +200,19 @@ def argocd(root: Path, check: bool) -> int:
     return command(options_for(root, "text"), check=check)
 
 
+@cli.command()
+@project_option
+@click.option(
+    "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
+)
+def flux(root: Path, check: bool) -> int:
+    """Write a Flux Kustomization per environment (prune, wait, healthCheckExprs for
+    every job kind; Flux 2.5 or later), from kgen.yaml flux:."""
+    from kgen.commands.generated import flux as command
+
+    return command(options_for(root, "text"), check=check)
+
+
 @cli.command("import")
 @click.argument(
     "paths",

@@ -56,6 +56,33 @@ def argocd(options: Options, *, check: bool = False) -> int:
     return write_owned(options, files, settings.output, check=check, fix="kgen argocd")
 
 
+def flux(options: Options, *, check: bool = False) -> int:
+    """Write a Flux Kustomization per environment into flux.output (owned with an
+    index like argocd/)."""
+    from kgen.gitops.destinations import name_problems, namespaces
+    from kgen.gitops.flux import flux_files
+
+    outcome = load_and_run(options)
+    if outcome.failed or outcome.project is None:
+        report(options, outcome)
+        return EXIT_PROBLEMS
+    project = outcome.project
+    settings = project.spec.flux
+    if settings is None:
+        raise UsageError("kgen.yaml has no flux: section (sourceRef at least)")
+    chosen, problems = namespaces(
+        project, settings.target_namespaces, ("flux", "targetNamespaces")
+    )
+    problems += name_problems(
+        project, settings.name_prefix, "Kustomization", ("flux", "namePrefix")
+    )
+    if problems:
+        report(options, Outcome(project, None, problems))
+        return EXIT_PROBLEMS
+    files = flux_files(project, chosen)
+    return write_owned(options, files, settings.output, check=check, fix="kgen flux")
+
+
 def write_owned(
     options: Options, files: dict[str, str], output: str, *, check: bool, fix: str
 ) -> int:

@@ -4,6 +4,7 @@ and what `kgen argocd` and `kgen flux` write."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -13,26 +14,29 @@ from kgen.spec.fields import DnsLabel, ObjectName, checked
 from kgen.spec.folders import OutputDir
 
 
-def _committed_text(value: str) -> str | None:
-    # Written into argocd/ or flux/ and committed: no credentials (the controller reads
-    # those from a repository Secret) and nothing that is not printable text.
-    from kgen.rules.credentials import leaks
+def _committed(folder: str, controller: str) -> Callable[[str], str | None]:
+    def check(value: str) -> str | None:
+        # Written into argocd/ or flux/ and committed: no credentials (the controller
+        # reads those from a repository Secret) and nothing that is not printable text.
+        from kgen.rules.credentials import leaks
 
-    if not value.isprintable():
-        return f"'{value}' has control characters; it is written into the GitOps files"
-    if leaks(value):
-        return (
-            f"'{value}' carries credentials, which would be committed in the GitOps"
-            " files; give the controller a repository Secret instead"
-        )
-    return None
+        if not value.isprintable():
+            return f"'{value}' has control characters; it is written into {folder}"
+        if leaks(value):
+            return (
+                f"'{value}' carries credentials, which would be committed in {folder};"
+                f" give {controller} a repository Secret instead"
+            )
+        return None
+
+    return check
 
 
 def _server(value: str) -> str | None:
     # Argo CD matches destination.server against its cluster URLs (attack14 F25).
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", value):
         return f"'{value}' is not a cluster URL (https://host[:port])"
-    return _committed_text(value)
+    return _committed("argocd/", "Argo CD")(value)
 
 
 def _duration(value: str) -> str | None:
@@ -42,7 +46,8 @@ def _duration(value: str) -> str | None:
     return None
 
 
-CommittedText = Annotated[str, checked(_committed_text)]
+CommittedText = Annotated[str, checked(_committed("argocd/", "Argo CD"))]
+FluxText = Annotated[str, checked(_committed("flux/", "Flux"))]
 Server = Annotated[str, checked(_server)]
 Duration = Annotated[str, checked(_duration)]
 
@@ -128,7 +133,7 @@ class FluxSettings(SpecModel):
         description="Namespace of the Kustomizations.",
         examples=["flux-system"],
     )
-    name_prefix: CommittedText = Field(
+    name_prefix: FluxText = Field(
         "",
         description="Prefix of Kustomization names (prefix + environment must be a valid object name).",
         examples=["training-"],
