@@ -15,7 +15,7 @@ from kgen.commands.outcome import (
 from kgen.errors import UsageError, printable
 from kgen.output.generated import write_or_check
 from kgen.output.index import with_index
-from kgen.output.root import argocd_problems
+from kgen.output.root import argocd_problems, flux_problems
 from kgen.output.writer import check_tree, write_tree
 
 
@@ -76,6 +76,7 @@ def flux(options: Options, *, check: bool = False) -> int:
     problems += name_problems(
         project, settings.name_prefix, "Kustomization", ("flux", "namePrefix")
     )
+    problems += flux_problems(project, extra_crds=options.crds)
     if problems:
         report(options, Outcome(project, None, problems))
         return EXIT_PROBLEMS

@@ -11,7 +11,7 @@ from kgen.base.snapshot import Snapshot
 from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
-from kgen.output.root import argocd_problems, output_problems
+from kgen.output.root import argocd_problems, flux_problems, output_problems
 from kgen.pipeline.records import RunResult
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
@@ -130,6 +130,7 @@ def _load_and_run(
             *problems,
             *output_problems(project, extra_crds=options.crds),
             *argocd_problems(project, extra_crds=options.crds),
+            *flux_problems(project, extra_crds=options.crds),
         ]
     for env in options.envs:
         if env not in project.spec.environments:
