@@ -12,15 +12,20 @@ import click
 
 from kgen import __version__
 from kgen.cli_options import (
+    CHOSEN,
     base_option,
     crds_option,
     envs_option,
+    fatal_format,
     format_option,
     options_for,
     project_option,
 )
+from kgen.cli_tools import TOOLS
+from kgen.complete import env_names, job_names
 from kgen.errors import KgenError, UsageError, masked, printable
 from kgen.report.formats import REPORTERS
+from kgen.report.terminal import set_color
 
 # Each command imports its module under kgen.commands when it runs: `kgen --version`
 # and `--help` then load none of pydantic, jsonschema or the renderers (start-up is a
@@ -36,8 +41,16 @@ EXIT_INTERNAL = 3
     is_flag=True,
     help="Neither read nor write the cache of earlier runs (also KGEN_NO_CACHE=1).",
 )
-def cli(no_cache: bool) -> None:
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour in messages; auto: on a terminal, unless NO_COLOR is set or TERM=dumb.",
+)
+def cli(no_cache: bool, color: str) -> None:
     """Render Kubeflow training jobs from short specs and overlays into GitOps manifests."""
+    set_color(color)
 
 
 @cli.command()
@@ -65,7 +78,13 @@ def build(
 ) -> int:
     """Render every job for every environment into the output folder."""
     options = options_for(
-        root, report_format, envs=envs, crds=crds, base=base, ci_base=True
+        root,
+        report_format,
+        envs=envs,
+        crds=crds,
+        base=base,
+        ci_base=True,
+        progress=not check,
     )
     from kgen.commands.build import build as command
 
@@ -103,9 +122,14 @@ def validate(
 
 
 @cli.command()
-@click.argument("job", required=False)
+@click.argument("job", required=False, shell_complete=job_names)
 @click.option(
-    "--env", "-e", "env", required=True, help="The environment to render for."
+    "--env",
+    "-e",
+    "env",
+    required=True,
+    help="The environment to render for.",
+    shell_complete=env_names,
 )
 @project_option
 @format_option
@@ -118,27 +142,16 @@ def render(job: str | None, env: str, root: Path, report_format: str) -> int:
 
 
 @cli.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("schemas"),
-    show_default=True,
-    help="Folder to write into.",
-)
-@click.option(
-    "--check", is_flag=True, help="Exit 1 if the folder is not current; write nothing."
-)
-def schema(out: Path, check: bool) -> int:
-    """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
-    from kgen.commands.generated import schema as command
-
-    return command(options_for(Path("."), "text"), out=out, check=check)
-
-
-@cli.command()
-@click.argument("job")
+@click.argument("job", shell_complete=job_names)
 @click.argument("field", required=False)
-@click.option("--env", "-e", "env", required=True, help="The environment to explain.")
+@click.option(
+    "--env",
+    "-e",
+    "env",
+    required=True,
+    help="The environment to explain.",
+    shell_complete=env_names,
+)
 @project_option
 def explain(job: str, field: str | None, env: str, root: Path) -> int:
     """Where each value of JOB comes from (file:line, and what it overrode), and the
@@ -187,54 +200,6 @@ def diff(
     return compare(options, fmt=diff_format, exit_code=exit_code)
 
 
-@cli.command()
-@project_option
-@click.option(
-    "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
-)
-def argocd(root: Path, check: bool) -> int:
-    """Write Argo CD Applications (or an ApplicationSet), the health checks for
-    PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
-    from kgen.commands.generated import argocd as command
-
-    return command(options_for(root, "text"), check=check)
-
-
-@cli.command()
-@project_option
-@click.option(
-    "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
-)
-def flux(root: Path, check: bool) -> int:
-    """Write a Flux Kustomization per environment (prune, wait, healthCheckExprs for
-    every job kind; Flux 2.5 or later), from kgen.yaml flux:."""
-    from kgen.commands.generated import flux as command
-
-    return command(options_for(root, "text"), check=check)
-
-
-@cli.command("import")
-@click.argument(
-    "paths",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("imported"),
-    show_default=True,
-    help="New project folder to write.",
-)
-def import_command(paths: tuple[Path, ...], out: Path) -> int:
-    """Turn PyTorchJob/TFJob manifests (any API version) and their PVCs into job specs,
-    with an overlay per input where inputs share a job name."""
-    from kgen.commands.import_manifests import import_manifests as command
-
-    return command(options_for(Path("."), "text"), paths, out=out)
-
-
 @cli.command("list")
 @project_option
 @envs_option
@@ -247,27 +212,14 @@ def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
 
 
 cli.add_command(list_jobs, "plan")
-
-
-@cli.command()
-@click.argument(
-    "folder",
-    required=False,
-    default=Path("."),
-    type=click.Path(file_okay=False, path_type=Path),
-)
-@click.option("--force", is_flag=True, help="Replace files that exist; list them.")
-def init(folder: Path, force: bool) -> int:
-    """A new project in FOLDER (default: here): kgen.yaml with a dev CPU and a prod GPU
-    environment, an example job, overlays, .gitignore lines, CI, pre-commit and editor
-    schemas. Builds and validates clean straight away; never overwrites without --force."""
-    from kgen.commands.init import init as command
-
-    return command(options_for(Path("."), "text"), folder, force=force)
+for _tool in TOOLS:
+    cli.add_command(_tool)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where exceptions become exit codes."""
+    CHOSEN.clear()
+    set_color("auto")
     try:
         code = cli.main(args=argv, prog_name="kgen", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -284,7 +236,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
         return EXIT_USAGE
     except KgenError as exc:
-        REPORTERS["text"](stream=sys.stderr).report(exc.problems)
+        # In the format the command asked for: a SARIF or JSON consumer gets a valid
+        # file exactly when the run fails (attack14 F17).
+        reporter = REPORTERS[fatal_format()]
+        stream = sys.stdout if reporter.to_stdout else sys.stderr
+        reporter(stream=stream).report(exc.problems)
         return 1
     except Exception as exc:
         sys.stderr.write(

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from kgen.complete import env_names
 from kgen.report.formats import REPORTERS
 
 if TYPE_CHECKING:
     from kgen.commands.outcome import Options
+    from kgen.report.terminal import Progress
 
 project_option = click.option(
     "--project",
@@ -32,7 +34,12 @@ format_option = click.option(
     help="How problems are printed; auto is github under GitHub Actions, else text.",
 )
 envs_option = click.option(
-    "--env", "-e", "envs", multiple=True, help="Only this environment (repeatable)."
+    "--env",
+    "-e",
+    "envs",
+    multiple=True,
+    help="Only this environment (repeatable).",
+    shell_complete=env_names,
 )
 crds_option = click.option(
     "--crd",
@@ -50,6 +57,17 @@ base_option = click.option(
 )
 
 
+# What the running command chose, for cli.main to report a fatal error with.
+CHOSEN: dict[str, str] = {}
+
+
+def fatal_format() -> str:
+    """The reporter for a fatal error: the command's --format (auto resolved)."""
+    from kgen.report.formats import pick_format
+
+    return pick_format(CHOSEN.get("format", "text"))
+
+
 def options_for(
     root: Path,
     report_format: str,
@@ -58,9 +76,12 @@ def options_for(
     crds: tuple[str, ...] = (),
     base: str | None = None,
     ci_base: bool = False,
+    progress: bool = False,
 ) -> Options:
     from kgen.commands.outcome import Options
 
+    # A fatal error raised later is reported in this format too (attack14 F17).
+    CHOSEN["format"] = report_format
     context = click.get_current_context(silent=True)
     no_cache = bool(context and context.find_root().params.get("no_cache"))
     return Options(
@@ -73,7 +94,14 @@ def options_for(
         cache=not no_cache,
         base=base,
         base_branch=_pull_request_target() if ci_base and base is None else None,
+        progress=_progress() if progress else None,
     )
+
+
+def _progress() -> Progress | None:
+    from kgen.report.terminal import Progress
+
+    return Progress(sys.stderr) if Progress.wanted(sys.stderr) else None
 
 
 def _pull_request_target() -> str | None:

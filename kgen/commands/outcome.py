@@ -15,6 +15,7 @@ from kgen.output.root import argocd_problems, flux_problems, output_problems
 from kgen.pipeline.records import RunResult
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
+from kgen.report.terminal import Progress
 from kgen.rules.in_place import changed_in_place
 
 EXIT_OK = 0
@@ -33,6 +34,8 @@ class Options:
     # --base REF, or the target branch of the pull request CI names (its merge base).
     base: str | None = None
     base_branch: str | None = None
+    # The progress of a long build on a terminal (kgen.report.terminal.Progress).
+    progress: Progress | None = None
 
 
 @dataclass
@@ -147,7 +150,10 @@ def _load_and_run(
             jobs=jobs or None,
             keep=keep,
             emit=emit,
+            progress=options.progress,
         )
+        if options.progress is not None:
+            options.progress.finish()
         return Outcome(project, result, problems + result.problems)
     scope = scope_for(project, list(paths), cwd=Path.cwd())
     if scope.empty:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from tests.hostile.case import OUTSIDE_DIR, VALID_JOB, Case, Link
 
@@ -15,6 +16,12 @@ _HOSTILE_NAME = (
     'name: "\\e]0;owned\\a\\e[2J https://admin:Hunter2xHunter2@h.example.com'
     ' ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345"\n'
 )
+
+
+def _fifo_for_kgen_yaml(root: Path) -> None:
+    (root / "kgen.yaml").unlink()
+    os.mkfifo(root / "kgen.yaml")
+
 
 CASES: dict[str, Case] = {
     "unknown-job-names-escaped-and-masked": Case(
@@ -94,8 +101,6 @@ CASES: dict[str, Case] = {
         {},
         args=("init", "--force", "."),
         about="kgen init --force never writes into a FIFO where kgen.yaml should be",
-        prepare=lambda root: (
-            (root / "kgen.yaml").unlink() or os.mkfifo(root / "kgen.yaml")
-        ),
+        prepare=_fifo_for_kgen_yaml,
     ),
 }
