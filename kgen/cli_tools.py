@@ -22,7 +22,7 @@ from kgen.cli_options import options_for, project_option
     "--check", is_flag=True, help="Exit 1 if the folder is not current; write nothing."
 )
 def schema(out: Path, check: bool) -> int:
-    """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
+    """Write JSON Schemas for job specs, overlays and kgen.yaml (draft-07, for editors) and the rendered jobs (2020-12, self-contained)."""
     from kgen.commands.generated import schema as command
 
     return command(options_for(Path("."), "text"), out=out, check=check)
