@@ -163,3 +163,19 @@ def test_base_outside_a_repository(tmp_path: Path, run_kgen: RunKgen):
         2,
         "kgen: error: --base needs a git repository; this is not one\n",
     )
+
+
+def test_a_huge_file_in_the_base_is_refused_like_in_the_working_tree(
+    branch: Path, run_kgen: RunKgen
+):
+    (branch / "jobs/huge.yaml").write_bytes(b"# " + b"x" * (2 << 20) + b"\n")
+    _git(branch, "add", "-A")
+    _git(branch, "commit", "-qm", "huge")
+    (branch / "jobs/huge.yaml").unlink()
+    _git(branch, "commit", "-qam", "gone")
+    result = run_kgen("validate", "--base", "HEAD~1", cwd=branch)
+    # The base's problems are not the pull request's: only the comparison counts.
+    assert (result.code, result.err) == (
+        0,
+        "kgen: 1 job in 2 environments (2 renders): valid\n",
+    )

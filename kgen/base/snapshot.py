@@ -40,14 +40,15 @@ def snapshot(result: RunResult, output: str) -> Snapshot:
     return Snapshot(objects, marks, gpus)
 
 
-def base_snapshot(root: Path, ref: str, *, output: str, cache: bool) -> Snapshot:
+def base_snapshot(root: Path, ref: str, *, output: str) -> Snapshot:
     """Render the project as it is at `ref`; what fails to load or render there is left
-    out (the pull request may be what fixes it)."""
+    out (the pull request may be what fixes it). Without the cache: it is kept per
+    project folder, and the base's is a new temporary one every time."""
     from kgen.base.git import export, resolve
 
     commit = resolve(root, ref)
     with export(root, commit, skip=output) as folder:
-        project, _ = load_project(Path(folder), use_cache=cache)
+        project, _ = load_project(Path(folder), use_cache=False)
         if project is None:
             return Snapshot()
         result = run(project, emit=True)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from kgen.base.snapshot import Snapshot
 from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
@@ -15,8 +14,12 @@ from kgen.output.root import argocd_problems, flux_problems, output_problems
 from kgen.pipeline.records import RunResult
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
-from kgen.report.terminal import Progress
 from kgen.rules.in_place import changed_in_place
+
+if TYPE_CHECKING:
+    # Only a run with a base needs them (start-up of a one-spec validate).
+    from kgen.base.snapshot import Snapshot
+    from kgen.report.terminal import Progress
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -196,5 +199,5 @@ def with_base(options: Options, outcome: Outcome) -> Outcome:
             options.err.write(f"kgen: note: not comparing with the base: {exc}\n")
             return outcome
     output = outcome.project.spec.output
-    outcome.base = base_snapshot(options.root, ref, output=output, cache=options.cache)
+    outcome.base = base_snapshot(options.root, ref, output=output)
     return outcome
