@@ -50,19 +50,26 @@ def _run_steps(root: Path, tmp: Path, github: dict[str, str]) -> dict[str, Any]:
     context = {
         f"inputs.{k}": str(v.get("default", "")) for k, v in ACTION["inputs"].items()
     }
-    context |= github
+    context |= {k: v for k, v in github.items() if k.startswith("github.")}
     results: dict[str, Any] = {}
     path = f"{KGEN.parent}{os.pathsep}{os.environ['PATH']}"
     for step in _steps():
         if "run" not in step or step.get("id") == "install":
             continue
+        if "github.event_name == 'pull_request'" in step.get("if", "") and (
+            github["github.event_name"] != "pull_request"
+        ):
+            continue
         output = tmp / f"{step['id']}.out"
         output.write_text("")
         env = {
+            "GITHUB_STEP_SUMMARY": os.fspath(tmp / "summary.md"),
             "PATH": path,
             "RUNNER_TEMP": os.fspath(tmp),
             "GITHUB_OUTPUT": os.fspath(output),
             "GITHUB_ACTIONS": "true",
+            # What the runner sets on a pull_request event.
+            "GITHUB_BASE_REF": github.get("base_ref", ""),
             "KGEN_CACHE_DIR": os.environ["KGEN_CACHE_DIR"],
             **{k: _expand(str(v), context) for k, v in step.get("env", {}).items()},
         }
@@ -106,6 +113,7 @@ PUSH = {
 def test_the_steps_pass_on_a_clean_project_and_write_sarif(project, tmp_path):
     results = _run_steps(project, tmp_path, PUSH)
     assert [code for code, _, _ in results.values()] == [0, 0, 0]
+    assert "summary" not in results  # pull requests only
     sarif = Path(results["validate"][2]["sarif-file"])
     assert yaml.safe_load(sarif.read_text())["version"] == "2.1.0"
     assert results["can-upload"][2] == {"upload": "true"}
@@ -132,6 +140,33 @@ def test_a_fork_pull_request_skips_the_sarif_upload_with_a_notice(project, tmp_p
         "::notice title=kgen::SARIF upload skipped: a pull request from a fork has a"
         " read-only token; the annotations show every problem\n"
     )
+
+
+def test_a_pull_request_gets_the_change_summary(project: Path, tmp_path: Path):
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["commit", "-qm", "init"],
+    ):
+        _run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+            cwd=project,
+        )
+    job = project / "jobs/mnist.yaml"
+    job.write_text(
+        job.read_text().replace("worker: {replicas: 2}", "worker: {replicas: 3}")
+    )
+    _run([os.fspath(KGEN), "build"], cwd=project)
+    pull = PUSH | {
+        "github.event_name": "pull_request",
+        "github.event.pull_request.head.repo.full_name": "org/ml",
+        "base_ref": "main",
+    }
+    results = _run_steps(project, tmp_path, pull)
+    assert results["summary"][0] == 0
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| `prod-gpu` | 0 | 0 | 1 | 3 → 4 (+1) |" in summary
+    assert results["can-upload"][2] == {"upload": "true"}
 
 
 def test_the_upload_step_waits_for_the_decision():

@@ -23,6 +23,10 @@ def _fifo_for_kgen_yaml(root: Path) -> None:
     os.mkfifo(root / "kgen.yaml")
 
 
+def _fifo_named_out(root: Path) -> None:
+    os.mkfifo(root / "out")
+
+
 CASES: dict[str, Case] = {
     "unknown-job-names-escaped-and-masked": Case(
         {"jobs/x.yaml": VALID_JOB + _HOSTILE_NAME},
@@ -102,5 +106,11 @@ CASES: dict[str, Case] = {
         args=("init", "--force", "."),
         about="kgen init --force never writes into a FIFO where kgen.yaml should be",
         prepare=_fifo_for_kgen_yaml,
+    ),
+    "schema-out-is-a-fifo": Case(
+        {},
+        args=("schema", "--out", "out"),
+        about="kgen schema --out onto a FIFO is a located error, not exit 3 (attack14 F13)",
+        prepare=_fifo_named_out,
     ),
 }
