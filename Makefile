@@ -41,10 +41,11 @@ typecheck: install
 
 check: lint test  ## everything CI runs
 
-golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, docs); review the diff
+golden: install  ## regenerate every generated file (cases, manifests/, argocd/, flux/, schemas/, docs); review the diff
 	$(BIN)/pytest tests/test_cases.py tests/hostile --update-golden -q
 	$(BIN)/kgen build
 	$(BIN)/kgen argocd
+	$(BIN)/kgen flux
 	$(BIN)/kgen schema --out schemas
 	$(BIN)/python -m kgen.reference
 
