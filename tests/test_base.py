@@ -179,3 +179,21 @@ def test_a_huge_file_in_the_base_is_refused_like_in_the_working_tree(
         0,
         "kgen: 1 job in 2 environments (2 renders): valid\n",
     )
+
+
+def test_a_project_in_a_folder_of_a_larger_repository(tmp_path: Path, run_kgen):
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other/notes.txt").write_text("not kgen's\n")
+    project = tmp_path / "training"
+    assert run_kgen("init", "training", cwd=tmp_path).code == 0
+    assert run_kgen("build", cwd=project).code == 0
+    _git(tmp_path, "init", "-q", "-b", "main")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "init")
+    job = project / "jobs/mnist.yaml"
+    job.write_text(
+        job.read_text().replace("worker: {replicas: 2}", "worker: {replicas: 3}")
+    )
+    assert run_kgen("build", cwd=project).code == 0
+    result = run_kgen("validate", "--base", "main", cwd=project)
+    assert result.err.startswith(IN_PLACE)

@@ -18,7 +18,7 @@ from kgen.load.files import MAX_FILE_BYTES
 
 # The base of a project holds specs, not output; more than this is not a kgen project.
 MAX_FILES = 20_000
-MAX_TOTAL_BYTES = 256 * 1024 * 1024
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
 TIMEOUT_SECONDS = 60
 FETCH_HINT = (
     "fetch it first: in GitHub Actions, actions/checkout with `fetch-depth: 0`;"
@@ -93,8 +93,18 @@ def export(root: Path, commit: str, *, skip: str) -> tempfile.TemporaryDirectory
     """The project folder at `commit` (the same path below the repository's top), as a
     temporary folder outside the project; `skip` (the output folder) is left out."""
     prefix = git(root, "rev-parse", "--show-prefix").decode().strip()
+    # Only the project's folder: a monorepo's other trees are never listed.
+    where = ["--", f":(literal){prefix}"] if prefix else []
     listing = git(
-        root, "ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", commit
+        root,
+        "ls-tree",
+        "-r",
+        "-z",
+        "-l",
+        "--full-tree",
+        "--end-of-options",
+        commit,
+        *where,
     )
     blobs = _regular_blobs(listing, prefix, skip)
     folder = tempfile.TemporaryDirectory(prefix="kgen-base-")
@@ -143,14 +153,10 @@ def _plain(path: str) -> bool:
 def _write(root: Path, folder: Path, blobs: list[tuple[str, str, int]]) -> None:
     # A file over the loader's limit is written cut just past it, so the loader refuses
     # it as it would in the working tree, without reading it whole.
-    wanted = [oid for oid, _, size in blobs if size <= MAX_FILE_BYTES]
-    contents = _cat(root, wanted)
-    for oid, inner, size in blobs:
-        data = (
-            contents.get(oid, b"#" * (MAX_FILE_BYTES + 1))
-            if size <= MAX_FILE_BYTES
-            else b"#" * (MAX_FILE_BYTES + 1)
-        )
+    contents = _cat(root, [oid for oid, _, size in blobs if size <= MAX_FILE_BYTES])
+    too_large = b"#" * (MAX_FILE_BYTES + 1)
+    for oid, inner, _size in blobs:
+        data = contents.get(oid, too_large)
         target = folder / inner
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
