@@ -83,7 +83,8 @@ def build(
         envs=envs,
         crds=crds,
         base=base,
-        ci_base=True,
+        # build --check compares files, not specs: no base to render unless asked.
+        ci_base=not check,
         progress=not check,
     )
     from kgen.commands.build import build as command
