@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 
-.PHONY: help install bytecode build validate test lint typecheck check golden docs schemas bench hardening fuzz clean
+.PHONY: help install bytecode build validate test lint typecheck check golden docs schemas bench hardening fuzz clean dist
 
 help:  ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -41,15 +41,19 @@ typecheck: install
 
 check: lint test  ## everything CI runs
 
-golden: install  ## regenerate every generated file (cases, manifests/, argocd/, schemas/, docs); review the diff
+golden: install  ## regenerate every generated file (cases, manifests/, argocd/, flux/, schemas/, docs); review the diff
 	$(BIN)/pytest tests/test_cases.py tests/hostile --update-golden -q
 	$(BIN)/kgen build
 	$(BIN)/kgen argocd
+	$(BIN)/kgen flux
 	$(BIN)/kgen schema --out schemas
 	$(BIN)/python -m kgen.reference
 
+dist: install  ## build the wheel and sdist, check them, smoke-test the wheel in a fresh venv
+	BIN=$(BIN) bash .ci/dist
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	rm -rf dist $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info
 
 schemas: install  ## regenerate schemas/ (editor schemas and job envelopes)
 	$(BIN)/kgen schema --out schemas

@@ -2,4 +2,5 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+# The one place the version is written: pyproject.toml reads it, CHANGELOG.md names it.
+__version__ = "0.2.0"

@@ -7,71 +7,31 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from kgen import __version__
-from kgen.errors import KgenError, UsageError
+from kgen.cli_options import (
+    CHOSEN,
+    base_option,
+    crds_option,
+    envs_option,
+    fatal_format,
+    format_option,
+    options_for,
+    project_option,
+)
+from kgen.cli_tools import TOOLS
+from kgen.complete import env_names, job_names
+from kgen.errors import KgenError, UsageError, masked, printable
 from kgen.report.formats import REPORTERS
+from kgen.report.terminal import set_color
 
 # Each command imports its module under kgen.commands when it runs: `kgen --version`
 # and `--help` then load none of pydantic, jsonschema or the renderers (start-up is a
 # benchmark target).
-if TYPE_CHECKING:
-    from kgen.commands.outcome import Options
-
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-
-_project = click.option(
-    "--project",
-    "-C",
-    "root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("."),
-    show_default=True,
-    help="Folder that holds kgen.yaml.",
-)
-_format = click.option(
-    "--format",
-    "report_format",
-    type=click.Choice([*sorted(REPORTERS), "auto"]),
-    default="auto",
-    show_default=True,
-    help="How problems are printed; auto is github under GitHub Actions, else text.",
-)
-_envs = click.option(
-    "--env", "-e", "envs", multiple=True, help="Only this environment (repeatable)."
-)
-_crds = click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    help="A CRD file to check rendered objects against too (repeatable).",
-)
-
-
-def _options(
-    root: Path,
-    report_format: str,
-    *,
-    envs: tuple[str, ...] = (),
-    crds: tuple[str, ...] = (),
-) -> Options:
-    from kgen.commands.outcome import Options
-
-    context = click.get_current_context(silent=True)
-    no_cache = bool(context and context.find_root().params.get("no_cache"))
-    return Options(
-        root=root,
-        out=sys.stdout,
-        err=sys.stderr,
-        envs=envs,
-        report_format=report_format,
-        crds=crds,
-        cache=not no_cache,
-    )
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,15 +41,23 @@ def _options(
     is_flag=True,
     help="Neither read nor write the cache of earlier runs (also KGEN_NO_CACHE=1).",
 )
-def cli(no_cache: bool) -> None:
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour in messages; auto: on a terminal, unless NO_COLOR is set or TERM=dumb.",
+)
+def cli(no_cache: bool, color: str) -> None:
     """Render Kubeflow training jobs from short specs and overlays into GitOps manifests."""
+    set_color(color)
 
 
 @cli.command()
-@_project
-@_envs
-@_format
-@_crds
+@project_option
+@envs_option
+@format_option
+@crds_option
 @click.option(
     "--check",
     is_flag=True,
@@ -98,6 +66,7 @@ def cli(no_cache: bool) -> None:
 @click.option(
     "--diff", "show_diff", is_flag=True, help="With --check, print a unified diff."
 )
+@base_option
 def build(
     root: Path,
     envs: tuple[str, ...],
@@ -105,20 +74,31 @@ def build(
     crds: tuple[str, ...],
     check: bool,
     show_diff: bool,
+    base: str | None,
 ) -> int:
     """Render every job for every environment into the output folder."""
-    options = _options(root, report_format, envs=envs, crds=crds)
+    options = options_for(
+        root,
+        report_format,
+        envs=envs,
+        crds=crds,
+        base=base,
+        # build --check compares files, not specs: no base to render unless asked.
+        ci_base=not check,
+        progress=not check,
+    )
     from kgen.commands.build import build as command
 
     return command(options, check=check, show_diff=show_diff)
 
 
 @cli.command()
-@_project
-@_envs
-@_format
-@_crds
+@project_option
+@envs_option
+@format_option
+@crds_option
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@base_option
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def validate(
     root: Path,
@@ -126,6 +106,7 @@ def validate(
     report_format: str,
     crds: tuple[str, ...],
     strict: bool,
+    base: str | None,
     paths: tuple[Path, ...],
 ) -> int:
     """Check jobs, overlays and what they render, in every environment; write nothing.
@@ -133,50 +114,46 @@ def validate(
     With PATHS (what a pull request or pre-commit touched), check the jobs named, the
     environments of the overlays named, or everything if kgen.yaml is named.
     """
-    options = _options(root, report_format, envs=envs, crds=crds)
+    options = options_for(
+        root, report_format, envs=envs, crds=crds, base=base, ci_base=True
+    )
     from kgen.commands.validate import validate as command
 
     return command(options, strict=strict, paths=paths)
 
 
 @cli.command()
-@click.argument("job", required=False)
+@click.argument("job", required=False, shell_complete=job_names)
 @click.option(
-    "--env", "-e", "env", required=True, help="The environment to render for."
+    "--env",
+    "-e",
+    "env",
+    required=True,
+    help="The environment to render for.",
+    shell_complete=env_names,
 )
-@_project
-@_format
+@project_option
+@format_option
 def render(job: str | None, env: str, root: Path, report_format: str) -> int:
     """Print JOB's manifests (or every job's) for one environment to stdout, as one
     multi-document YAML stream: for `kubectl apply -f -` or an Argo CD plugin."""
     from kgen.commands.render import render as command
 
-    return command(_options(root, report_format, envs=(env,)), job)
+    return command(options_for(root, report_format, envs=(env,)), job)
 
 
 @cli.command()
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("schemas"),
-    show_default=True,
-    help="Folder to write into.",
-)
-@click.option(
-    "--check", is_flag=True, help="Exit 1 if the folder is not current; write nothing."
-)
-def schema(out: Path, check: bool) -> int:
-    """Write JSON Schemas (draft-07) for job specs, overlays and kgen.yaml, for editors."""
-    from kgen.commands.generated import schema as command
-
-    return command(_options(Path("."), "text"), out=out, check=check)
-
-
-@cli.command()
-@click.argument("job")
+@click.argument("job", shell_complete=job_names)
 @click.argument("field", required=False)
-@click.option("--env", "-e", "env", required=True, help="The environment to explain.")
-@_project
+@click.option(
+    "--env",
+    "-e",
+    "env",
+    required=True,
+    help="The environment to explain.",
+    shell_complete=env_names,
+)
+@project_option
 def explain(job: str, field: str | None, env: str, root: Path) -> int:
     """Where each value of JOB comes from (file:line, and what it overrode), and the
     environment the operator gives each replica (ranks, addresses, TF_CONFIG).
@@ -185,75 +162,65 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
     """
     from kgen.commands.explain import explain as command
 
-    return command(_options(root, "text", envs=(env,)), job, field=field)
+    return command(options_for(root, "text", envs=(env,)), job, field=field)
 
 
 @cli.command()
-@_project
-@_envs
+@project_option
+@envs_option
 @click.option(
     "--exit-code", is_flag=True, help="Exit 1 when a build would change something."
 )
-def diff(root: Path, envs: tuple[str, ...], exit_code: bool) -> int:
-    """Show what `kgen build` would change, as a unified diff (for review)."""
-    from kgen.commands.build import diff as command
-
-    return command(_options(root, "text", envs=envs), exit_code=exit_code)
-
-
-@cli.command()
-@_project
+@base_option
 @click.option(
-    "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
-)
-def argocd(root: Path, check: bool) -> int:
-    """Write Argo CD Applications (or an ApplicationSet), the health checks for
-    PyTorchJob and TFJob, and ignoreDifferences, from kgen.yaml argocd:."""
-    from kgen.commands.generated import argocd as command
-
-    return command(_options(root, "text"), check=check)
-
-
-@cli.command("import")
-@click.argument(
-    "paths",
-    nargs=-1,
-    required=True,
-    # Not exists=True: kgen import says the same of a file outside the project whether
-    # or not it exists (kgen/importer/read.py), and reports a missing one inside it.
-    type=click.Path(path_type=Path),
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("imported"),
+    "--format",
+    "diff_format",
+    type=click.Choice(["unified", "markdown"]),
+    default="unified",
     show_default=True,
-    help="New project folder to write.",
+    help="markdown: objects added, removed and changed per environment, and GPUs"
+    " before and after, against the base (for a pull-request comment).",
 )
-def import_command(paths: tuple[Path, ...], out: Path) -> int:
-    """Turn PyTorchJob/TFJob manifests (any API version) and their PVCs into job specs,
-    with an overlay per input where inputs share a job name."""
-    from kgen.commands.import_manifests import import_manifests as command
+def diff(
+    root: Path,
+    envs: tuple[str, ...],
+    exit_code: bool,
+    base: str | None,
+    diff_format: str,
+) -> int:
+    """Show what `kgen build` would change, as a unified diff (for review); with
+    --base REF, what the renders change against that commit."""
+    markdown = diff_format == "markdown"
+    options = options_for(root, "text", envs=envs, base=base, ci_base=markdown)
+    if options.base is None and options.base_branch is None and not markdown:
+        from kgen.commands.build import diff as command
 
-    return command(_options(Path("."), "text"), paths, out=out)
+        return command(options, exit_code=exit_code)
+    from kgen.commands.compare import compare
+
+    return compare(options, fmt=diff_format, exit_code=exit_code)
 
 
 @cli.command("list")
-@_project
-@_envs
+@project_option
+@envs_option
 def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
     """Jobs x environments: roles, pods, GPUs, CPU and memory, with totals per
     environment (elastic jobs at their maximum size). Also `kgen plan`."""
     from kgen.commands.plan import plan as command
 
-    return command(_options(root, "text", envs=envs))
+    return command(options_for(root, "text", envs=envs))
 
 
 cli.add_command(list_jobs, "plan")
+for _tool in TOOLS:
+    cli.add_command(_tool)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: the one place where exceptions become exit codes."""
+    CHOSEN.clear()
+    set_color("auto")
     try:
         code = cli.main(args=argv, prog_name="kgen", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -265,10 +232,16 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("kgen: aborted\n")
         return 130
     except UsageError as exc:
-        sys.stderr.write(f"kgen: error: {exc}\n")
+        # Job and environment names are user input, read before they are validated:
+        # the same masking and escaping as every problem (attack14 F9).
+        sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
         return EXIT_USAGE
     except KgenError as exc:
-        REPORTERS["text"](stream=sys.stderr).report(exc.problems)
+        # In the format the command asked for: a SARIF or JSON consumer gets a valid
+        # file exactly when the run fails (attack14 F17).
+        reporter = REPORTERS[fatal_format()]
+        stream = sys.stdout if reporter.to_stdout else sys.stderr
+        reporter(stream=stream).report(exc.problems)
         return 1
     except Exception as exc:
         sys.stderr.write(

@@ -90,16 +90,25 @@ def test_committed_argocd_files_are_current_and_carry_the_health_check(
 ):
     result = run_kgen("argocd", "--check", cwd=REPO)
     assert result.code == 0, f"{result}\nrun `kgen argocd` and commit argocd/"
-    config = yaml.safe_load((REPO / "argocd" / "argocd-cm.health.yaml").read_text())
-    assert set(config["data"]) == {
-        "resource.customizations.health.kubeflow.org_PyTorchJob",
-        "resource.customizations.health.kubeflow.org_TFJob",
-        "resource.customizations.health.kubeflow.org_MPIJob",
-        "resource.customizations.health.kubeflow.org_XGBoostJob",
-        "resource.customizations.health.kubeflow.org_JAXJob",
-        "resource.customizations.health.kubeflow.org_PaddleJob",
-    }
-    assert all(script == HEALTH_LUA for script in config["data"].values())
+    health = REPO / "argocd" / "health"
+    patch = yaml.safe_load((health / "kustomization-patch.yaml").read_text())
+    values = yaml.safe_load((health / "helm-values.yaml").read_text())
+    # A patch of argocd-cm's data only: no labels or other keys that would replace
+    # what an installation set.
+    assert set(patch) == {"apiVersion", "kind", "metadata", "data"}
+    assert patch["metadata"] == {"name": "argocd-cm", "namespace": "argocd"}
+    assert set(values) == {"configs"} and set(values["configs"]) == {"cm"}
+    for data in (patch["data"], values["configs"]["cm"]):
+        assert set(data) == {
+            "resource.customizations.health.kubeflow.org_PyTorchJob",
+            "resource.customizations.health.kubeflow.org_TFJob",
+            "resource.customizations.health.kubeflow.org_MPIJob",
+            "resource.customizations.health.kubeflow.org_XGBoostJob",
+            "resource.customizations.health.kubeflow.org_JAXJob",
+            "resource.customizations.health.kubeflow.org_PaddleJob",
+        }
+        assert all(script == HEALTH_LUA for script in data.values())
+    assert not (REPO / "argocd" / "argocd-cm.health.yaml").exists()
 
 
 def test_applications_point_at_each_environment_and_ignore_hpa_replicas():
@@ -158,13 +167,14 @@ def test_kueue_jobs_ignore_suspend_and_applicationset_mode(
     )
     assert run_kgen("argocd", cwd=tmp_path).code == 0
     appset = yaml.safe_load((tmp_path / "argocd" / "applicationset.yaml").read_text())
-    generator = appset["spec"]["generators"][0]["git"]
+    generator = appset["spec"]["generators"][0]["list"]
+    # Each environment with the namespace it deploys into, never its folder's name.
     assert generator == {
-        "repoURL": "https://git.example.com/ml.git",
-        "revision": "HEAD",
-        "directories": [{"path": "manifests/*"}],
+        "elements": [{"env": "dev", "namespace": "ml", "path": "manifests/dev"}]
     }
-    assert appset["spec"]["template"]["spec"]["source"]["path"] == "{{path}}"
+    template = appset["spec"]["template"]
+    assert template["spec"]["source"]["path"] == "{{path}}"
+    assert template["spec"]["destination"]["namespace"] == "{{namespace}}"
     from kgen.gitops.argocd import ignore_differences
     from kgen.load.project import load_project
     from kgen.pipeline.run import run

@@ -232,7 +232,8 @@ def test_argocd_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
     target.symlink_to(outside / "keep.txt")
     result = run_kgen("argocd", cwd=root)
     assert result.code == 1
-    assert "is a symbolic link; kgen does not write through links" in result.err
+    # argocd/ is owned like the output folder: a link where kgen wrote a file is refused.
+    assert "which is a symbolic link, not a file kgen wrote" in result.err
     assert _snapshot(outside) == {"keep.txt": "untouched\n"}
     shutil.rmtree(root / "argocd")
     (root / "argocd").symlink_to(outside)
@@ -250,11 +251,13 @@ def test_argocd_never_opens_a_named_pipe_and_writes_nothing_then(
     os.mkfifo(targets[-1])
     shown = targets[-1].relative_to(root).as_posix()
     result = run_kgen("argocd", cwd=root)
-    assert (result.code, result.err) == (
-        1,
-        f"{shown}: error: {shown} is a named pipe; kgen writes only regular files (io)\n"
-        "    hint: remove it; kgen writes the file itself\n"
-        "kgen: 1 error in 1 file\n",
+    assert result.code == 1
+    assert result.err.endswith(
+        f"error: the index lists {shown}, which is a named pipe, not a file kgen wrote;"
+        " kgen reads and removes only regular files it wrote (io)\n"
+        f"    hint: remove {shown} (kgen writes it again), or restore the output folder"
+        " from git\n"
+        "kgen: 1 error in 1 file\n"
     )
     assert targets[0].read_text() == "stale\n"  # nothing written: no partial update
 
@@ -270,7 +273,9 @@ def test_argocd_never_writes_through_a_planted_partial_file(
     partial = target.with_name(f".{target.name}.kgen-new-{os.getpid()}")
     partial.symlink_to(outside / "keep.txt")
     result = run_kgen("argocd", cwd=root)
-    assert result.code == 0, result
-    assert target.read_text() == expected and not target.is_symlink()
-    assert not partial.exists() and not partial.is_symlink()
+    # argocd/ is kgen's alone, like the output folder: a link planted in it is refused
+    # and nothing is written, through it or beside it.
+    assert result.code == 1, result
+    assert "hint: remove it: the output folder is kgen's alone" in result.err
+    assert target.read_text() == "stale\n" != expected
     assert _snapshot(outside) == {"keep.txt": "untouched\n"}

@@ -1,10 +1,14 @@
-"""The JSON Schemas in schemas/: current, valid draft-07, and they accept what kgen accepts."""
+"""The JSON Schemas in schemas/: current, valid against the draft each names, self-contained
+(every `$ref` resolves inside its file), and they accept what kgen accepts."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 from jsonschema import Draft7Validator
@@ -107,3 +111,58 @@ def test_repo_files_name_their_schema():
         match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
         assert match, f"{path.name} does not name its schema"
         assert (path.parent / match[1]).resolve().is_file()
+
+
+# Usable by other tools (check-jsonschema, editors) as they are.
+SCHEMAS = sorted((REPO / "schemas").glob("*.json"))
+DRAFTS = {
+    "http://json-schema.org/draft-07/schema#": jsonschema.Draft7Validator,
+    "https://json-schema.org/draft/2020-12/schema": jsonschema.Draft202012Validator,
+}
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        own = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return own + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for item in node for r in _refs(item)]
+    return []
+
+
+def _resolve(schema: dict[str, Any], ref: str) -> Any:
+    assert ref.startswith("#/"), f"{ref} leaves the file"
+    node: Any = schema
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=[p.name for p in SCHEMAS])
+def test_schema_follows_the_draft_it_names(path: Path):
+    schema = json.loads(path.read_text())
+    validator = DRAFTS[schema["$schema"]]
+    validator.check_schema(schema)
+    if validator is jsonschema.Draft7Validator:
+        # Draft-07 keeps definitions under `definitions`; `$defs` would be ignored.
+        assert "$defs" not in json.dumps(schema)
+
+
+@pytest.mark.parametrize("path", SCHEMAS, ids=[p.name for p in SCHEMAS])
+def test_every_ref_resolves_inside_the_file(path: Path):
+    schema = json.loads(path.read_text())
+    refs = set(_refs(schema))
+    assert refs
+    for ref in refs:
+        _resolve(schema, ref)
+
+
+def test_an_envelope_validates_a_committed_manifest_on_its_own():
+    schema = json.loads((REPO / "schemas/pytorchjob-v1.schema.json").read_text())
+    job = yaml.safe_load(
+        (REPO / "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml").read_text()
+    )
+    jsonschema.Draft202012Validator(schema).validate(job)
+    job["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] = "one"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(job)

@@ -14,7 +14,9 @@ from kgen.commands.outcome import (
 )
 from kgen.errors import UsageError, printable
 from kgen.output.generated import write_or_check
-from kgen.output.root import argocd_problems
+from kgen.output.index import with_index
+from kgen.output.root import argocd_problems, flux_problems
+from kgen.output.writer import check_tree, write_tree
 
 
 def schema(options: Options, *, out: Path, check: bool = False) -> int:
@@ -27,22 +29,88 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
 
 
 def argocd(options: Options, *, check: bool = False) -> int:
-    """Write Argo CD Applications (or an ApplicationSet) and the health checks."""
+    """Write Argo CD Applications (or an ApplicationSet) and the health checks into
+    argocd.output, which kgen owns like the output folder: orphans are removed."""
     from kgen.gitops.argocd import argocd_files
+    from kgen.gitops.destinations import name_problems, namespaces
 
     outcome = load_and_run(options, keep=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
-    if outcome.project.spec.argocd is None:
+    project = outcome.project
+    settings = project.spec.argocd
+    if settings is None:
         raise UsageError("kgen.yaml has no argocd: section (repoURL at least)")
-    clashes = argocd_problems(outcome.project, extra_crds=options.crds)
-    if clashes:
-        report(options, Outcome(outcome.project, None, clashes))
+    chosen, problems = namespaces(
+        project, settings.destination_namespaces, ("argocd", "destinationNamespaces")
+    )
+    problems += name_problems(
+        project, settings.name_prefix, "Application", ("argocd", "namePrefix")
+    )
+    problems += argocd_problems(project, extra_crds=options.crds)
+    if problems:
+        report(options, Outcome(project, None, problems))
         return EXIT_PROBLEMS
-    generated = argocd_files(outcome.project, outcome.result)
-    files = {options.root / name: text for name, text in generated.items()}
-    return write_or_check_files(options, files, check=check, fix="kgen argocd")
+    files = argocd_files(project, outcome.result, chosen)
+    return write_owned(options, files, settings.output, check=check, fix="kgen argocd")
+
+
+def flux(options: Options, *, check: bool = False) -> int:
+    """Write a Flux Kustomization per environment into flux.output (owned with an
+    index like argocd/)."""
+    from kgen.gitops.destinations import name_problems, namespaces
+    from kgen.gitops.flux import flux_files
+
+    outcome = load_and_run(options)
+    if outcome.failed or outcome.project is None:
+        report(options, outcome)
+        return EXIT_PROBLEMS
+    project = outcome.project
+    settings = project.spec.flux
+    if settings is None:
+        raise UsageError("kgen.yaml has no flux: section (sourceRef at least)")
+    chosen, problems = namespaces(
+        project, settings.target_namespaces, ("flux", "targetNamespaces")
+    )
+    problems += name_problems(
+        project, settings.name_prefix, "Kustomization", ("flux", "namePrefix")
+    )
+    problems += flux_problems(project, extra_crds=options.crds)
+    if problems:
+        report(options, Outcome(project, None, problems))
+        return EXIT_PROBLEMS
+    files = flux_files(project, chosen)
+    return write_owned(options, files, settings.output, check=check, fix="kgen flux")
+
+
+def write_owned(
+    options: Options, files: dict[str, str], output: str, *, check: bool, fix: str
+) -> int:
+    """Make folder `output` exactly `files` plus an index of them, as `kgen build` does
+    with the output folder (atomically; files it wrote earlier and no longer writes are
+    removed), or with `check` say what differs."""
+    files = with_index(files, output)
+    if check:
+        drift = check_tree(options.root, files, output=output)
+        if drift.problems:
+            report(options, Outcome(None, None, drift.problems))
+            return EXIT_PROBLEMS
+        if not drift.diff.clean:
+            options.err.write(drift.diff.listing())
+            options.err.write(f"kgen: {output}/ is out of date; run `{fix}`\n")
+            return EXIT_PROBLEMS
+        options.err.write(f"kgen: {output}/ is up to date ({len(files)} files)\n")
+        return EXIT_OK
+    summary, problems = write_tree(options.root, files, output=output)
+    if problems:
+        report(options, Outcome(None, None, problems))
+        return EXIT_PROBLEMS
+    options.err.write(
+        f"kgen: {output}/: {len(summary.written)} files written,"
+        f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
+    )
+    return EXIT_OK
 
 
 def write_or_check_files(

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
-from kgen.output.root import argocd_problems, output_problems
+from kgen.output.root import argocd_problems, flux_problems, output_problems
 from kgen.pipeline.records import RunResult
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
 from kgen.rules.in_place import changed_in_place
+
+if TYPE_CHECKING:
+    # Only a run with a base needs them (start-up of a one-spec validate).
+    from kgen.base.snapshot import Snapshot
+    from kgen.report.terminal import Progress
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -29,6 +34,11 @@ class Options:
     report_format: str = "text"
     crds: tuple[str, ...] = ()
     cache: bool = True
+    # --base REF, or the target branch of the pull request CI names (its merge base).
+    base: str | None = None
+    base_branch: str | None = None
+    # The progress of a long build on a terminal (kgen.report.terminal.Progress).
+    progress: Progress | None = None
 
 
 @dataclass
@@ -38,6 +48,7 @@ class Outcome:
     project: Project | None = None
     result: RunResult | None = None
     problems: list[Problem] | None = None
+    base: Snapshot | None = None
 
     @property
     def failed(self) -> bool:
@@ -72,6 +83,18 @@ def run_scope(result: RunResult) -> str:
     )
 
 
+# A usage error names what exists; a project of thousands of jobs would print them
+# all, so the list stops here and says how many more there are.
+LISTED = 20
+
+
+def listed(names: list[str]) -> str:
+    """`a, b, c` or `a, …, t and 80 more`: the names a usage error offers."""
+    shown = ", ".join(names[:LISTED])
+    rest = len(names) - LISTED
+    return f"{shown} and {rest} more" if rest > 0 else shown
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
@@ -86,7 +109,23 @@ def load_and_run(
     output: bool = False,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
-    YAML (see pipeline.run); `output` checks where the output root is too."""
+    YAML (see pipeline.run); `output` checks where the output root is too. With a base
+    (Options.base), the base commit is rendered too."""
+    outcome = _load_and_run(
+        options, jobs=jobs, paths=paths, keep=keep, emit=emit, output=output
+    )
+    return with_base(options, outcome)
+
+
+def _load_and_run(
+    options: Options,
+    *,
+    jobs: tuple[str, ...],
+    paths: tuple[Path, ...],
+    keep: bool,
+    emit: bool,
+    output: bool,
+) -> Outcome:
     project, problems = load_project(
         options.root, extra_crds=options.crds, use_cache=options.cache
     )
@@ -97,15 +136,16 @@ def load_and_run(
             *problems,
             *output_problems(project, extra_crds=options.crds),
             *argocd_problems(project, extra_crds=options.crds),
+            *flux_problems(project, extra_crds=options.crds),
         ]
     for env in options.envs:
         if env not in project.spec.environments:
-            known = ", ".join(project.spec.environments)
+            known = listed(list(project.spec.environments))
             raise UsageError(f"unknown environment '{env}' (environments: {known})")
     names = [j.name for j in project.jobs]
     for job in jobs:
         if job not in names and not problems:
-            raise UsageError(f"unknown job '{job}' (jobs: {', '.join(names)})")
+            raise UsageError(f"unknown job '{job}' (jobs: {listed(names)})")
     if not paths:
         result = run(
             project,
@@ -113,7 +153,10 @@ def load_and_run(
             jobs=jobs or None,
             keep=keep,
             emit=emit,
+            progress=options.progress,
         )
+        if options.progress is not None:
+            options.progress.finish()
         return Outcome(project, result, problems + result.problems)
     scope = scope_for(project, list(paths), cwd=Path.cwd())
     if scope.empty:
@@ -128,8 +171,33 @@ def changed_in_place_problems(outcome: Outcome) -> list[Problem]:
     if outcome.project is None or outcome.result is None or outcome.failed:
         return []
     ignored = outcome.project.spec.lint.ignore
+    base = outcome.base.marks if outcome.base is not None else None
     return [
         p
-        for p in changed_in_place(outcome.project, outcome.result)
+        for p in changed_in_place(outcome.project, outcome.result, base)
         if p.code not in ignored
     ]
+
+
+def with_base(options: Options, outcome: Outcome) -> Outcome:
+    """The outcome with a render of the base commit, when one is asked for (or CI names
+    the pull request's target branch); nothing to compare on errors."""
+    if outcome.project is None or outcome.result is None or outcome.failed:
+        return outcome
+    if options.base is None and options.base_branch is None:
+        return outcome
+    from kgen.base.git import merge_base
+    from kgen.base.snapshot import base_snapshot
+
+    ref = options.base
+    if ref is None:
+        assert options.base_branch is not None
+        try:
+            ref = merge_base(options.root, options.base_branch)
+        except UsageError as exc:
+            # Asked by nobody: say why, and compare with the index as without CI.
+            options.err.write(f"kgen: note: not comparing with the base: {exc}\n")
+            return outcome
+    output = outcome.project.spec.output
+    outcome.base = base_snapshot(options.root, ref, output=output)
+    return outcome

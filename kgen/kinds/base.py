@@ -100,6 +100,9 @@ class Health:
 
     conditions: tuple[tuple[str, str, str], ...]
     otherwise: tuple[str, str]  # health and message while none is True
+    # Conditions that say the job is up: a controller that blocks on health (Flux's
+    # wait) counts it ready then, since waiting for the end of training would time out.
+    started: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -258,4 +261,5 @@ TRAINING_JOB_HEALTH = Health(
         ("Suspended", "Suspended", "The training job is suspended"),
     ),
     otherwise=("Progressing", "Waiting for the training job to finish"),
+    started=("Running",),
 )

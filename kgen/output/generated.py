@@ -43,6 +43,11 @@ def stale_files(
         if linked is not None:
             problems.append(_linked(linked))
             continue
+        blocked = _not_a_folder_on_the_way(path)
+        if blocked is not None:
+            # A FIFO or file where a folder must be: mkdir would fail (attack14 F13).
+            problems.append(_not_a_file(blocked, "not a folder"))
+            continue
         try:
             current = _read(path)
         except Refused as exc:
@@ -50,7 +55,8 @@ def stale_files(
             continue
         if current != text.encode():
             stale.append(path)
-    return stale, problems
+    # One problem per place, however many files lie below it.
+    return stale, list(dict.fromkeys(problems))
 
 
 def write_file(path: Path, text: str) -> None:
@@ -64,6 +70,21 @@ def write_file(path: Path, text: str) -> None:
         os.unlink(partial)  # a leftover (or a planted link): removed, never followed
         write_new(os.fspath(partial), text.encode())
     os.replace(partial, path)
+
+
+def _not_a_folder_on_the_way(path: Path) -> Path | None:
+    for parent in path.parents:
+        if parent.is_dir():
+            return None
+        if os.path.lexists(parent):
+            return parent
+    return None
+
+
+def read_current(path: Path) -> bytes | None:
+    """A generated file's bytes, or None if it is missing; never through a link, never
+    anything but a regular file (Refused)."""
+    return _read(path)
 
 
 def _read(path: Path) -> bytes | None:
@@ -104,8 +125,9 @@ def _linked(path: Path) -> Problem:
 
 
 def _not_a_file(path: Path, kind: str) -> Problem:
+    what = "folders and regular files" if kind == "not a folder" else "regular files"
     return Problem(
-        f"{path.as_posix()} is {kind}; kgen writes only regular files",
+        f"{path.as_posix()} is {kind}; kgen writes only {what}",
         "io",
         file=path.as_posix(),
         hint="remove it; kgen writes the file itself",

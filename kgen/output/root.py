@@ -1,12 +1,12 @@
-"""Where kgen.yaml `output:` (and `argocd.output`) may point: a folder of kgen's own.
+"""Where kgen.yaml `output:` (and `argocd.output`, `flux.output`) may point: a folder of kgen's own.
 
 kgen replaces the output root whole (kgen.output.atomic), so an output that is, holds or lies
 inside one of the project's inputs (kgen.yaml, the jobs or overlays folder, a CRD, .git,
 the argocd or schemas folder) would displace it, and an existing file there would be
 swapped out for a folder. Both are refused at `output:` before anything is touched; so
 is a link, or anything but a folder, on the way to the output root. `kgen argocd`
-writes its files into `argocd.output`, so that may not be an input or kgen's output
-root either.
+writes its files into `argocd.output` (and `kgen flux` into `flux.output`), so that may
+not be an input or kgen's output root either.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from kgen.spec.project import PROJECT_FILE
 Identity = tuple[int, int]
 _HINT = "set output: to a folder of kgen's own, apart from the project's inputs"
 _ARGOCD = "the argocd folder"
+_FLUX = "the flux folder"
 
 
 def output_problems(
@@ -64,22 +65,37 @@ def argocd_problems(
     """Why `kgen argocd` may not write into `argocd.output`, if it may not."""
     if project.spec.argocd is None:
         return []
-    folder = project.spec.argocd.output
-    inputs = [(n, w) for n, w in _inputs(project, extra_crds) if w != _ARGOCD]
+    return _owned_problems(project, project.spec.argocd.output, "argocd", extra_crds)
+
+
+def flux_problems(
+    project: Project, *, extra_crds: tuple[str, ...] = ()
+) -> list[Problem]:
+    """Why `kgen flux` may not write into `flux.output`, if it may not."""
+    if project.spec.flux is None:
+        return []
+    return _owned_problems(project, project.spec.flux.output, "flux", extra_crds)
+
+
+def _owned_problems(
+    project: Project, folder: str, section: str, extra_crds: tuple[str, ...]
+) -> list[Problem]:
+    mine = _ARGOCD if section == "argocd" else _FLUX
+    inputs = [(n, w) for n, w in _inputs(project, extra_crds) if w != mine]
     if folder != project.spec.output:  # the same clash: output_problems says so
         inputs.append((project.spec.output, "the output folder"))
     try:
         on_the_way = _components(project.root, folder)
     except (Refused, OSError):
-        on_the_way = []  # kgen argocd says so, and writes nothing through it
+        on_the_way = []  # the command says so, and writes nothing through it
     return [
         located(
             _conflict(
-                f"argocd output '{folder}'",
+                f"{section} output '{folder}'",
                 clash,
-                "kgen argocd writes its files into it",
-                path=("argocd", "output"),
-                hint="set argocd.output to a folder of its own, apart from the inputs and the output",
+                f"kgen {section} writes its files into it",
+                path=(section, "output"),
+                hint=f"set {section}.output to a folder of its own, apart from the inputs and the output",
             ),
             project.doc,
         )
@@ -117,6 +133,8 @@ def _inputs(project: Project, extra_crds: tuple[str, ...]) -> list[tuple[str, st
     # `kgen argocd` writes argocd/ by default, with or without an argocd: section.
     argocd = "argocd" if spec.argocd is None else spec.argocd.output
     inputs.append((argocd, _ARGOCD))
+    if spec.flux is not None:
+        inputs.append((spec.flux.output, _FLUX))
     return inputs + [(crd, "the CRD file") for crd in (*spec.crds, *extra_crds)]
 
 

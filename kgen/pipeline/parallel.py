@@ -33,9 +33,14 @@ def worker_count() -> int:
 
 
 def map_units(
-    func: Callable[[T], R], items: Sequence[T], *, parallel: bool = True
+    func: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    parallel: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[R]:
-    """`[func(item) for item in items]`, on every core when it pays."""
+    """`[func(item) for item in items]`, on every core when it pays; `progress` hears
+    (done, total) as pieces finish."""
     workers = min(worker_count(), max(1, len(items) // (MIN_PARALLEL // 2)))
     if (
         not parallel
@@ -43,7 +48,9 @@ def map_units(
         or len(items) < MIN_PARALLEL
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
-        return [func(item) for item in items]
+        if progress is None:
+            return [func(item) for item in items]
+        return _in_process(func, items, progress)
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
     chunks = [(func, items[i : i + size]) for i in range(0, len(items), size)]
     # Objects the workers inherit stay out of their garbage collector: its passes
@@ -51,10 +58,24 @@ def map_units(
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            done = pool.map(_chunk, chunks, chunksize=1)
+            done = []
+            for chunk in pool.imap(_chunk, chunks, chunksize=1):
+                done.append(chunk)
+                if progress is not None:
+                    progress(min(len(done) * size, len(items)), len(items))
     finally:
         gc.unfreeze()
     return [result for chunk in done for result in chunk]
+
+
+def _in_process(
+    func: Callable[[T], R], items: Sequence[T], progress: Callable[[int, int], None]
+) -> list[R]:
+    results = []
+    for index, item in enumerate(items, 1):
+        results.append(func(item))
+        progress(index, len(items))
+    return results
 
 
 def _chunk(job: tuple[Callable[[T], R], Sequence[T]]) -> list[R]:

@@ -37,7 +37,13 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
     target = DEFAULT_TARGET
     for overlay in overlays:
         target = overlay.spec.target or target
-    env = Environment(name, TARGETS[target], settings.namespace, project.spec.job_names)
+    env = Environment(
+        name,
+        TARGETS[target],
+        settings.namespace,
+        project.spec.job_names,
+        flux=project.spec.flux is not None,
+    )
     return env, overlays
 
 
@@ -64,8 +70,10 @@ def run(
     select: Callable[[str, str], bool] | None = None,
     keep: bool = False,
     emit: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
+    `progress` hears (done, total) of the renders the cache did not have.
 
     `emit` makes each render's YAML text; `keep` keeps the full renders (specs and object
     trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
@@ -100,7 +108,7 @@ def run(
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
     work = _Work(project, environments, context, keep, emit, Stages(context))
-    outcomes = _outcomes(project, work, units, use_cache)
+    outcomes = _outcomes(project, work, units, use_cache, progress)
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
@@ -134,7 +142,11 @@ _Outcome = tuple[Facts | None, RenderedJob | None, list[Problem]]
 
 
 def _outcomes(
-    project: Project, work: _Work, units: list[tuple[int, int]], use_cache: bool
+    project: Project,
+    work: _Work,
+    units: list[tuple[int, int]],
+    use_cache: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[_Outcome]:
     """Each unit's outcome, in order: from the cache where an earlier run left it, else
     rendered (on every core unless full renders are kept)."""
@@ -157,7 +169,10 @@ def _outcomes(
         _prepare_rendering(emit=work.emit, frameworks=used)
     try:
         fresh = map_units(
-            _render_unit, [units[i] for i in missing], parallel=not work.keep
+            _render_unit,
+            [units[i] for i in missing],
+            parallel=not work.keep,
+            progress=progress,
         )
     finally:
         _work = None

@@ -76,8 +76,36 @@ def all_schemas() -> dict[str, dict[str, Any]]:
         "kgen-job.schema.json": job_schema(),
         "kgen-overlay.schema.json": overlay_schema(),
         "kgen-project.schema.json": project_schema(),
-        **all_envelopes(),
+        **{name: _self_contained(body) for name, body in all_envelopes().items()},
     }
+
+
+def _self_contained(envelope: dict[str, Any]) -> dict[str, Any]:
+    """An envelope (2020-12) with the core Kubernetes definitions it references, at the
+    default kubernetesVersion, so check-jsonschema and editors use the file as it is:
+    no `#/$defs/...` pointer leads outside it. Their descriptions are left out (the
+    files would be three times larger)."""
+    from kgen.check.core import DEFAULT_KUBERNETES_VERSION, with_definitions
+
+    body = with_definitions(envelope, DEFAULT_KUBERNETES_VERSION)
+    body["$comment"] = (
+        "Core definitions of Kubernetes"
+        f" {DEFAULT_KUBERNETES_VERSION} (kubernetes-validate, strict), included."
+    )
+    body["$defs"] = _without_descriptions(body["$defs"])
+    return body
+
+
+def _without_descriptions(node: Any) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: _without_descriptions(v)
+            for k, v in node.items()
+            if not (k == "description" and isinstance(v, str))
+        }
+    if isinstance(node, list):
+        return [_without_descriptions(item) for item in node]
+    return node
 
 
 def dump(schema: dict[str, Any]) -> str:

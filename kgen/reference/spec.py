@@ -19,9 +19,9 @@ from kgen.kinds import KINDS
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework
+from kgen.spec.gitops import ArgoCDSettings, FluxSettings, SourceRef
 from kgen.spec.lint import LintSettings
 from kgen.spec.project import (
-    ArgoCDSettings,
     EnvironmentSpec,
     GpuPlacement,
     JobSelector,
@@ -88,6 +88,8 @@ def _sections() -> list[Section]:
         ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
         ("kgen.yaml gpuPlacement", GpuPlacement, ()),
         ("kgen.yaml argocd", ArgoCDSettings, ()),
+        ("kgen.yaml flux", FluxSettings, ()),
+        ("kgen.yaml flux.sourceRef", SourceRef, ()),
     ]
 
 

@@ -21,6 +21,8 @@ class Environment:
     namespace: str | None = None
     # `content-hash` names each job `<name>-<hash of its rendered body>`.
     job_names: str = "plain"
+    # kgen.yaml has `flux:`: created claims carry Flux's prune opt-out too.
+    flux: bool = False
 
 
 @dataclass(frozen=True)

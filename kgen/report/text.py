@@ -3,25 +3,26 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import ClassVar, TextIO
 
 from kgen.errors import Problem
 from kgen.report.base import StreamReporter, summary
+from kgen.report.terminal import use_color
 
 
 class TextReporter:
     """`file:line:col: error: message (code)` with the hint and context below it.
 
-    Colour only on a terminal and never with NO_COLOR set (https://no-color.org).
+    Colour as `--color` says: by default only on a terminal, never with NO_COLOR set
+    (https://no-color.org) or TERM=dumb (kgen.report.terminal).
     """
 
     to_stdout: ClassVar[bool] = False
 
     def __init__(self, *, stream: TextIO) -> None:
         self.stream = stream
-        self.color = stream.isatty() and not os.environ.get("NO_COLOR")
+        self.color = use_color(stream)
 
     def _paint(self, text: str, code: str) -> str:
         return f"\033[{code}m{text}\033[0m" if self.color else text

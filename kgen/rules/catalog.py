@@ -200,6 +200,13 @@ _RULES = [
         "A Service type or resources for Kubeflow's Tensorboard resource",
         "The Tensorboard resource has only a log path: its controller makes a ClusterIP Service and picks the pod's resources, so kgen would drop these without a word.",
     ),
+    rule(
+        "gitops-destination",
+        "error",
+        False,
+        "An Argo CD Application or Flux Kustomization the cluster would reject or misplace",
+        "Every environment deploys into a namespace it names (its `namespace`, or `argocd.destinationNamespaces` / `flux.targetNamespaces`): without one, Argo CD would deploy into a namespace named after the environment, which it does not create. Application and Kustomization names (prefix + environment) must be valid object names.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

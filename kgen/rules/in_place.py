@@ -25,12 +25,20 @@ def _marks(render: Render, output: str) -> tuple[str, str]:
     return f"{output}/{render.env.name}/{filename}", mark
 
 
-def changed_in_place(project: Project, result: RunResult) -> list[Problem]:
+def changed_in_place(
+    project: Project, result: RunResult, base: dict[str, str] | None = None
+) -> list[Problem]:
+    """Jobs whose spec differs from the committed one: the index in the working tree,
+    or `base` (`<env>/<file>` to mark, from a render of the base commit), since a pull
+    request already carries the rebuilt index."""
     output = project.spec.output
     marked = [(render, *_marks(render, output)) for render in _marked(result)]
-    committed = read_fingerprints(
-        project.root, output, only=[path for _, path, _ in marked]
-    )
+    if base is None:
+        committed = read_fingerprints(
+            project.root, output, only=[path for _, path, _ in marked]
+        )
+    else:
+        committed = {f"{output}/{key}": mark for key, mark in base.items()}
     findings = []
     for render, path, mark in marked:
         if _differs(committed.get(path), mark):

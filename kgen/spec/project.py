@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import posixpath
-import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import BeforeValidator, Field
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.kinds.targets import TARGETS
@@ -19,6 +17,8 @@ from kgen.spec.fields import (
     at_most,
     checked,
 )
+from kgen.spec.folders import MAX_NAME_BYTES, OutputDir, RelativeDir
+from kgen.spec.gitops import ArgoCDSettings, FluxSettings
 from kgen.spec.lint import LintSettings
 
 PROJECT_FILE = "kgen.yaml"
@@ -27,39 +27,6 @@ if TYPE_CHECKING:
     TargetName = str
 else:
     TargetName = Literal[tuple(TARGETS)]
-
-
-# A path kgen.yaml names is opened as given: NAME_MAX and a bound well under PATH_MAX
-# keep the OS from refusing it later (ENAMETOOLONG), where it would not be located.
-MAX_NAME_BYTES = 255
-MAX_PATH_BYTES = 1024
-# kgen's index lists `<output>/<env>/<file>` in this alphabet (kgen.output.index_grammar),
-# and the output root's name with spaces inside it too; an output root that starts a
-# line another way ('#out' reads as a comment) would disown kgen's own files.
-_OUTPUT_PART = re.compile(r"[A-Za-z0-9_.](?:[A-Za-z0-9._ -]*[A-Za-z0-9._-])?")
-
-
-def _relative_dir(value: str) -> str | None:
-    """A path inside the project: relative, no '..', printable, of a length the OS
-    takes."""
-    if not value.isprintable():
-        return f"'{value}' has a control character; name a plain path in the project"
-    parts = value.split("/")
-    if value.startswith("/") or ".." in parts or "\\" in value or not value.strip("./"):
-        return f"'{value}' must be a folder inside the project, without '..'"
-    return _too_long(value)
-
-
-def _too_long(value: str) -> str | None:
-    size = len(value.encode())
-    longest = max(len(part.encode()) for part in value.split("/"))
-    if size > MAX_PATH_BYTES or longest > MAX_NAME_BYTES:
-        return (
-            f"the path is {size:,} bytes long; kgen takes paths of at most"
-            f" {MAX_PATH_BYTES:,} bytes, and names of at most {MAX_NAME_BYTES} bytes"
-            " between the '/'s"
-        )
-    return None
 
 
 def _overlay_name(value: str) -> str | None:
@@ -75,21 +42,6 @@ def _overlay_name(value: str) -> str | None:
     return None
 
 
-def _output_dir(value: str) -> str:
-    """The output root as one spelling: the index lists `<output>/<env>/<file>` and
-    accepts only normalised paths, so `./manifests/` must become `manifests`."""
-    normal = posixpath.normpath(value)
-    if not all(_OUTPUT_PART.fullmatch(part) for part in normal.split("/")):
-        raise ValueError(
-            f"'{value}' cannot be the output folder: its names may hold only ASCII"
-            " letters, digits, '.', '_', '-' and spaces within, and not start with '-'"
-            " (kgen's index lists its files in that alphabet)"
-        )
-    return normal
-
-
-RelativeDir = Annotated[str, checked(_relative_dir)]
-OutputDir = Annotated[RelativeDir, AfterValidator(_output_dir)]
 KubernetesVersion = Annotated[str, checked(check_version)]
 OverlayName = Annotated[str, checked(_overlay_name)]
 
@@ -179,62 +131,6 @@ class GpuPlacement(SpecModel):
     )
 
 
-def _argocd_text(value: str) -> str | None:
-    # Written into argocd/ and committed: no credentials (Argo CD reads those from a
-    # repository Secret) and nothing that is not printable text.
-    from kgen.rules.credentials import leaks
-
-    if not value.isprintable():
-        return f"'{value}' has control characters; it is written into argocd/"
-    if leaks(value):
-        return (
-            f"'{value}' carries credentials, which would be committed in argocd/;"
-            " give Argo CD a repository Secret instead"
-        )
-    return None
-
-
-ArgoCDText = Annotated[str, checked(_argocd_text)]
-
-
-class ArgoCDSettings(SpecModel):
-    """What `kgen argocd` writes: where Argo CD finds this repository."""
-
-    repo_url: ArgoCDText = Field(
-        alias="repoURL",
-        min_length=1,
-        description="This repository's URL, as Argo CD reaches it.",
-        examples=["https://github.com/example-org/ml-gitops.git"],
-    )
-    target_revision: ArgoCDText = Field(
-        "HEAD", description="Branch, tag or commit to sync.", examples=["main"]
-    )
-    project: ArgoCDText = Field(
-        "default", description="Argo CD project.", examples=["ml"]
-    )
-    namespace: ArgoCDText = Field(
-        "argocd",
-        description="Namespace of Argo CD and its Applications.",
-        examples=["argocd"],
-    )
-    server: ArgoCDText = Field(
-        "https://kubernetes.default.svc",
-        description="Destination cluster.",
-        examples=["https://kubernetes.default.svc"],
-    )
-    name_prefix: ArgoCDText = Field(
-        "", description="Prefix of Application names.", examples=["training-"]
-    )
-    mode: Literal["applications", "applicationset"] = Field(
-        "applications",
-        description="An Application per environment, or one ApplicationSet.",
-        examples=["applicationset"],
-    )
-    output: RelativeDir = Field(
-        "argocd", description="Folder `kgen argocd` writes.", examples=["deploy/argocd"]
-    )
-
-
 class ProjectSpec(SpecModel):
     """`kgen.yaml`: where things are, and the environments to render."""
 
@@ -287,6 +183,11 @@ class ProjectSpec(SpecModel):
         None,
         description="Settings for `kgen argocd`.",
         examples=[{"repoURL": "https://github.com/example-org/ml-gitops.git"}],
+    )
+    flux: FluxSettings | None = Field(
+        None,
+        description="Settings for `kgen flux`; with it, created claims carry Flux's prune protection.",
+        examples=[{"sourceRef": {"name": "ml-gitops"}}],
     )
     lint: LintSettings = Field(
         LintSettings(),

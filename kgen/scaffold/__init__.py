@@ -1,0 +1,1 @@
+"""`kgen init`: a new project that builds and validates clean straight away."""
