@@ -8,7 +8,7 @@ from typing import Any
 
 from kgen.errors import DataPath, Problem
 from kgen.load.document import Document
-from kgen.spec.addons import GIT_SYNC_IMAGE
+from kgen.spec.addons import GIT_SYNC_IMAGE, repository_name
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
 POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",
@@ -95,7 +95,8 @@ def pod_settings(
     sync = _code_sync(reader, base, pod)
     if sync is not None:
         out["codeSync"] = sync
-        if out.get("workingDir") == f"{sync.get('path', '/code')}/repo":
+        folder = sync.get("folder") or repository_name(sync["repo"])
+        if out.get("workingDir") == f"{sync.get('path', '/code').rstrip('/')}/{folder}":
             del out["workingDir"]
     out |= _volumes(
         reader, base, pod, main, claims, skip={"code-sync"} if sync else set()
@@ -114,16 +115,19 @@ def _code_sync(
             for a in init.get("args", [])
             if a.startswith("--") and "=" in a
         )
-        if (
-            init.get("name") != "git-sync"
-            or not {"repo", "ref", "root"} <= flags.keys()
-        ):
+        if init.get("name") != "git-sync" or not {"repo", "root"} <= flags.keys():
             reader.unsupported(
                 (*base, "spec", "initContainers", index),
                 f"the init container {init.get('name')}",
             )
             continue
-        sync = {"repo": flags["repo"], "ref": flags["ref"]}
+        sync = {"repo": flags["repo"]}
+        if "ref" in flags:
+            sync["ref"] = flags["ref"]
+        if flags.get("link", "") != repository_name(flags["repo"]):
+            sync["folder"] = flags.get("link") or "repo"
+        if flags.get("submodules", "recursive") != "recursive":
+            sync["submodules"] = flags["submodules"]
         if flags["root"] != "/code":
             sync["path"] = flags["root"]
         if init.get("image") != GIT_SYNC_IMAGE:

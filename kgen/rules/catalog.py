@@ -186,6 +186,62 @@ _RULES = [
         "An overlay whose match selects no job",
         "A typo in a name, label or framework makes an overlay do nothing, silently.",
     ),
+    rule(
+        "duplicate-container",
+        "error",
+        False,
+        "Two containers of a pod with one name",
+        "The API server refuses a pod whose containers or init containers share a name, and the trainer's name and `git-sync` are kgen's.",
+    ),
+    rule(
+        "container-needs-image",
+        "error",
+        False,
+        "A sidecar or init container without an image",
+        "The core definition leaves `image` optional for templates, but the API server refuses every pod whose container has none: the job is accepted and no pod starts.",
+    ),
+    rule(
+        "mount-unknown-volume",
+        "error",
+        False,
+        "A container mounts a volume the pod does not have",
+        "The API server refuses the pod. Declare the volume under `volumes` (a sidecar's own volume needs no `mountPath`).",
+    ),
+    rule(
+        "extended-resource-limit",
+        "error",
+        False,
+        "An extended resource requested without the same limit",
+        "Extended resources (`rdma/hca`, `amd.com/gpu`) cannot be overcommitted: the API server refuses a pod whose request differs from its limit. Set the limit; the request follows.",
+    ),
+    rule(
+        "duplicate-port",
+        "error",
+        False,
+        "A container port or port name used twice in a container",
+        "The API server refuses a container whose ports share a name; the operator's port name is kgen's unless the job moves it.",
+    ),
+    rule(
+        "host-path",
+        "error",
+        True,
+        "A hostPath volume",
+        "A hostPath volume reads and writes the node's own files, which escapes the pod's isolation and is forbidden by the restricted and baseline Pod Security Standards. Allow it where it is needed (a dev overlay's `lint.ignore`, with a reason) rather than in production.",
+    ),
+    rule(
+        "host-namespaces",
+        "warning",
+        True,
+        "A pod sharing the node's PID, IPC or network namespace",
+        "`hostPID`, `hostIPC` and `hostNetwork` let a pod see the node's processes, memory or network, which the baseline Pod Security Standard forbids. It is a warning, not an error, because NCCL over the host network and PyTorch's shared memory are real needs that jobs had before kgen checked them; silence it per environment with an overlay's `lint.ignore` and a reason.",
+    ),
+    rule(
+        "privileged-container",
+        "error",
+        True,
+        "A privileged container",
+        "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

@@ -118,6 +118,13 @@ def _gpu_resource(value: str) -> str | None:
     return None
 
 
+def extended_resource_problem(value: str) -> str | None:
+    """Why `value` is not an extended resource name (`rdma/hca`), or None."""
+    if value.startswith("hugepages-"):
+        return None
+    return _gpu_resource(value)
+
+
 DnsName = Annotated[str, checked(_dns1035)]
 DnsLabel = Annotated[str, checked(_dns1123_label)]
 ObjectName = Annotated[str, checked(_dns1123_subdomain)]
