@@ -67,14 +67,17 @@ def test_check_reports_modified_missing_and_stale_files(
     out = example / "manifests"
     (out / "dev-cpu" / "tf-ps.tfjob.yaml").write_text("edited by hand\n")
     (out / "prod-gpu" / "mnist-ddp.pytorchjob.yaml").unlink()
-    (out / "dev-cpu" / "old-job.pytorchjob.yaml").write_text("left behind\n")
+    # A job removed from jobs/ leaves files kgen wrote: stale, a build removes them.
+    (example / "jobs" / "nightly-eval.yaml").unlink()
     result = run_kgen("build", "--check", cwd=example)
     assert result.code == 1
-    assert result.err == (
-        "modified: manifests/dev-cpu/tf-ps.tfjob.yaml\n"
-        "missing: manifests/prod-gpu/mnist-ddp.pytorchjob.yaml\n"
-        "stale: manifests/dev-cpu/old-job.pytorchjob.yaml\n"
-        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+    lines = result.err.splitlines()
+    assert "modified: manifests/.kgen-index" in lines
+    assert "modified: manifests/dev-cpu/tf-ps.tfjob.yaml" in lines
+    assert "missing: manifests/prod-gpu/mnist-ddp.pytorchjob.yaml" in lines
+    assert "stale: manifests/dev-cpu/nightly-eval.tfjob.yaml" in lines
+    assert lines[-1] == (
+        "kgen: the committed output is out of date; run `kgen build` and commit the result"
     )
     with_diff = run_kgen("build", "--check", "--diff", cwd=example)
     assert (
@@ -82,6 +85,37 @@ def test_check_reports_modified_missing_and_stale_files(
         in with_diff.out
     )
     assert "-edited by hand\n" in with_diff.out
+
+
+def test_a_file_kgen_did_not_write_is_not_stale_but_belongs_in_resources(
+    example: Path, run_kgen: RunKgen
+):
+    """A build keeps a hand-added file and lists it nowhere, so calling it stale (a
+    build would remove it) was untrue, and no build cleared it (attack F4)."""
+    run_kgen("build", cwd=example)
+    (example / "manifests" / "dev-cpu" / "quota.yaml").write_text("kind: x\n")
+    check = run_kgen("build", "--check", cwd=example)
+    assert (check.code, check.err) == (
+        1,
+        "unowned: manifests/dev-cpu/quota.yaml (kgen did not write it and no"
+        " kustomization lists it: move it to resources/dev-cpu/, or resources/ for"
+        " every environment)\n"
+        "kgen: the output holds files kgen did not write; move them to resources/\n",
+    )
+    diff = run_kgen("diff", cwd=example)
+    assert diff.out == ""
+    assert diff.err.endswith(
+        "kgen: a build would change nothing; 1 file kgen did not write would stay,"
+        " listed in no kustomization (move them to resources/)\n"
+    )
+    build = run_kgen("build", cwd=example)
+    assert build.code == 0
+    assert (
+        "manifests/dev-cpu/quota.yaml: warning: kgen did not write this file and lists"
+        " it in no kustomization, so nothing applies it (unowned-output)\n"
+        "    hint: move it to resources/dev-cpu/ (or resources/ for every environment);"
+        " kgen then checks it, copies it into the output and lists it\n"
+    ) in build.err
 
 
 def test_spec_change_is_drift_until_rebuilt(example: Path, run_kgen: RunKgen):

@@ -40,6 +40,8 @@ class Project:
     cache: Cache = field(default_factory=lambda: Cache(None))
     # A digest of every input but the job specs, and of kgen itself (see kgen.pipeline.cache).
     inputs: str = ""
+    # The team's own objects (resources/), checked; kgen.resources.
+    resources: list[Any] = field(default_factory=list)
 
 
 def load_project(
@@ -67,7 +69,10 @@ def load_project(
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
     project = Project(root, doc, spec, overlays, jobs, crds, store, inputs)
-    return project, problems + crd_problems
+    from kgen.resources.load import load_resources  # only a project with resources/
+
+    project.resources, found = load_resources(project)
+    return project, problems + crd_problems + found
 
 
 def _load_project_file(

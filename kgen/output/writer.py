@@ -39,6 +39,8 @@ class WriteSummary:
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
+    # Files kgen did not write, kept as they are and listed in no kustomization.
+    unowned: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -68,8 +70,10 @@ def check_tree(
                 return Drift(TreeDiff(), problems)
             current = read_current(tree, files)
             diff = compare(scan, files, current)
+            diff.unowned = [p for p in diff.stale if p not in index.marks]
+            diff.stale = [p for p in diff.stale if p in index.marks]
             if within:
-                for paths in (diff.modified, diff.missing, diff.stale):
+                for paths in (diff.modified, diff.missing, diff.stale, diff.unowned):
                     paths[:] = [p for p in paths if p.startswith(within)]
             text = unified_diff(tree, files, diff, current) if show else ""
     except KgenError as exc:
@@ -145,6 +149,7 @@ def _write(
     stale_owned = [p for p in diff.stale if p in owned]
     summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
     summary.unchanged = len(files) - len(summary.written)
+    summary.unowned = sorted(p for p in diff.stale if p not in owned)
     if not (summary.written or summary.removed):
         return summary, []
     changed = {*diff.modified, *diff.missing}

@@ -242,6 +242,34 @@ _RULES = [
         "A privileged container",
         "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason.",
     ),
+    rule(
+        "resource-invalid",
+        "error",
+        False,
+        "An object in resources/ kgen cannot take",
+        "Each file under `resources/` (every environment) or `resources/<env>/` (one) holds one Kubernetes object with apiVersion, kind and a metadata.name that is an object name (it names the output file), and each subfolder is an environment of kgen.yaml.",
+    ),
+    rule(
+        "resource-secret",
+        "error",
+        False,
+        "A Secret in resources/",
+        "kgen never writes a credential to git: create Secrets in the cluster (External Secrets, sealed secrets) and refer to them by name.",
+    ),
+    rule(
+        "resource-unknown-kind",
+        "error",
+        False,
+        "An object kgen cannot check",
+        "Objects in `resources/` are checked strictly: core kinds against the core definitions of the project's `kubernetesVersion`, other kinds against a CRD listed under kgen.yaml `crds:`. A kind that is neither is refused rather than copied unchecked.",
+    ),
+    rule(
+        "unowned-output",
+        "warning",
+        False,
+        "A file in the output that kgen did not write",
+        "kgen keeps a file it did not write, but lists it in no kustomization, so Argo CD and Flux never apply it, and `build --check` cannot call the tree current. Move the object to `resources/<env>/` (or `resources/` for every environment): kgen then checks it, copies it and lists it.",
+    ),
 ]
 
 RULES: dict[str, RuleInfo] = {

@@ -118,6 +118,11 @@ def _gpu_resource(value: str) -> str | None:
     return None
 
 
+def dns_subdomain_problem(value: str) -> str | None:
+    """Why `value` is not an object name, or None."""
+    return _dns1123_subdomain(value)
+
+
 def extended_resource_problem(value: str) -> str | None:
     """Why `value` is not an extended resource name (`rdma/hca`), or None."""
     if value.startswith("hugepages-"):
