@@ -118,8 +118,7 @@ def _import_document(
         out["annotations"] = meta["annotations"]
     roles = spec_in.get(kind.replica_key) or {}
     settings = [
-        pod_settings(reader, role, body, kind.container, claims)
-        for role, body in roles.items()
+        pod_settings(reader, role, body, kind, claims) for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])
     out |= shared
@@ -155,6 +154,17 @@ def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, An
         "nodeSelector",
         "tolerations",
         "affinity",
+        "podLabels",
+        "podAnnotations",
+        "securityContext",
+        "podSecurityContext",
+        "sharedMemory",
+        "containers",
+        "initContainers",
+        "ports",
+        "livenessProbe",
+        "readinessProbe",
+        "startupProbe",
     )
     return {k: v for k, v in pod.items() if k in allowed and shared.get(k) != v}
 

@@ -23,7 +23,7 @@ _RULES = [
         "error",
         False,
         "Something kgen import cannot express",
-        "A sidecar container, a volume type kgen does not render, or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently.",
+        "A volume type kgen does not render (gitRepo, iscsi, ...), or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently. Sidecars, init containers, probes, ports and the core volume sources import as the spec's own fields.",
     ),
     rule(
         "job-changed-in-place",
