@@ -148,7 +148,8 @@ def test_a_port_named_as_the_operators_moves_it_and_the_env_contract_reads_it():
         {"name": "pytorchjob-port", "containerPort": 29500, "protocol": "TCP"}
     ]
     spec = kind_for("pytorch").model().model_validate(data)
-    settings = role_settings(spec, "master", spec.roles.master)
+    master = spec.roles.master  # type: ignore[attr-defined]
+    settings = role_settings(spec, "master", master)
     assert settings.port("pytorchjob-port", 23456) == 29500
     assert settings.port("other", 1) == 1
 

@@ -69,7 +69,10 @@ def load_project(
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
     project = Project(root, doc, spec, overlays, jobs, crds, store, inputs)
-    from kgen.resources.load import load_resources  # only a project with resources/
+    if not os.path.lexists(root / "resources"):
+        return project, problems + crd_problems
+    # Imported here: only a project with a resources/ folder needs it.
+    from kgen.resources.load import load_resources
 
     project.resources, found = load_resources(project)
     return project, problems + crd_problems + found

@@ -50,11 +50,28 @@ def read_resources(
 def _subfolders(folder: Path, problems: list[Problem]) -> list[str]:
     try:
         with os.scandir(folder) as listing:
-            names = [e.name for e in listing if e.is_dir(follow_symlinks=False)]
+            entries = list(listing)
+            names = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+            linked = [
+                e.name
+                for e in entries
+                if e.is_symlink() and os.path.splitext(e.name)[1] not in SUFFIXES
+            ]
     except OSError as exc:
         problems.append(cannot_read(FOLDER, exc))
         return []
+    # A linked folder would be read from wherever it points, or dropped silently.
+    problems += [_linked_folder(f"{FOLDER}/{name}") for name in sorted(linked)]
     return sorted(n for n in names if n.isprintable())
+
+
+def _linked_folder(shown: str) -> Problem:
+    return Problem(
+        f"{shown} is a symbolic link; kgen reads an environment's objects only from a folder in resources/",
+        "io",
+        file=shown,
+        hint="put the folder itself under resources/",
+    )
 
 
 def _read_folder(
@@ -65,9 +82,16 @@ def _read_folder(
     out = []
     for entry in entries:
         display = f"{shown}/{entry.name}"
-        # No link is followed here: the files are the team's, and a link could make
-        # one object appear under another environment's name.
-        reading = read_input(entry.path, display)
+        # As jobs/: a link is followed only while it stays inside the project.
+        try:
+            link = entry.is_symlink()
+            if link and outside(root, Path(entry.path)):
+                problems.append(escapes(display))
+                continue
+        except OSError as exc:  # a link loop, an unreadable target
+            problems.append(cannot_read(display, exc))
+            continue
+        reading = read_input(entry.path, display, root=root if link else None)
         if reading.raw is None:
             problems += [reading.problem] if reading.problem else []
             continue
