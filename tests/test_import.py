@@ -448,3 +448,68 @@ def test_a_file_holds_at_most_so_many_documents(tmp_path: Path):
             f"more than {MAX_DOCUMENTS} YAML documents in one file",
         )
     ]
+
+
+def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """A ConfigMap and a kustomization.yaml in the input used to vanish while the
+    summary said 'imported 1 jobs' (issue 18)."""
+    for env, cpu in (("dev", "8"), ("prod", "64")):
+        job = IMPORTED_JOB.replace("NS", f"ml-{env}")
+        (tmp_path / env).mkdir()
+        (tmp_path / env / "job.yaml").write_text(
+            job
+            + "---\napiVersion: v1\nkind: ConfigMap\n"
+            + f"metadata: {{name: settings, namespace: ml-{env}}}\ndata: {{mode: fast}}\n"
+            + "---\napiVersion: v1\nkind: ResourceQuota\n"
+            + f"metadata: {{name: quota, namespace: ml-{env}}}\n"
+            + f'spec: {{hard: {{requests.cpu: "{cpu}"}}}}\n'
+        )
+    (tmp_path / "dev" / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [job.yaml]\n"
+    )
+    args = ("dev/job.yaml", "prod/job.yaml", "dev/kustomization.yaml")
+    result = run_kgen("import", *args, "--out", "p", cwd=tmp_path)
+    assert (result.code, result.err) == (
+        1,
+        "dev/kustomization.yaml:2:7: error: cannot import this Kustomization: kgen writes"
+        " each environment's kustomization; pass the files it lists to kgen import"
+        " (import-unsupported)\n"
+        "kgen: 1 error in 1 file\n"
+        "kgen: imported 2 jobs and 3 objects beside them (resources/) into p/ (6 files);"
+        " run `kgen build -C p`\n",
+    )
+    resources = tmp_path / "p" / "resources"
+    assert sorted(str(p.relative_to(resources)) for p in resources.rglob("*.yaml")) == [
+        "dev/quota.resourcequota.yaml",
+        "prod/quota.resourcequota.yaml",
+        "settings.configmap.yaml",
+    ], "shared when identical everywhere, per environment otherwise"
+    assert yaml.safe_load((resources / "settings.configmap.yaml").read_text()) == {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "settings"},
+        "data": {"mode": "fast"},
+    }, "the environment's namespace is kgen's to give"
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+    built = tmp_path / "p" / "manifests" / "prod"
+    quota = yaml.safe_load((built / "quota.resourcequota.yaml").read_text())
+    assert quota["metadata"] == {"name": "quota", "namespace": "ml-prod"}
+    assert "- settings.configmap.yaml" in (built / "kustomization.yaml").read_text()
+
+
+IMPORTED_JOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: train, namespace: NS}
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - {name: pytorch, image: 'registry.example.com/train:1.0'}
+"""

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.importer.beside import Beside, beside_object
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
 from kgen.kinds import kind_named
@@ -36,6 +37,8 @@ class Imported:
 class ImportResult:
     jobs: list[Imported] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # The objects beside the jobs, for resources/ (kgen.importer.beside).
+    objects: list[Beside] = field(default_factory=list)
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
@@ -83,6 +86,9 @@ def _import_document(
     named = data.get("kind") if isinstance(data, dict) else None
     kind = kind_named(named) if named is not None else None
     if kind is None:
+        if named != "PersistentVolumeClaim":
+            found = beside_object(doc, result.problems)
+            result.objects += [found] if found is not None else []
         return
     if _name(data) is None:
         start = doc.origin(())

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
+from kgen.importer.beside import resources_files
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
@@ -89,6 +90,12 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
                     "patch": patch,
                 }
                 environments[env]["overlays"].insert(0, overlay)
+    env_of = {obj.file: _env_name(obj.file) for obj in result.objects}
+    for obj in result.objects:
+        # An environment of objects only: its folder of resources/ needs one.
+        environments.setdefault(env_of[obj.file], {"overlays": [], "namespace": None})
+    namespaces = {env: s["namespace"] for env, s in environments.items()}
+    files |= resources_files(result.objects, env_of, namespaces)
     all_names = sorted(by_name)
     for env, settings in environments.items():
         mine = sorted(
@@ -112,10 +119,13 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
             if path.startswith("jobs/")
             else "../schemas/kgen-overlay.schema.json"
         )
+        header = f"# yaml-language-server: $schema={schema}\n"
+        if path.startswith("resources/"):
+            header = ""  # a Kubernetes object, not a kgen file
         write_inside(
             out,
             path,
-            f"# yaml-language-server: $schema={schema}\n# Imported by kgen import.\n".encode()
+            f"{header}# Imported by kgen import.\n".encode()
             + dump_plain(body).encode(),
         )
         written.append(path)
