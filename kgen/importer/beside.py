@@ -45,7 +45,10 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
         or not kind.isalnum()
         or not data.get("apiVersion")
     ):
-        start = doc.origin(("kind",) if kind in _REFUSED else ())
+        where: tuple[str, ...] = ("kind",)
+        if kind not in _REFUSED and kind.isalnum():
+            where = ("metadata", "name") if isinstance(name, str) else ("metadata",)
+        start = doc.origin(where if data.get("apiVersion") else ())
         reason = _REFUSED.get(
             kind,
             "it has no apiVersion, kind or metadata.name kgen can name a file after",

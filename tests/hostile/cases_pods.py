@@ -9,6 +9,20 @@ from __future__ import annotations
 from tests.hostile.case import OUTSIDE_DIR, OUTSIDE_FILE, VALID_JOB, Case, Fifo, Link
 
 BUILD = ("build",)
+IMPORT = ("import", "manifest.yaml", "--out", "imported")
+IMPORTED_JOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: train}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - {name: pytorch, image: 'registry.example.com/train:1.0'}
+"""
 QUOTA = """\
 apiVersion: v1
 kind: ResourceQuota
@@ -110,5 +124,23 @@ CASES: dict[str, Case] = {
             + "".join(f"  - {{name: c{i}, image: 'x:1'}}\n" for i in range(10_001))
         },
         about="bounded before each is checked",
+    ),
+    "import-object-name-forms-a-path": Case(
+        {
+            "manifest.yaml": IMPORTED_JOB
+            + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ../../../outside/x}\n"
+            + "---\napiVersion: v1\nkind: Config/../../x\nmetadata: {name: y}\n"
+        },
+        args=IMPORT,
+        about="an object's name and kind name the file it is imported to",
+    ),
+    "import-secret-beside-a-job": Case(
+        {
+            "manifest.yaml": IMPORTED_JOB
+            + "---\napiVersion: v1\nkind: Secret\nmetadata: {name: db}\n"
+            + "stringData: {password: hunter2-not-shown}\n"
+        },
+        args=IMPORT,
+        about="never copied into git, and its value never echoed",
     ),
 }
