@@ -46,13 +46,17 @@ def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     places: list[tuple[Any, DataPath]] = [(spec, ())]
     places += [(role, ("roles", name)) for name, role in role_items(spec)]
     for owner, base in places:
-        for key, kind in _ONE.items():
-            value = _value(owner, key)
-            if value is not None and (base or key not in _CHECKED_ELSEWHERE):
+        # Only the fields that are set: most specs set none (a render's hot path).
+        for attr, value in owner.__dict__.items():
+            found = _BY_ATTR.get(attr) if value else None
+            if found is None:
+                continue
+            key, kind, many = found
+            if many:
+                for index, item in enumerate(value):
+                    yield from _check(item, kind, (*base, key, index), ctx)
+            elif base or key not in _CHECKED_ELSEWHERE:
                 yield from _check(value, kind, (*base, key), ctx)
-        for key, kind in _MANY.items():
-            for index, item in enumerate(_value(owner, key) or ()):
-                yield from _check(item, kind, (*base, key, index), ctx)
     for index, volume in enumerate(spec.volumes):
         for name, (key, definition) in SOURCE_DEFINITIONS.items():
             value = getattr(volume, name)
@@ -66,12 +70,28 @@ def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 _CHECKED_ELSEWHERE = {"securityContext", "podSecurityContext"}
 
 
-def _value(owner: Any, key: str) -> Any:
-    return getattr(owner, _snake(key), None)
-
-
 def _snake(key: str) -> str:
     return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+_ATTRS = {key: _snake(key) for key in (*_ONE, *_MANY)}
+_BY_ATTR = {
+    **{_ATTRS[key]: (key, kind, False) for key, kind in _ONE.items()},
+    **{_ATTRS[key]: (key, kind, True) for key, kind in _MANY.items()},
+}
+
+
+def _setting(spec: JobSpec, *keys: str) -> list[tuple[Any, DataPath]]:
+    """The job and its roles where any of `keys` is set; none for most specs."""
+    places: list[tuple[Any, DataPath]] = [(spec, ())]
+    places += [(role, ("roles", name)) for name, role in role_items(spec)]
+    return [p for p in places if any(_value(p[0], key) for key in keys)]
+
+
+def _value(owner: Any, key: str) -> Any:
+    # A model's fields are in its __dict__; getattr on a field a Role lacks goes
+    # through pydantic's __getattr__, and this runs for every render (hot path).
+    return owner.__dict__.get(_ATTRS[key])
 
 
 def _check(value: Any, kind: str, path: DataPath, ctx: RuleContext) -> list[Problem]:
@@ -82,10 +102,11 @@ def _check(value: Any, kind: str, path: DataPath, ctx: RuleContext) -> list[Prob
 
 def _containers(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Names unique in the pod, an image each, mounts of volumes the pod has."""
+    places = _setting(spec, "containers", "initContainers")
+    if not places:
+        return
     trainer = kind_for(spec.framework).container
     volumes = {v.name for v in spec.volumes} | {SHM_VOLUME, CODE_VOLUME}
-    places: list[tuple[Any, DataPath]] = [(spec, ())]
-    places += [(role, ("roles", name)) for name, role in role_items(spec)]
     for owner, base in places:
         # Containers and init containers share one namespace in a pod.
         taken = {trainer: "the trainer", CHECKOUT_CONTAINER: "codeSync"}
@@ -152,6 +173,8 @@ def _extended_resources(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 
 def _names(amounts: ResourceAmounts, path: DataPath) -> Iterator[Problem]:
+    if not amounts.model_extra:
+        return
     from kgen.spec.fields import extended_resource_problem
 
     allowed = [info.alias or name for name, info in type(amounts).model_fields.items()]
@@ -172,9 +195,10 @@ def _names(amounts: ResourceAmounts, path: DataPath) -> Iterator[Problem]:
 def _ports(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """The trainer's port names unique (the API server refuses a repeated one); a port
     named as the operator's moves it (kgen.render.pod)."""
+    places = _setting(spec, "ports")
+    if not places:
+        return
     kind = kind_for(spec.framework)
-    places: list[tuple[Any, DataPath]] = [(spec, ())]
-    places += [(role, ("roles", name)) for name, role in role_items(spec)]
     for owner, base in places:
         names: dict[Any, int] = {}
         for index, port in enumerate(_value(owner, "ports") or ()):
