@@ -475,7 +475,7 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
         1,
         "dev/kustomization.yaml:2:7: error: cannot import this Kustomization: kgen writes"
         " each environment's kustomization; pass the files it lists to kgen import"
-        " (import-unsupported)\n"
+        " (job.yaml) (import-unsupported)\n"
         "kgen: 1 error in 1 file\n"
         "kgen: imported 2 jobs and 3 objects beside them (resources/) into p/ (6 files);"
         " run `kgen build -C p`\n",

@@ -53,6 +53,8 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
             kind,
             "it has no apiVersion, kind or metadata.name kgen can name a file after",
         )
+        if kind == "Kustomization":
+            reason += _listed(data.get("resources"))
         problems.append(
             Problem(
                 f"cannot import this {kind}: {reason}",
@@ -65,6 +67,20 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
         return None
     assert isinstance(name, str)
     return Beside(doc.file, kind, name, data)
+
+
+def _listed(resources: Any) -> str:
+    """The files a kustomization lists, so the user knows what to pass instead."""
+    names = (
+        [r for r in resources if isinstance(r, str)]
+        if isinstance(resources, list)
+        else []
+    )
+    return (
+        f" ({', '.join(names[:10])}{', ...' if len(names) > 10 else ''})"
+        if names
+        else ""
+    )
 
 
 def resources_files(
