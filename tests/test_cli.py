@@ -14,7 +14,7 @@ import pytest
 from kgen import __version__
 from tests.conftest import REPO, RunKgen
 
-EXAMPLE = ["kgen.yaml", "jobs", "overlays"]
+EXAMPLE = ["kgen.yaml", "jobs", "overlays", "resources"]
 
 
 @pytest.fixture
@@ -47,17 +47,17 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 9 jobs in 9 environments (45 renders): 78 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 10 jobs in 9 environments (48 renders): 85 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 9 jobs in 9 environments (45 renders): 0 files written, 0 removed, 78 unchanged\n"
+        == "kgen: 10 jobs in 9 environments (48 renders): 0 files written, 0 removed, 85 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (78 files)\n")
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (85 files)\n")
 
 
 def test_check_reports_modified_missing_and_stale_files(
@@ -67,14 +67,17 @@ def test_check_reports_modified_missing_and_stale_files(
     out = example / "manifests"
     (out / "dev-cpu" / "tf-ps.tfjob.yaml").write_text("edited by hand\n")
     (out / "prod-gpu" / "mnist-ddp.pytorchjob.yaml").unlink()
-    (out / "dev-cpu" / "old-job.pytorchjob.yaml").write_text("left behind\n")
+    # A job removed from jobs/ leaves files kgen wrote: stale, a build removes them.
+    (example / "jobs" / "nightly-eval.yaml").unlink()
     result = run_kgen("build", "--check", cwd=example)
     assert result.code == 1
-    assert result.err == (
-        "modified: manifests/dev-cpu/tf-ps.tfjob.yaml\n"
-        "missing: manifests/prod-gpu/mnist-ddp.pytorchjob.yaml\n"
-        "stale: manifests/dev-cpu/old-job.pytorchjob.yaml\n"
-        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+    lines = result.err.splitlines()
+    assert "modified: manifests/.kgen-index" in lines
+    assert "modified: manifests/dev-cpu/tf-ps.tfjob.yaml" in lines
+    assert "missing: manifests/prod-gpu/mnist-ddp.pytorchjob.yaml" in lines
+    assert "stale: manifests/dev-cpu/nightly-eval.tfjob.yaml" in lines
+    assert lines[-1] == (
+        "kgen: the committed output is out of date; run `kgen build` and commit the result"
     )
     with_diff = run_kgen("build", "--check", "--diff", cwd=example)
     assert (
@@ -82,6 +85,37 @@ def test_check_reports_modified_missing_and_stale_files(
         in with_diff.out
     )
     assert "-edited by hand\n" in with_diff.out
+
+
+def test_a_file_kgen_did_not_write_is_not_stale_but_belongs_in_resources(
+    example: Path, run_kgen: RunKgen
+):
+    """A build keeps a hand-added file and lists it nowhere, so calling it stale (a
+    build would remove it) was untrue, and no build cleared it (attack F4)."""
+    run_kgen("build", cwd=example)
+    (example / "manifests" / "dev-cpu" / "quota.yaml").write_text("kind: x\n")
+    check = run_kgen("build", "--check", cwd=example)
+    assert (check.code, check.err) == (
+        1,
+        "unowned: manifests/dev-cpu/quota.yaml (kgen did not write it and no"
+        " kustomization lists it: move it to resources/dev-cpu/, or resources/ for"
+        " every environment)\n"
+        "kgen: the output holds files kgen did not write; move them to resources/\n",
+    )
+    diff = run_kgen("diff", cwd=example)
+    assert diff.out == ""
+    assert diff.err.endswith(
+        "kgen: a build would change nothing; 1 file kgen did not write would stay,"
+        " listed in no kustomization (move them to resources/)\n"
+    )
+    build = run_kgen("build", cwd=example)
+    assert build.code == 0
+    assert (
+        "manifests/dev-cpu/quota.yaml: warning: kgen did not write this file and lists"
+        " it in no kustomization, so nothing applies it (unowned-output)\n"
+        "    hint: move it to resources/dev-cpu/ (or resources/ for every environment);"
+        " kgen then checks it, copies it into the output and lists it\n"
+    ) in build.err
 
 
 def test_spec_change_is_drift_until_rebuilt(example: Path, run_kgen: RunKgen):
@@ -138,7 +172,7 @@ def test_env_option_limits_validation(example: Path, run_kgen: RunKgen):
     result = run_kgen("validate", "--env", "dev-cpu", "-e", "prod-gpu", cwd=example)
     assert (result.code, result.err) == (
         0,
-        "kgen: 9 jobs in 2 environments (17 renders): valid\n",
+        "kgen: 10 jobs in 2 environments (19 renders): valid\n",
     )
 
 
@@ -151,7 +185,7 @@ def test_render_prints_one_job(example: Path, run_kgen: RunKgen):
     assert unknown.code == 2
     assert (
         unknown.err
-        == "kgen: error: unknown job 'nope' (jobs: horovod-resnet, jax-mnist, llm-elastic, mnist-ddp, nightly-eval, resnet-3node, tf-mwms, tf-ps, xgboost-iris)\n"
+        == "kgen: error: unknown job 'nope' (jobs: horovod-resnet, jax-mnist, llm-elastic, mnist-ddp, nightly-eval, resnet-3node, tf-mwms, tf-ps, vit-pretrain, xgboost-iris)\n"
     )
 
 
@@ -196,7 +230,7 @@ def test_installed_command_and_module_run(tmp_path: Path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stderr == "kgen: 9 jobs in 9 environments (45 renders): valid\n"
+        assert done.stderr == "kgen: 10 jobs in 9 environments (48 renders): valid\n"
 
 
 def test_repo_output_is_current(run_kgen: RunKgen):
@@ -224,7 +258,7 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
         "jobs/tf-ps.yaml:8:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
     )
     assert relaxed.err.endswith(
-        "kgen: 1 warning in 1 file\nkgen: 8 jobs in 1 environment (8 renders): valid\n"
+        "kgen: 1 warning in 1 file\nkgen: 9 jobs in 1 environment (9 renders): valid\n"
     )
     strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
     assert strict.code == 1
@@ -334,7 +368,7 @@ def test_plan_lists_jobs_and_totals(run_kgen: RunKgen):
     )
     assert run_kgen("list", "--env", "prod-gpu", cwd=REPO).out.splitlines()[-1].split()[
         -4:
-    ] == ["34", "24", "141", "806Gi"]
+    ] == ["38", "24", "157", "870Gi"]
 
 
 def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):

@@ -337,6 +337,9 @@ def test_there_are_core_objects_of_every_kind():
         "PersistentVolumeClaim",
         "Deployment",
         "Service",
+        # The team's own objects, from resources/ (issue 18).
+        "Namespace",
+        "ResourceQuota",
     }
 
 

@@ -33,6 +33,10 @@ def _copy(dest: Path, *, reverse: bool) -> Path:
         (dest / folder).mkdir()
         for path in sorted((REPO / folder).iterdir(), reverse=reverse):
             shutil.copy(path, dest / folder / path.name)
+    for env in sorted((REPO / "resources").iterdir(), reverse=reverse):
+        (dest / "resources" / env.name).mkdir(parents=True)
+        for path in sorted(env.iterdir(), reverse=reverse):
+            shutil.copy(path, dest / "resources" / env.name / path.name)
     return dest
 
 

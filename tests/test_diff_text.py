@@ -11,6 +11,7 @@ from kgen.output.compare import Contents, OutputTree
 from kgen.output.diff_text import MAX_SHOWN, MAX_TOTAL
 from tests.conftest import RunKgen
 from tests.hostile.case import Case, materialise
+from tests.hostile.cases_attack import owned
 
 LINE = "k: " + "v" * 36 + "\n"  # 40 bytes
 PER_FILE = 1500  # lines: 60,000 bytes, under MAX_SHOWN and MAX_REMOVED_LINES
@@ -21,6 +22,7 @@ def _planted_tree(tmp_path: Path, run_kgen: RunKgen, count: int) -> Path:
     assert run_kgen("build", cwd=root).code == 0
     folder = root / "manifests" / "junk"
     folder.mkdir()
+    owned(root, *(f"manifests/junk/f{i:02}.yaml" for i in range(count)))
     for i in range(count):
         (folder / f"f{i:02}.yaml").write_text(LINE * PER_FILE)
     return root
@@ -44,7 +46,9 @@ def test_a_small_diff_is_whole(tmp_path: Path, run_kgen: RunKgen) -> None:
     result = run_kgen("diff", cwd=root)
     assert result.out.count("\n-" + LINE.rstrip()) == 3 * PER_FILE
     assert "not shown" not in result.out
-    assert result.err == "kgen: a build would modify 0, add 0 and remove 3 files\n"
+    assert (
+        result.err == "kgen: a build would modify 1, add 0 and remove 3 files\n"
+    )  # 1: the index
 
 
 def test_files_past_the_total_are_never_read(
@@ -54,6 +58,7 @@ def test_files_past_the_total_are_never_read(
     assert run_kgen("build", cwd=root).code == 0
     folder = root / "manifests" / "junk"
     folder.mkdir()
+    owned(root, *(f"manifests/junk/f{i:04}.yaml" for i in range(3000)))
     for i in range(3000):
         with open(folder / f"f{i:04}.yaml", "wb") as file:
             file.truncate(MAX_SHOWN)  # sparse: NUL bytes, escaped four times longer

@@ -45,9 +45,9 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=REPO)
     assert result.code == 0, result
     assert result.err.endswith(
-        "kgen: imported 39 jobs into "
+        "kgen: imported 42 jobs into "
         + str(tmp_path / "imported")
-        + "/ (41 files); run `kgen build -C "
+        + "/ (45 files); run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )
@@ -240,7 +240,7 @@ def test_what_import_cannot_express_is_reported_at_its_line(
             "job.yaml": """
         apiVersion: kubeflow.org/v1
         kind: PyTorchJob
-        metadata: {name: sidecar}
+        metadata: {name: legacy-disk}
         spec:
           pytorchReplicaSpecs:
             Master:
@@ -250,18 +250,111 @@ def test_what_import_cannot_express_is_reported_at_its_line(
                   containers:
                     - name: pytorch
                       image: x:1
-                    - name: log-shipper
-                      image: fluentbit:3
+                      volumeMounts: [{name: disk, mountPath: /disk}]
+                  volumes:
+                    - name: disk
+                      iscsi: {targetPortal: "10.0.0.1:3260", iqn: x, lun: 0}
     """
         },
     )
     result = run_kgen("import", "job.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path)
     assert result.code == 1
     assert result.err.startswith(
-        "job.yaml:13:15: error: cannot import the sidecar container log-shipper: kgen has no equivalent (import-unsupported)\n"
+        "job.yaml:15:15: error: cannot import the volume disk: kgen has no equivalent (import-unsupported)\n"
     )
     refused = run_kgen("import", "job.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path)
     assert refused.code == 2 and "is not empty" in refused.err
+
+
+# Upstream style with what teams add (issue 18): a log shipper reading the trainer's
+# logs from a shared emptyDir, an init container, probes and a metrics port.
+SIDECAR_STYLE = """
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: bert-sidecar
+  namespace: kubeflow
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          initContainers:
+            - name: wait-for-data
+              image: busybox:1.36
+              command: [sh, -c, "until test -f /data/ready; do sleep 5; done"]
+              volumeMounts: [{name: logs, mountPath: /data}]
+          containers:
+            - name: pytorch
+              image: registry.example.com/bert:2.0
+              ports:
+                - {name: pytorchjob-port, containerPort: 23456}
+                - {name: metrics, containerPort: 9090}
+              readinessProbe:
+                httpGet: {path: /ready, port: metrics}
+              volumeMounts: [{name: logs, mountPath: /var/log/train}]
+            - name: log-shipper
+              image: fluent/fluent-bit:3.0
+              volumeMounts: [{name: logs, mountPath: /logs, readOnly: true}]
+          volumes:
+            - name: logs
+              emptyDir: {sizeLimit: 5Gi}
+    Worker:
+      replicas: 2
+      restartPolicy: OnFailure
+      template:
+        spec:
+          initContainers:
+            - name: wait-for-data
+              image: busybox:1.36
+              command: [sh, -c, "until test -f /data/ready; do sleep 5; done"]
+              volumeMounts: [{name: logs, mountPath: /data}]
+          containers:
+            - name: pytorch
+              image: registry.example.com/bert:2.0
+              ports:
+                - {name: pytorchjob-port, containerPort: 23456}
+                - {name: metrics, containerPort: 9090}
+              readinessProbe:
+                httpGet: {path: /ready, port: metrics}
+              volumeMounts: [{name: logs, mountPath: /var/log/train}]
+            - name: log-shipper
+              image: fluent/fluent-bit:3.0
+              volumeMounts: [{name: logs, mountPath: /logs, readOnly: true}]
+          volumes:
+            - name: logs
+              emptyDir: {sizeLimit: 5Gi}
+"""
+
+
+def test_a_sidecar_and_an_emptydir_import_validate_and_rebuild_the_same(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    write_tree(tmp_path / "in", {"bert.yaml": SIDECAR_STYLE})
+    result = run_kgen(
+        "import", "bert.yaml", "--out", str(tmp_path / "p"), cwd=tmp_path / "in"
+    )
+    assert result.code == 0, result
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "bert-sidecar.yaml").read_text())
+    assert [c["name"] for c in spec["containers"]] == ["log-shipper"]
+    assert [c["name"] for c in spec["initContainers"]] == ["wait-for-data"]
+    assert spec["volumes"] == [
+        {
+            "name": "logs",
+            "mountPath": "/var/log/train",
+            "emptyDir": {"sizeLimit": "5Gi"},
+        }
+    ]
+    assert spec["ports"] == [{"name": "metrics", "containerPort": 9090}]
+    assert run_kgen("validate", "-C", str(tmp_path / "p")).code == 0
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+    rebuilt = _objects(tmp_path / "p" / "manifests")
+    original = yaml.safe_load(SIDECAR_STYLE)
+    [key] = [k for k in rebuilt if k.endswith("PyTorchJob/bert-sidecar")]
+    assert _normalised(rebuilt[key]) == _normalised(original)
 
 
 def test_malformed_inputs_are_clean_errors_not_crashes(
@@ -336,7 +429,8 @@ spec:
         spec:
           containers:
             - {name: pytorch, image: "x:1"}
-            - {name: sidecar, image: "y:1"}
+          volumes:
+            - {name: repo, gitRepo: {repository: "https://example.com/r.git"}}
 """
     first = job.replace("NAME", "broken").replace("REPLICAS", "-_")
     second = job.replace("NAME", "fine").replace("REPLICAS", "1")
@@ -346,7 +440,7 @@ spec:
         1,
         "in.yaml:7:17: error: '-_' looks like a number to YAML but is not one (yaml-syntax)\n"
         "    hint: quote it if it is text\n"
-        "in.yaml:25:15: error: cannot import the sidecar container sidecar: kgen has no equivalent (import-unsupported)\n"
+        "in.yaml:27:15: error: cannot import the volume repo: kgen has no equivalent (import-unsupported)\n"
         "    hint: add it by hand after import, or leave it out\n"
         "kgen: 2 errors in 1 file\n"
         "kgen: imported 1 jobs into p/ (3 files); run `kgen build -C p`\n",
@@ -420,3 +514,68 @@ def test_a_plain_upstream_pytorchjob_imports_into_a_project_that_validates(
         0,
         "kgen: 1 job in 1 environment (1 render): valid",
     ), validated
+
+
+def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """A ConfigMap and a kustomization.yaml in the input used to vanish while the
+    summary said 'imported 1 jobs' (issue 18)."""
+    for env, cpu in (("dev", "8"), ("prod", "64")):
+        job = IMPORTED_JOB.replace("NS", f"ml-{env}")
+        (tmp_path / env).mkdir()
+        (tmp_path / env / "job.yaml").write_text(
+            job
+            + "---\napiVersion: v1\nkind: ConfigMap\n"
+            + f"metadata: {{name: settings, namespace: ml-{env}}}\ndata: {{mode: fast}}\n"
+            + "---\napiVersion: v1\nkind: ResourceQuota\n"
+            + f"metadata: {{name: quota, namespace: ml-{env}}}\n"
+            + f'spec: {{hard: {{requests.cpu: "{cpu}"}}}}\n'
+        )
+    (tmp_path / "dev" / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [job.yaml]\n"
+    )
+    args = ("dev/job.yaml", "prod/job.yaml", "dev/kustomization.yaml")
+    result = run_kgen("import", *args, "--out", "p", cwd=tmp_path)
+    assert (result.code, result.err) == (
+        1,
+        "dev/kustomization.yaml:2:7: error: cannot import this Kustomization: kgen writes"
+        " each environment's kustomization; pass the files it lists to kgen import"
+        " (job.yaml) (import-unsupported)\n"
+        "kgen: 1 error in 1 file\n"
+        "kgen: imported 2 jobs and 3 objects beside them (resources/) into p/ (6 files);"
+        " run `kgen build -C p`\n",
+    )
+    resources = tmp_path / "p" / "resources"
+    assert sorted(str(p.relative_to(resources)) for p in resources.rglob("*.yaml")) == [
+        "dev/quota.resourcequota.yaml",
+        "prod/quota.resourcequota.yaml",
+        "settings.configmap.yaml",
+    ], "shared when identical everywhere, per environment otherwise"
+    assert yaml.safe_load((resources / "settings.configmap.yaml").read_text()) == {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "settings"},
+        "data": {"mode": "fast"},
+    }, "the environment's namespace is kgen's to give"
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+    built = tmp_path / "p" / "manifests" / "prod"
+    quota = yaml.safe_load((built / "quota.resourcequota.yaml").read_text())
+    assert quota["metadata"] == {"name": "quota", "namespace": "ml-prod"}
+    assert "- settings.configmap.yaml" in (built / "kustomization.yaml").read_text()
+
+
+IMPORTED_JOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: train, namespace: NS}
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - {name: pytorch, image: 'registry.example.com/train:1.0'}
+"""

@@ -22,7 +22,7 @@ from tests.conftest import REPO, Result, RunKgen
 def _copy(dest: Path) -> Path:
     dest.mkdir()
     shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays"):
+    for folder in ("jobs", "overlays", "resources"):
         shutil.copytree(REPO / folder, dest / folder)
     return dest
 

@@ -96,6 +96,10 @@ INTEGER_RANGES: dict[str, tuple[int, int]] = {
 _STATED_RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("io.k8s.api.core.v1.PreferredSchedulingTerm", "weight"): (1, 100),
     ("io.k8s.api.core.v1.WeightedPodAffinityTerm", "weight"): (1, 100),
+    # "Number of port to expose on the pod's IP address. This must be a valid port
+    # number, 0 < x < 65536." (a sidecar's or the trainer's own ports, issue 18)
+    ("io.k8s.api.core.v1.ContainerPort", "containerPort"): (1, 65535),
+    ("io.k8s.api.core.v1.ContainerPort", "hostPort"): (1, 65535),
 }
 
 

@@ -25,6 +25,11 @@ _CONTAINER_FIELDS = {
     "resources": "resources",
     "volumeMounts": "volumes",
     "securityContext": "securityContext",
+    "ports": "ports",
+    "livenessProbe": "livenessProbe",
+    "readinessProbe": "readinessProbe",
+    "startupProbe": "startupProbe",
+    "lifecycle": "lifecycle",
 }
 _POD_FIELDS = {
     "affinity": "affinity",
@@ -39,6 +44,13 @@ _POD_FIELDS = {
     "hostIPC": "hostIPC",
     "imagePullSecrets": "imagePullSecrets",
     "initContainers": "codeSync",
+    "runtimeClassName": "runtimeClassName",
+    "hostPID": "hostPID",
+    "dnsPolicy": "dnsPolicy",
+    "dnsConfig": "dnsConfig",
+    "hostAliases": "hostAliases",
+    "topologySpreadConstraints": "topologySpreadConstraints",
+    "terminationGracePeriodSeconds": "terminationGracePeriodSeconds",
 }
 
 
@@ -74,6 +86,8 @@ def _trace_role(kind: Kind, out: DataPath) -> DataPath:
     if rest[:2] == ("template", "metadata") and len(rest) > 2:
         return ("podLabels",) if rest[2] == "labels" else ("podAnnotations",)
     pod = rest[2:]
+    if pod and pod[0] == "containers" and len(pod) > 1 and pod[1] != 0:
+        return ("containers",)  # a sidecar
     if pod and pod[0] == "containers" and len(pod) > 2 and pod[2] in _CONTAINER_FIELDS:
         name = _CONTAINER_FIELDS[str(pod[2])]
         return (name, *pod[3:]) if name in ("securityContext", "resources") else (name,)

@@ -14,9 +14,11 @@ from kgen.commands.outcome import (
 )
 from kgen.errors import UsageError
 from kgen.load.project import Project
+from kgen.output.compare import TreeDiff
 from kgen.output.index import with_index
 from kgen.output.tree import build_tree
 from kgen.output.writer import Drift, check_tree, write_tree
+from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
 
 
@@ -46,7 +48,7 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
     summary, write_problems = write_tree(
         options.root, files, output=output, scope=scope
     )
-    outcome.problems += write_problems
+    outcome.problems += [*write_problems, *map(unowned_output, summary.unowned)]
     report(options, outcome)
     if write_problems:
         return EXIT_PROBLEMS
@@ -69,7 +71,9 @@ def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None
     output = outcome.project.spec.output
-    files, tree_problems = build_tree(outcome.result, output=output)
+    files, tree_problems = build_tree(
+        outcome.result, output=output, objects=outcome.project.resources
+    )
     outcome.problems = [*(outcome.problems or []), *tree_problems]
     if outcome.failed:
         return outcome, None
@@ -89,9 +93,14 @@ def _report_drift(
         return EXIT_OK
     options.err.write(diff.listing())
     options.out.write(drift.text)
-    options.err.write(
-        "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
-    )
+    if diff.modified or diff.missing or diff.stale:
+        options.err.write(
+            "kgen: the committed output is out of date; run `kgen build` and commit the result\n"
+        )
+    if diff.unowned:
+        options.err.write(
+            "kgen: the output holds files kgen did not write; move them to resources/\n"
+        )
     return EXIT_PROBLEMS
 
 
@@ -114,8 +123,15 @@ def diff(options: Options, *, exit_code: bool = False) -> int:
     counts = (len(changes.modified), len(changes.missing), len(changes.stale))
     summary = (
         "a build would change nothing"
-        if changes.clean
+        if not any(counts)
         else "a build would modify {}, add {} and remove {} files".format(*counts)
     )
+    if changes.unowned:
+        options.err.write(TreeDiff(unowned=changes.unowned).listing())
+        many = len(changes.unowned)
+        summary += (
+            f"; {many} {'file' if many == 1 else 'files'} kgen did not write would"
+            " stay, listed in no kustomization (move them to resources/)"
+        )
     options.err.write(f"kgen: {summary}\n")
     return EXIT_PROBLEMS if exit_code and not changes.clean else EXIT_OK

@@ -21,8 +21,10 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
         options.err.write(f"kgen: no job kgen imports ({kinds}) in the given files\n")
         return EXIT_PROBLEMS
     written = write_project(result, out)
+    objects = sum(path.startswith("resources/") for path in written)
+    beside = f" and {objects} objects beside them (resources/)" if objects else ""
     options.err.write(
-        f"kgen: imported {len(result.jobs)} jobs into {out}/ ({len(written)} files); run `kgen build -C {out}`\n"
+        f"kgen: imported {len(result.jobs)} jobs{beside} into {out}/ ({len(written)} files); run `kgen build -C {out}`\n"
     )
     return (
         EXIT_PROBLEMS

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.importer.beside import Beside, beside_object
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
 from kgen.kinds import kind_named
@@ -40,6 +41,8 @@ class Imported:
 class ImportResult:
     jobs: list[Imported] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # The objects beside the jobs, for resources/ (kgen.importer.beside).
+    objects: list[Beside] = field(default_factory=list)
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
@@ -87,6 +90,9 @@ def _import_document(
     named = data.get("kind") if isinstance(data, dict) else None
     kind = kind_named(named) if named is not None else None
     if kind is None:
+        if named != "PersistentVolumeClaim":
+            found = beside_object(doc, result.problems)
+            result.objects += [found] if found is not None else []
         return
     refused = _unnamed(doc, data) or _bad_api_version(doc, data)
     if refused is not None:
@@ -113,10 +119,7 @@ def _import_document(
         out["annotations"] = meta["annotations"]
     roles = spec_in.get(kind.replica_key) or {}
     settings = [
-        pod_settings(
-            reader, role, body, None if kind.first_container else kind.container, claims
-        )
-        for role, body in roles.items()
+        pod_settings(reader, role, body, kind, claims) for role, body in roles.items()
     ]
     shared = _common([s for s in settings if s is not None])
     out |= shared
@@ -217,6 +220,17 @@ def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, An
         "nodeSelector",
         "tolerations",
         "affinity",
+        "podLabels",
+        "podAnnotations",
+        "securityContext",
+        "podSecurityContext",
+        "sharedMemory",
+        "containers",
+        "initContainers",
+        "ports",
+        "livenessProbe",
+        "readinessProbe",
+        "startupProbe",
     )
     return {k: v for k, v in pod.items() if k in allowed and shared.get(k) != v}
 

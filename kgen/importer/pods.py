@@ -4,11 +4,20 @@ equivalent for, reported at its line."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
+from kgen.importer.containers import (
+    core_source,
+    pod_extras,
+    sidecars,
+    trainer_extras,
+)
 from kgen.load.document import Document
-from kgen.spec.addons import GIT_SYNC_IMAGE
+from kgen.spec.addons import GIT_SYNC_IMAGE, repository_name
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
 POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",
@@ -48,11 +57,11 @@ def pod_settings(
     reader: PodReader,
     role: str,
     body: dict[str, Any],
-    container: str | None,
+    kind: Kind,
     claims: dict[str, dict[str, Any]],
 ) -> dict[str, Any] | None:
-    """The role's pod in spec terms; its main container is the one named `container`,
-    or the first when the operator goes by position (None)."""
+    # The operator's named container, or the first when it goes by position.
+    container = None if kind.first_container else kind.container
     kind_key = next(k for k in reader.doc.data["spec"] if k.endswith("ReplicaSpecs"))
     base: DataPath = ("spec", kind_key, role, "template")
     template = body.get("template") or {}
@@ -69,12 +78,6 @@ def pod_settings(
             + (f" named {container}" if container else ""),
         )
         return None
-    for index, other in enumerate(containers):
-        if other is not main:
-            reader.unsupported(
-                (*base, "spec", "containers", index),
-                f"the sidecar container {other.get('name')}",
-            )
     out: dict[str, Any] = {}
     tmeta = template.get("metadata") or {}
     if tmeta.get("labels"):
@@ -89,6 +92,7 @@ def pod_settings(
     if main.get("envFrom"):
         out["envFrom"] = [_env_from(item) for item in main["envFrom"]]
     out |= _resources(main.get("resources") or {})
+    out |= trainer_extras(main, port_name=kind.port_name, port=kind.port)
     for key, name in POD_FIELDS.items():
         if key in pod:
             out[name] = pod[key]
@@ -98,38 +102,45 @@ def pod_settings(
         out["tolerations"] = pod["tolerations"]
     if pod.get("imagePullSecrets"):
         out["imagePullSecrets"] = [s["name"] for s in pod["imagePullSecrets"]]
-    sync = _code_sync(reader, base, pod)
+    out |= pod_extras(pod)
+    sync, init = _code_sync(reader, base, pod)
+    if init:
+        out["initContainers"] = init
     if sync is not None:
         out["codeSync"] = sync
-        if out.get("workingDir") == f"{sync.get('path', '/code')}/repo":
+        folder = sync.get("folder") or repository_name(sync["repo"])
+        if out.get("workingDir") == f"{sync.get('path', '/code').rstrip('/')}/{folder}":
             del out["workingDir"]
     out |= _volumes(
         reader, base, pod, main, claims, skip={"code-sync"} if sync else set()
     )
+    out |= sidecars(containers, main)
     return out
 
 
 def _code_sync(
     reader: PodReader, base: DataPath, pod: dict[str, Any]
-) -> dict[str, Any] | None:
-    """kgen's own git-sync init container becomes codeSync again; others are reported."""
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """kgen's own git-sync init container becomes codeSync again; the others are the
+    job's init containers."""
     sync = None
-    for index, init in enumerate(pod.get("initContainers") or []):
+    others: list[dict[str, Any]] = []
+    for init in pod.get("initContainers") or []:
         flags = dict(
             a[2:].split("=", 1)
             for a in init.get("args", [])
             if a.startswith("--") and "=" in a
         )
-        if (
-            init.get("name") != "git-sync"
-            or not {"repo", "ref", "root"} <= flags.keys()
-        ):
-            reader.unsupported(
-                (*base, "spec", "initContainers", index),
-                f"the init container {init.get('name')}",
-            )
+        if init.get("name") != "git-sync" or not {"repo", "root"} <= flags.keys():
+            others.append(init)
             continue
-        sync = {"repo": flags["repo"], "ref": flags["ref"]}
+        sync = {"repo": flags["repo"]}
+        if "ref" in flags:
+            sync["ref"] = flags["ref"]
+        if flags.get("link", "") != repository_name(flags["repo"]):
+            sync["folder"] = flags.get("link") or "repo"
+        if flags.get("submodules", "recursive") != "recursive":
+            sync["submodules"] = flags["submodules"]
         if flags["root"] != "/code":
             sync["path"] = flags["root"]
         if init.get("image") != GIT_SYNC_IMAGE:
@@ -143,7 +154,7 @@ def _code_sync(
         ]
         if secrets:
             sync["credentialsSecret"] = secrets[0]
-    return sync
+    return sync, others
 
 
 def _env(var: dict[str, Any]) -> dict[str, Any]:
@@ -197,7 +208,11 @@ def _volumes(
     sources = {v["name"]: (i, v) for i, v in enumerate(pod.get("volumes") or [])}
     out: dict[str, Any] = {}
     volumes = []
-    for mount in main.get("volumeMounts") or []:
+    mounts = list(main.get("volumeMounts") or [])
+    mounted = {m["name"] for m in mounts}
+    # The pod's volumes the trainer does not mount are its sidecars' (no mountPath).
+    mounts += [{"name": n} for n in sources if n not in mounted and n not in skip]
+    for mount in mounts:
         if mount["name"] in skip:
             continue
         empty: dict[str, Any] = {}
@@ -205,15 +220,17 @@ def _volumes(
         if (
             "emptyDir" in source
             and source["emptyDir"].get("medium") == "Memory"
-            and mount["mountPath"] == "/dev/shm"
+            and mount.get("mountPath") == "/dev/shm"
         ):
             out["sharedMemory"] = source["emptyDir"].get("sizeLimit", "1Gi")
             continue
-        volume: dict[str, Any] = {
-            "name": mount["name"],
-            "mountPath": mount["mountPath"],
-        }
-        if "persistentVolumeClaim" in source:
+        volume: dict[str, Any] = {"name": mount["name"]}
+        if "mountPath" in mount:
+            volume["mountPath"] = mount["mountPath"]
+        core = core_source(source)
+        if core is not None:
+            volume |= core
+        elif "persistentVolumeClaim" in source:
             claim = source["persistentVolumeClaim"]["claimName"]
             volume["claim"] = claim
             if claim in claims:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
+from kgen.importer.beside import resources_files
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
@@ -89,6 +90,12 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
                     "patch": patch,
                 }
                 environments[env]["overlays"].insert(0, overlay)
+    env_of = {obj.file: _env_name(obj.file) for obj in result.objects}
+    for obj in result.objects:
+        # An environment of objects only: its folder of resources/ needs one.
+        environments.setdefault(env_of[obj.file], {"overlays": [], "namespace": None})
+    namespaces = {env: s["namespace"] for env, s in environments.items()}
+    files |= resources_files(result.objects, env_of, namespaces)
     all_names = sorted(by_name)
     for env, settings in environments.items():
         mine = sorted(
@@ -114,6 +121,8 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
 
 
 def _header(path: str) -> bytes:
+    if path.startswith("resources/"):
+        return b"# Imported by kgen import.\n"  # a Kubernetes object, not a kgen file
     schema = {"kgen.yaml": "schemas/kgen-project.schema.json"}.get(path) or (
         "../schemas/kgen-job.schema.json"
         if path.startswith("jobs/")

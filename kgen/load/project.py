@@ -42,6 +42,8 @@ class Project:
     inputs: str = ""
     # A job spec failed to load: what it would create (its claims) is unknown.
     jobs_incomplete: bool = False
+    # The team's own objects (resources/), checked; kgen.resources.
+    resources: list[Any] = field(default_factory=list)
 
 
 def load_project(
@@ -72,7 +74,13 @@ def load_project(
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
     project = Project(root, doc, spec, overlays, jobs, crds, store, inputs, incomplete)
-    return project, problems + crd_problems
+    if not os.path.lexists(root / "resources"):
+        return project, problems + crd_problems
+    # Imported here: only a project with a resources/ folder needs it.
+    from kgen.resources.load import load_resources
+
+    project.resources, found = load_resources(project)
+    return project, problems + crd_problems + found
 
 
 def _at_crds_entry(problem: Problem, spec: ProjectSpec, doc: Document) -> Problem:

@@ -3,8 +3,9 @@
 Rules (documented in the README, tested in tests/test_merge.py):
 - mappings merge key by key, recursively; scalars replace;
 - `key: null` in an overlay deletes the key (as Helm does for values);
-- named lists merge item by item on their key: `env` and `volumes` by `name`,
-  `tolerations` by `key`; an item `{name: X, $patch: delete}` removes item X;
+- named lists merge item by item on their key: `env`, `volumes`, `containers` and
+  `initContainers` by `name`, `tolerations` by `key`, `ports` by `containerPort`,
+  `volumeMounts` by `mountPath`; an item `{name: X, $patch: delete}` removes item X;
   items without the key (a toleration that matches every taint) are appended once;
 - every other list (command, args, ...) is replaced whole;
 - later overlays win.
@@ -28,6 +29,12 @@ NAMED_LISTS: Mapping[str, str] = {
     "env": "name",
     "volumes": "name",
     "tolerations": "key",
+    # The pod as teams write it (issue 18): containers by name as Kubernetes' own
+    # strategic merge does, ports by number (its merge key), mounts by path.
+    "containers": "name",
+    "initContainers": "name",
+    "ports": "containerPort",
+    "volumeMounts": "mountPath",
 }
 _MISSING: Any = object()
 

@@ -36,22 +36,37 @@ class TreeDiff:
     modified: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    # Files kgen did not write (not in its index): a build keeps them, so they are not
+    # stale, and lists them in no kustomization, so nothing applies them (attack F4).
+    unowned: list[str] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not (self.modified or self.missing or self.stale)
+        return not (self.modified or self.missing or self.stale or self.unowned)
 
     def listing(self) -> str:
-        """A `modified: PATH` line for each change (then missing, then stale)."""
+        """A `modified: PATH` line for each change (then missing, stale, unowned)."""
         return "".join(
-            f"{label}: {printable(path)}\n"
+            f"{label}: {printable(path)}{where_it_belongs(path) if label == 'unowned' else ''}\n"
             for label, paths in (
                 ("modified", self.modified),
                 ("missing", self.missing),
                 ("stale", self.stale),
+                ("unowned", self.unowned),
             )
             for path in paths
         )
+
+
+def where_it_belongs(path: str) -> str:
+    """Where a file kgen did not write in `<output>/<env>/` belongs: resources/."""
+    parts = path.split("/")
+    env = parts[-2] if len(parts) >= 3 else ""
+    folder = f"resources/{printable(env)}/" if env else "resources/"
+    return (
+        f" (kgen did not write it and no kustomization lists it: move it to {folder},"
+        " or resources/ for every environment)"
+    )
 
 
 @dataclass

@@ -6,7 +6,9 @@ inputs, so two builds give the same bytes on any machine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
 from kgen.load.jobs import located
@@ -14,12 +16,17 @@ from kgen.output.emitter import dump_documents
 from kgen.pipeline.facts import OutFile
 from kgen.pipeline.records import Render, RunResult
 
+if TYPE_CHECKING:
+    from kgen.resources.check import TeamObject
+
 KUSTOMIZATION = "kustomization.yaml"
 
 
 def build_tree(
-    result: RunResult, *, output: str
+    result: RunResult, *, output: str, objects: Sequence[TeamObject] = ()
 ) -> tuple[dict[str, str], list[Problem]]:
+    """The files of every environment and their kustomizations; the team's own objects
+    (resources/) beside the jobs', a clash with one of them a problem."""
     files: dict[str, str] = {}
     owners: dict[str, tuple[str, OutFile]] = {}
     conflicts: dict[Problem, list[str]] = {}
@@ -36,6 +43,7 @@ def build_tree(
                 continue
             owners[path] = (render.job.file, out)
             files[path] = header + out.text
+    conflicts.update(_team_objects(result, output, objects, files, owners))
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
         resources = sorted(
@@ -47,6 +55,31 @@ def build_tree(
         for p, envs in conflicts.items()
     ]
     return dict(sorted(files.items())), problems
+
+
+def _team_objects(
+    result: RunResult,
+    output: str,
+    objects: Sequence[TeamObject],
+    files: dict[str, str],
+    owners: dict[str, tuple[str, OutFile]],
+) -> dict[Problem, list[str]]:
+    if not objects:
+        return {}
+    from kgen.resources.emit import object_files, team_conflict
+
+    conflicts: dict[Problem, list[str]] = {}
+    for env in result.environments:
+        for name, (source, text) in object_files(
+            objects, env.name, env.namespace
+        ).items():
+            path = f"{output}/{env.name}/{name}"
+            if path in owners:
+                problem = team_conflict(objects, source, name, owners[path][0])
+                conflicts.setdefault(problem, []).append(env.name)
+                continue
+            files[path] = text
+    return conflicts
 
 
 def _conflict(out: OutFile, render: Render, first: str) -> Problem:

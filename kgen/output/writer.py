@@ -36,6 +36,8 @@ class WriteSummary:
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
+    # Files kgen did not write, kept as they are and listed in no kustomization.
+    unowned: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +70,8 @@ def check_tree(
                 files = scoped_index(files, index, output, scope)
             current = read_current(tree, files)
             diff = compare(scan, files, current, scope=scope)
+            diff.unowned = [p for p in diff.stale if p not in index.marks]
+            diff.stale = [p for p in diff.stale if p in index.marks]
             text = unified_diff(tree, files, diff, current) if show else ""
     except KgenError as exc:
         return Drift(TreeDiff(), exc.problems)
@@ -145,6 +149,7 @@ def _write(
     stale_owned = [p for p in diff.stale if p in owned]
     summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
     summary.unchanged = len(files) - len(summary.written)
+    summary.unowned = sorted(p for p in diff.stale if p not in owned)
     if not (summary.written or summary.removed):
         return summary, []
     changed = {*diff.modified, *diff.missing}

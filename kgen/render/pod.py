@@ -14,7 +14,7 @@ from kgen.spec.pod import EnvVar
 if TYPE_CHECKING:
     from kgen.kinds.base import Kind
 
-CHECKOUT = "repo"  # git-sync's --link: the checkout is at <codeSync.path>/repo
+CHECKOUT_CONTAINER = "git-sync"
 
 
 def replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
@@ -43,28 +43,19 @@ def pod_template(
 
     The operator finds the container and port by name (kubeflow-api.md §2.4), and the CRD
     defaults `protocol: TCP` on every port: emitting it keeps Argo CD's diff clean (§3.2).
+    A port the job names as the operator's moves it; the job's other ports follow it.
     """
     main = training_container(spec, settings, name=container)
-    main["ports"] = [{"name": port_name, "containerPort": port, "protocol": "TCP"}]
+    own = {"name": port_name, "containerPort": settings.port(port_name, port)}
+    extra = [p for p in settings.ports if p.get("name") != port_name]
+    main["ports"] = [_tcp(own), *map(_tcp, extra)]
     main = _ordered(main)
-    identity = (
-        ("serviceAccountName", spec.service_account_name),
-        ("priorityClassName", spec.priority_class_name),
-        ("schedulerName", spec.scheduler_name),
-    )
-    pod: dict[str, Any] = {key: value for key, value in identity if value}
-    if spec.host_network:
-        pod["hostNetwork"] = True
-        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
-    if spec.host_ipc:
-        pod["hostIPC"] = True
-    if spec.pod_security_context is not None:
-        pod["securityContext"] = spec.pod_security_context
-    if spec.image_pull_secrets:
-        pod["imagePullSecrets"] = [{"name": name} for name in spec.image_pull_secrets]
-    if spec.code_sync is not None:
-        pod["initContainers"] = [git_sync_container(spec.code_sync)]
-    pod["containers"] = [main]
+    pod = _pod_fields(spec, settings)
+    init = [git_sync_container(spec.code_sync)] if spec.code_sync is not None else []
+    init += map(_with_tcp_ports, settings.init_containers)
+    if init:
+        pod["initContainers"] = init
+    pod["containers"] = [main, *map(_with_tcp_ports, settings.containers)]
     if settings.node_selector:
         pod["nodeSelector"] = settings.node_selector
     if settings.affinity is not None:
@@ -73,15 +64,63 @@ def pod_template(
         pod["tolerations"] = [
             t.model_dump(by_alias=True, exclude_none=True) for t in settings.tolerations
         ]
-    volumes = pod_volumes(spec)
+    if spec.topology_spread_constraints:
+        pod["topologySpreadConstraints"] = spec.topology_spread_constraints
+    volumes = pod_volumes(spec, settings.shared_memory)
     if volumes:
         pod["volumes"] = volumes
     template: dict[str, Any] = {}
-    metadata = _template_metadata(spec)
+    metadata = _template_metadata(settings)
     if metadata:
         template["metadata"] = metadata
     template["spec"] = pod
     return template
+
+
+def _pod_fields(spec: JobSpec, settings: RoleSettings) -> dict[str, Any]:
+    """The pod's own fields before its containers, in a fixed order."""
+    identity = (
+        ("serviceAccountName", spec.service_account_name),
+        ("priorityClassName", spec.priority_class_name),
+        ("schedulerName", spec.scheduler_name),
+        ("runtimeClassName", spec.runtime_class_name),
+    )
+    pod: dict[str, Any] = {key: value for key, value in identity if value}
+    if spec.host_network:
+        pod["hostNetwork"] = True
+        pod["dnsPolicy"] = "ClusterFirstWithHostNet"
+    if spec.dns_policy is not None:
+        pod["dnsPolicy"] = spec.dns_policy
+    if spec.dns_config is not None:
+        pod["dnsConfig"] = spec.dns_config
+    if spec.host_aliases:
+        pod["hostAliases"] = spec.host_aliases
+    if spec.host_ipc:
+        pod["hostIPC"] = True
+    if spec.host_pid:
+        pod["hostPID"] = True
+    if settings.pod_security_context is not None:
+        pod["securityContext"] = settings.pod_security_context
+    if spec.termination_grace_period_seconds is not None:
+        pod["terminationGracePeriodSeconds"] = spec.termination_grace_period_seconds
+    if spec.image_pull_secrets:
+        pod["imagePullSecrets"] = [{"name": name} for name in spec.image_pull_secrets]
+    return pod
+
+
+def _tcp(port: dict[str, Any]) -> dict[str, Any]:
+    # The CRD defaults the protocol of every container port (kubeflow-api.md §3.2).
+    return port if "protocol" in port else {**port, "protocol": "TCP"}
+
+
+def _with_tcp_ports(container: dict[str, Any]) -> dict[str, Any]:
+    ports = container.get("ports")
+    if not isinstance(ports, list) or all(
+        not isinstance(p, dict) or "protocol" in p for p in ports
+    ):
+        return container
+    fixed = [_tcp(p) if isinstance(p, dict) else p for p in ports]
+    return {**container, "ports": fixed}
 
 
 _CONTAINER_ORDER = (
@@ -114,7 +153,7 @@ def training_container(
         out["args"] = list(settings.args)
     working_dir = spec.working_dir
     if working_dir is None and spec.code_sync is not None:
-        working_dir = f"{spec.code_sync.path.rstrip('/')}/{CHECKOUT}"
+        working_dir = spec.code_sync.working_dir
     if working_dir:
         out["workingDir"] = working_dir
     if settings.env:
@@ -131,11 +170,14 @@ def training_container(
     }
     if resources:
         out["resources"] = resources
-    mounts = container_mounts(spec)
+    mounts = container_mounts(spec, settings.shared_memory)
     if mounts:
         out["volumeMounts"] = mounts
-    if spec.security_context is not None:
-        out["securityContext"] = spec.security_context
+    if settings.security_context is not None:
+        out["securityContext"] = settings.security_context
+    out.update(settings.probes)
+    if spec.lifecycle is not None:
+        out["lifecycle"] = spec.lifecycle
     return out
 
 
@@ -176,19 +218,21 @@ def _env_from(
 
 
 def git_sync_container(sync: CodeSync) -> dict[str, Any]:
-    """git-sync v4, one shot, into the shared emptyDir (arena's --sync-mode git, with a ref
-    and credentials by Secret reference, which arena lacks)."""
+    """git-sync v4, one shot, into the shared emptyDir at `<path>/<folder>` (arena's
+    --sync-mode git: GIT_SYNC_ROOT and GIT_SYNC_DEST, the repository's name; with a ref
+    and credentials by Secret reference, which arena lacks). Without a ref git-sync
+    checks out HEAD, the remote's default branch, as arena does."""
+    args = [f"--repo={sync.repo}"]
+    if sync.ref is not None:
+        args.append(f"--ref={sync.ref}")
+    args += [f"--root={sync.path}", f"--link={sync.checkout}", f"--depth={sync.depth}"]
+    if sync.submodules != "recursive":
+        args.append(f"--submodules={sync.submodules}")
+    args.append("--one-time")
     container: dict[str, Any] = {
-        "name": "git-sync",
+        "name": CHECKOUT_CONTAINER,
         "image": sync.image,
-        "args": [
-            f"--repo={sync.repo}",
-            f"--ref={sync.ref}",
-            f"--root={sync.path}",
-            f"--link={CHECKOUT}",
-            f"--depth={sync.depth}",
-            "--one-time",
-        ],
+        "args": args,
     }
     if sync.credentials_secret:
         container["env"] = [
@@ -204,10 +248,10 @@ def git_sync_container(sync: CodeSync) -> dict[str, Any]:
     return container
 
 
-def _template_metadata(spec: JobSpec) -> dict[str, Any]:
+def _template_metadata(settings: RoleSettings) -> dict[str, Any]:
     meta: dict[str, Any] = {}
-    if spec.pod_labels:
-        meta["labels"] = dict(sorted(spec.pod_labels.items()))
-    if spec.pod_annotations:
-        meta["annotations"] = dict(sorted(spec.pod_annotations.items()))
+    if settings.pod_labels:
+        meta["labels"] = settings.pod_labels
+    if settings.pod_annotations:
+        meta["annotations"] = settings.pod_annotations
     return meta

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic.alias_generators import to_camel
 
 from kgen.kinds import kind_for
 from kgen.spec.job import JobSpec, Role
@@ -23,6 +25,30 @@ class RoleSettings:
     node_selector: dict[str, str]
     tolerations: list[Toleration]
     affinity: dict[str, Any] | None
+    # The pod as a team writes it (issue 18): sidecars and init containers by name,
+    # the trainer's own ports by containerPort, probes by kind (`livenessProbe`).
+    containers: list[dict[str, Any]] = field(default_factory=list)
+    init_containers: list[dict[str, Any]] = field(default_factory=list)
+    ports: list[dict[str, Any]] = field(default_factory=list)
+    probes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    security_context: dict[str, Any] | None = None
+    pod_security_context: dict[str, Any] | None = None
+    shared_memory: str | None = None
+    pod_labels: dict[str, str] = field(default_factory=dict)
+    pod_annotations: dict[str, str] = field(default_factory=dict)
+
+    def port(self, name: str, default: int) -> int:
+        """The container port named `name` (the operator's port, which a job may move
+        with a port of that name), else `default`: what the env contract reads."""
+        for entry in self.ports:
+            if entry.get("name") == name and isinstance(
+                entry.get("containerPort"), int
+            ):
+                return int(entry["containerPort"])
+        return default
+
+
+_PROBES = ("liveness_probe", "readiness_probe", "startup_probe")
 
 
 # The settings of the specs rendered last, by spec identity: the policy rules, the
@@ -74,7 +100,65 @@ def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
         ),
         tolerations=_merged(spec.tolerations, role.tolerations or [], key="key"),
         affinity=role.affinity if role.affinity is not None else spec.affinity,
+        **_pod_settings(spec, role),
     )
+
+
+def _pod_settings(spec: JobSpec, role: Role) -> dict[str, Any]:
+    probes = {}
+    for name in _PROBES:
+        value = getattr(role, name)
+        value = value if value is not None else getattr(spec, name)
+        if value is not None:
+            probes[to_camel(name)] = value
+    return {
+        "containers": _merged_dicts(spec.containers, role.containers, "name"),
+        "init_containers": _merged_dicts(
+            spec.init_containers, role.init_containers, "name"
+        ),
+        "ports": _merged_dicts(spec.ports, role.ports, "containerPort"),
+        "probes": probes,
+        "security_context": _either(role.security_context, spec.security_context),
+        "pod_security_context": _either(
+            role.pod_security_context, spec.pod_security_context
+        ),
+        "shared_memory": _either(role.shared_memory, spec.shared_memory),
+        "pod_labels": dict(
+            sorted({**spec.pod_labels, **(role.pod_labels or {})}.items())
+        ),
+        "pod_annotations": dict(
+            sorted({**spec.pod_annotations, **(role.pod_annotations or {})}.items())
+        ),
+    }
+
+
+def _key(item: dict[str, Any], key: str) -> str | int | None:
+    # Before the core check has refused it, a key may be any YAML value.
+    value = item.get(key)
+    return value if isinstance(value, str | int) else None
+
+
+def _either(own: Any, inherited: Any) -> Any:
+    return own if own is not None else inherited
+
+
+def _merged_dicts(
+    base: list[dict[str, Any]], extra: list[dict[str, Any]] | None, key: str
+) -> list[dict[str, Any]]:
+    """A role's items over the job's by `key` (a container's name, a port's number):
+    the role's replaces the job's of the same key, a new one is appended."""
+    if not extra:
+        return base
+    out = list(base)
+    at = {_key(item, key): i for i, item in reversed(list(enumerate(out)))}
+    for item in extra:
+        name = _key(item, key)
+        if name is not None and name in at:
+            out[at[name]] = item
+        else:
+            at.setdefault(name, len(out))
+            out.append(item)
+    return out
 
 
 def _merged(base: list[Any], extra: list[Any], *, key: str) -> list[Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.spec.job import JobSpec
-from kgen.spec.storage import Volume
+from kgen.spec.storage import SOURCE_DEFINITIONS, Volume
 
 SHM_VOLUME = "dshm"
 CODE_VOLUME = "code-sync"
@@ -18,13 +18,13 @@ RESERVED_MOUNTS = {"/dev/shm": "sharedMemory"}
 CLAIM_SYNC_OPTIONS = {"argocd.argoproj.io/sync-options": "Prune=false,Delete=false"}
 
 
-def pod_volumes(spec: JobSpec) -> list[dict[str, Any]]:
+def pod_volumes(spec: JobSpec, shared_memory: str | None) -> list[dict[str, Any]]:
     volumes = [{"name": v.name, **_source(v)} for v in spec.volumes]
-    if spec.shared_memory:
+    if shared_memory:
         volumes.append(
             {
                 "name": SHM_VOLUME,
-                "emptyDir": {"medium": "Memory", "sizeLimit": spec.shared_memory},
+                "emptyDir": {"medium": "Memory", "sizeLimit": shared_memory},
             }
         )
     if spec.code_sync:
@@ -33,6 +33,10 @@ def pod_volumes(spec: JobSpec) -> list[dict[str, Any]]:
 
 
 def _source(volume: Volume) -> dict[str, Any]:
+    for name, (key, _definition) in SOURCE_DEFINITIONS.items():
+        value = getattr(volume, name)
+        if value is not None:
+            return {key: value}
     if volume.config_map is not None:
         return {"configMap": {"name": volume.config_map}}
     if volume.secret is not None:
@@ -40,9 +44,11 @@ def _source(volume: Volume) -> dict[str, Any]:
     return {"persistentVolumeClaim": {"claimName": volume.claim}}
 
 
-def container_mounts(spec: JobSpec) -> list[dict[str, Any]]:
-    mounts = [mount(v) for v in spec.volumes]
-    if spec.shared_memory:
+def container_mounts(spec: JobSpec, shared_memory: str | None) -> list[dict[str, Any]]:
+    """The trainer's mounts: each volume with a mountPath (a sidecar's own volume has
+    none), shared memory and the code."""
+    mounts = [mount(v) for v in spec.volumes if v.mount_path is not None]
+    if shared_memory:
         mounts.append({"name": SHM_VOLUME, "mountPath": "/dev/shm"})
     if spec.code_sync:
         mounts.append({"name": CODE_VOLUME, "mountPath": spec.code_sync.path})
@@ -91,16 +97,18 @@ def tensorboard_source(spec: JobSpec) -> LogSource | None:
     log_dir = posixpath.normpath(spec.tensorboard.log_dir)
     best: Volume | None = None
     for volume in spec.volumes:
+        if volume.mount_path is None:
+            continue
         root = posixpath.normpath(volume.mount_path)
         inside = log_dir == root or log_dir.startswith(root.rstrip("/") + "/")
         if (
             volume.claim is not None
             and inside
-            and (best is None or len(root) > len(best.mount_path))
+            and (best is None or len(root) > len(best.mount_path or ""))
         ):
             best = volume
     if best is None:
         return None
-    relative = posixpath.relpath(log_dir, posixpath.normpath(best.mount_path))
+    relative = posixpath.relpath(log_dir, posixpath.normpath(best.mount_path or "/"))
     parts = [p for p in (best.sub_path, "" if relative == "." else relative) if p]
     return LogSource(best, "/".join(parts))

@@ -1,6 +1,7 @@
 """Every problem code kgen reports: severity, whether a job or project may silence it, and
 the paragraph docs/rules.md (`make docs`) and SARIF show for it. The codes of the input
-(kgen.rules.input_codes) and of what every kind shares are here; each kind brings its
+(kgen.rules.input_codes) and of pods and the team's objects (kgen.rules.object_codes)
+come in from there, those of what every kind shares are here, and each kind brings its
 own (`Kind.catalog`).
 
 Input errors (YAML, types, unknown keys) and what would make the output wrong are never
@@ -16,6 +17,7 @@ from kgen.errors import Problem
 from kgen.kinds import KINDS
 from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
+from kgen.rules.object_codes import OBJECT_CODES
 
 _RULES = [
     rule(
@@ -23,7 +25,7 @@ _RULES = [
         "error",
         False,
         "Something kgen import cannot express",
-        "A sidecar container, a volume type kgen does not render, or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently.",
+        "A volume type kgen does not render (gitRepo, iscsi, ...), or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently. Sidecars, init containers, probes, ports and the core volume sources import as the spec's own fields.",
     ),
     rule(
         "job-changed-in-place",
@@ -211,7 +213,12 @@ _RULES = [
 
 RULES: dict[str, RuleInfo] = {
     info.id: info
-    for info in (*INPUT_CODES, *_RULES, *(i for k in KINDS.values() for i in k.catalog))
+    for info in (
+        *INPUT_CODES,
+        *_RULES,
+        *OBJECT_CODES,
+        *(i for k in KINDS.values() for i in k.catalog),
+    )
 }
 
 

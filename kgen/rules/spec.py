@@ -15,6 +15,7 @@ from kgen.kinds import kind_for
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.pod import POD_RULES
 from kgen.rules.policy import POLICY_RULES
 from kgen.rules.secrets import SECRET_RULES
 from kgen.rules.values import VALUE_RULES
@@ -56,7 +57,7 @@ def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 "duplicate-volume",
                 path=("volumes", index, "name"),
             )
-        if volume.mount_path in paths:
+        if volume.mount_path is not None and volume.mount_path in paths:
             user = paths[volume.mount_path]
             yield Problem(
                 f"'{volume.mount_path}' is already mounted ({user})",
@@ -71,7 +72,8 @@ def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 at_key=True,
             )
         names.add(volume.name)
-        paths[volume.mount_path] = f"volume '{volume.name}'"
+        if volume.mount_path is not None:
+            paths[volume.mount_path] = f"volume '{volume.name}'"
 
 
 def _requests_within_limits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
@@ -235,5 +237,12 @@ def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
     kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
     context = ctx or RuleContext()
     kind_rules = kind_for(spec.framework).rules()
-    rules = (*SPEC_RULES, *kind_rules, *VALUE_RULES, *SECRET_RULES, *POLICY_RULES)
+    rules = (
+        *SPEC_RULES,
+        *POD_RULES,
+        *kind_rules,
+        *VALUE_RULES,
+        *SECRET_RULES,
+        *POLICY_RULES,
+    )
     return [problem for rule in rules for problem in rule(spec, context)]

@@ -118,6 +118,18 @@ def _gpu_resource(value: str) -> str | None:
     return None
 
 
+def dns_subdomain_problem(value: str) -> str | None:
+    """Why `value` is not an object name, or None."""
+    return _dns1123_subdomain(value)
+
+
+def extended_resource_problem(value: str) -> str | None:
+    """Why `value` is not an extended resource name (`rdma/hca`), or None."""
+    if value.startswith("hugepages-"):
+        return None
+    return _gpu_resource(value)
+
+
 DnsName = Annotated[str, checked(_dns1035)]
 DnsLabel = Annotated[str, checked(_dns1123_label)]
 ObjectName = Annotated[str, checked(_dns1123_subdomain)]

@@ -12,9 +12,9 @@ from kgen.spec.base import SpecModel
 from kgen.spec.fields import (
     AbsolutePath,
     AtMost,
-    Count,
     DnsName,
     Image,
+    Int64,
     LabelKey,
     LabelValue,
     ObjectName,
@@ -25,68 +25,19 @@ from kgen.spec.pod import (
     EnvFrom,
     EnvVar,
     KubeObject,
-    ResourceOverrides,
     Resources,
     Toleration,
 )
-from kgen.spec.policy import RestartPolicy, RunPolicy
+from kgen.spec.policy import RunPolicy
+from kgen.spec.role import Containers, Ports, Role
 from kgen.spec.storage import Volume
+
+__all__ = ["JobSpec", "Role", "framework_field", "role_field", "role_items"]
 
 if TYPE_CHECKING:
     from kgen.kinds.base import Kind, RoleDef
 
 RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
-
-
-class Role(SpecModel):
-    """One replica type. `replicas` is this role's own pod count; every other key
-    overrides the job-wide one for this role only (env merges by name, resources per
-    resource)."""
-
-    replicas: Count = Field(
-        description="This role's pods (never a total).", examples=[3]
-    )
-    restart_policy: RestartPolicy | None = Field(
-        None,
-        description="Default OnFailure (PyTorch) or Never (TF).",
-        examples=["ExitCode"],
-    )
-    image: Image | None = Field(
-        None,
-        description="Image for this role.",
-        examples=["registry.example.com/ps:5.0"],
-    )
-    command: Annotated[list[str], AtMost] | None = Field(
-        None, description="Command for this role.", examples=[["python", "/app/ps.py"]]
-    )
-    args: Annotated[list[str], AtMost] | None = Field(
-        None, description="Arguments for this role.", examples=[["--role=ps"]]
-    )
-    env: Annotated[list[EnvVar], AtMost] | None = Field(
-        None,
-        description="Merged by name over the job's env.",
-        examples=[[{"name": "BATCH", "value": "1024"}]],
-    )
-    resources: ResourceOverrides | None = Field(
-        None,
-        description="Replaces job resources per resource.",
-        examples=[{"requests": {"memory": "64Gi"}}],
-    )
-    node_selector: Annotated[dict[LabelKey, LabelValue], AtMost] | None = Field(
-        None,
-        description="Merged over the job's node selector.",
-        examples=[{"gpu.example.com/class": "a100"}],
-    )
-    tolerations: Annotated[list[Toleration], AtMost] | None = Field(
-        None,
-        description="Merged by key over the job's tolerations.",
-        examples=[[{"key": "dedicated", "operator": "Exists"}]],
-    )
-    affinity: KubeObject | None = Field(
-        None,
-        description="Replaces the job's affinity.",
-        examples=[{"nodeAffinity": {}}],
-    )
 
 
 class JobSpec(SpecModel):
@@ -147,7 +98,7 @@ class JobSpec(SpecModel):
     )
     working_dir: AbsolutePath | None = Field(
         None,
-        description="Working directory; `<codeSync.path>/repo` with codeSync.",
+        description="Working directory; `<codeSync.path>/<codeSync.folder>` with codeSync.",
         examples=["/app"],
     )
     env: Annotated[list[EnvVar], AtMost] = Field(
@@ -217,6 +168,77 @@ class JobSpec(SpecModel):
         alias="hostIPC",
         description="Share the node's IPC namespace.",
         examples=[True],
+    )
+    host_pid: bool = Field(
+        False,
+        alias="hostPID",
+        description="Share the node's PID namespace.",
+        examples=[True],
+    )
+    containers: Containers = Field(
+        default_factory=list,
+        description="Sidecars: core Containers beside the trainer, in every pod.",
+        examples=[[{"name": "exporter", "image": "registry.example.com/exp:1.2"}]],
+    )
+    init_containers: Containers = Field(
+        default_factory=list,
+        description="Core Containers that run before the trainer (after codeSync).",
+        examples=[[{"name": "fetch", "image": "registry.example.com/fetch:1.0"}]],
+    )
+    ports: Ports = Field(
+        default_factory=list,
+        description="The trainer's ports beside the operator's; one named as the operator's port moves it.",
+        examples=[[{"name": "metrics", "containerPort": 9400}]],
+    )
+    liveness_probe: KubeObject | None = Field(
+        None,
+        description="The trainer's Probe.",
+        examples=[{"tcpSocket": {"port": 23456}}],
+    )
+    readiness_probe: KubeObject | None = Field(
+        None,
+        description="The trainer's Probe.",
+        examples=[{"tcpSocket": {"port": 23456}}],
+    )
+    startup_probe: KubeObject | None = Field(
+        None,
+        description="The trainer's Probe.",
+        examples=[{"exec": {"command": ["true"]}}],
+    )
+    lifecycle: KubeObject | None = Field(
+        None,
+        description="The trainer's Lifecycle hooks.",
+        examples=[{"preStop": {"exec": {"command": ["/bin/flush"]}}}],
+    )
+    runtime_class_name: ObjectName | None = Field(
+        None, description="The pods' RuntimeClass.", examples=["nvidia"]
+    )
+    dns_policy: (
+        Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] | None
+    ) = Field(None, description="The pods' DNS policy.", examples=["None"])
+    dns_config: KubeObject | None = Field(
+        None, description="A PodDNSConfig.", examples=[{"nameservers": ["10.0.0.10"]}]
+    )
+    host_aliases: Annotated[list[KubeObject], AtMost] = Field(
+        default_factory=list,
+        description="HostAliases in every pod's /etc/hosts.",
+        examples=[[{"ip": "10.0.0.5", "hostnames": ["storage.local"]}]],
+    )
+    topology_spread_constraints: Annotated[list[KubeObject], AtMost] = Field(
+        default_factory=list,
+        description="TopologySpreadConstraints of every pod.",
+        examples=[
+            [
+                {
+                    "maxSkew": 1,
+                    "topologyKey": "zone",
+                    "whenUnsatisfiable": "DoNotSchedule",
+                }
+            ]
+        ],
+    )
+    termination_grace_period_seconds: Int64 | None = Field(
+        None, ge=0, description="Seconds a pod gets to stop.", examples=[120]
     )
     run_policy: RunPolicy = Field(
         RunPolicy(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from kgen.spec.base import OneOf, SpecModel
 from kgen.spec.fields import (
@@ -92,7 +92,13 @@ class EnvFrom(OneOf):
 
 
 class ResourceAmounts(SpecModel):
-    """Kubernetes quantities per resource."""
+    """Kubernetes quantities per resource; extended resources by name (`rdma/hca: 1`),
+    which kgen.rules.spec checks are names of extended resources."""
+
+    # Extended resources are any domain-prefixed name a device plugin registers, so
+    # they cannot be fields; the keys are checked as names by a rule, at their line.
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, Quantity] = Field(init=False)
 
     cpu: Quantity | None = Field(None, description="CPU cores.", examples=["500m"])
     memory: Quantity | None = Field(None, description="Memory.", examples=["8Gi"])

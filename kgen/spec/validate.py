@@ -62,7 +62,7 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        hint = _gpu_hint(key, loc) or suggest(key, allowed_keys(model, loc[:-1]))
+        hint = gpu_hint(key, loc) or suggest(key, allowed_keys(model, loc[:-1]))
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
@@ -99,7 +99,7 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     return Problem(message, "invalid-value", path=loc, at_key=on_key)
 
 
-def _gpu_hint(key: str, loc: DataPath) -> str | None:
+def gpu_hint(key: str, loc: DataPath) -> str | None:
     """A GPU written as Kubernetes would (`limits: {nvidia.com/gpu: 1}`): kgen counts
     GPUs in resources.gpu, and puts them into limits itself."""
     if "gpu" not in key.lower() or len(loc) < 3 or loc[-3] != "resources":

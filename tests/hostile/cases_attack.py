@@ -241,13 +241,25 @@ def _built_then(plant: Callable[[Path], None]) -> Callable[[Path], None]:
     return prepare
 
 
+def owned(root: Path, *paths: str) -> None:
+    """List `paths` in the index, as a pull request that plants files can: kgen then
+    takes them for its own stale files and diffs them (a file it does not own is only
+    named, with the resources/ folder it belongs in)."""
+    index = root / "manifests" / ".kgen-index"
+    lines = index.read_text(encoding="utf-8").splitlines()
+    header = [line for line in lines if line.startswith("#")]
+    entries = sorted([*(line for line in lines if not line.startswith("#")), *paths])
+    index.write_text("".join(f"{line}\n" for line in [*header, *entries]))
+
+
 def _junk(count: int, size: int, fill: bytes = b"\0") -> Callable[[Path], None]:
     """After a build, `count` files of `size` bytes of `fill` in manifests/junk (sparse
-    when NUL)."""
+    when NUL), listed in the index."""
 
     def plant(root: Path) -> None:
         folder = root / "manifests" / "junk"
         folder.mkdir()
+        owned(root, *(f"manifests/junk/f{i}.yaml" for i in range(count)))
         for i in range(count):
             with open(folder / f"f{i}.yaml", "wb") as file:
                 if fill == b"\0":
@@ -262,6 +274,8 @@ def _planted(name: str, text: str, *, mode: str = "w") -> Callable[[Path], None]
     """After a build, `text` written to (or with mode "a", added to) file `name`."""
 
     def plant(root: Path) -> None:
+        if mode == "w":
+            owned(root, name)
         with open(root / name, mode, encoding="utf-8") as file:
             file.write(text)
 

@@ -92,7 +92,8 @@ CASES: dict[str, Case] = {
             '          - {name: proxy, image: "y:1"}\n',
         ),
         args=IMPORT,
-        about="the first container is the main one; the next is a sidecar, reported",
+        expected_exit=0,
+        about="the first container is the main one; the next is imported as a sidecar",
     ),
     "kinds-import-mpijob-replica-specs-as-a-list": Case(
         _manifest("MPIJob", "v2beta1", "  mpiReplicaSpecs: [Launcher, Worker]\n"),

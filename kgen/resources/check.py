@@ -1,0 +1,142 @@
+"""Check the team's objects strictly: core kinds against the core definitions of the
+project's Kubernetes version (unknown fields are errors, as kgen's own output), other
+kinds against the project's CRDs; a kind kgen can check neither way is an error, and
+a Secret is refused (kgen never puts credentials in git: docs/guarantees.md)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kgen.check import core
+from kgen.errors import Problem
+from kgen.load.jobs import located
+from kgen.resources.read import TeamFile
+from kgen.spec.fields import dns_subdomain_problem
+
+# Core kinds without a namespace: the rest get the environment's when they set none.
+CLUSTER_SCOPED = frozenset(
+    {
+        "Namespace",
+        "PriorityClass",
+        "RuntimeClass",
+        "StorageClass",
+        "PersistentVolume",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "CustomResourceDefinition",
+        "IngressClass",
+        "CSIDriver",
+        "ValidatingWebhookConfiguration",
+        "MutatingWebhookConfiguration",
+    }
+)
+
+
+@dataclass(frozen=True)
+class TeamObject:
+    """A checked object, as it goes into one environment's output."""
+
+    file: TeamFile
+    kind: str
+    name: str
+    body: dict[str, Any]
+    namespaced: bool
+
+
+@functools.cache
+def core_kinds(version: str) -> dict[tuple[str, str], str]:
+    """(apiVersion, kind) -> the core definition, from the definitions themselves."""
+    found: dict[tuple[str, str], str] = {}
+    for name, schema in core.definitions(version).items():
+        for gvk in schema.get("x-kubernetes-group-version-kind") or ():
+            group, version_, kind = gvk["group"], gvk["version"], gvk["kind"]
+            api = f"{group}/{version_}" if group else version_
+            found.setdefault((api, kind), name)
+    return found
+
+
+def check_object(
+    team: TeamFile, version: str, crds: Mapping[tuple[str, str], Any]
+) -> tuple[TeamObject | None, list[Problem]]:
+    data = team.doc.data
+    if not isinstance(data, dict):
+        return None, [
+            _at(
+                team,
+                (),
+                "an object file holds one Kubernetes object, a mapping",
+                "resource-invalid",
+            )
+        ]
+    api, kind = data.get("apiVersion"), data.get("kind")
+    if not isinstance(api, str) or not isinstance(kind, str):
+        return None, [
+            _at(
+                team,
+                (),
+                "an object needs apiVersion and kind (strings)",
+                "resource-invalid",
+            )
+        ]
+    if kind == "Secret" and api == "v1":
+        return None, [_secret(team)]
+    metadata = data.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    if not isinstance(name, str):
+        return None, [
+            _at(
+                team, ("metadata",), "an object needs metadata.name", "resource-invalid"
+            )
+        ]
+    # The name makes the output file's name: it must be a name, never a path.
+    problem = dns_subdomain_problem(name)
+    if problem is not None:
+        return None, [_at(team, ("metadata", "name"), problem, "resource-invalid")]
+    definition = core_kinds(version).get((api, kind))
+    if definition is not None:
+        found = core.check_object(data, definition, path=(), version=version)
+    elif (api, kind) in crds:
+        found = [
+            Problem(
+                f"invalid {kind}: {e.message}", "invalid-value", path=e.absolute_path
+            )
+            for e in crds[(api, kind)].iter_errors(data)
+        ]
+    else:
+        return None, [_unknown_kind(team, api, kind, version)]
+    problems = [located(p, team.doc) for p in found]
+    if problems:
+        return None, problems
+    namespaced = definition is None or kind not in CLUSTER_SCOPED
+    return TeamObject(team, kind, name, data, namespaced), []
+
+
+def _at(team: TeamFile, path: tuple[str, ...], message: str, code: str) -> Problem:
+    return located(Problem(message, code, path=path, at_key=bool(path)), team.doc)
+
+
+def _secret(team: TeamFile) -> Problem:
+    return located(
+        Problem(
+            "a Secret in resources/ would put its values in git",
+            "resource-secret",
+            path=("kind",),
+            hint="create it in the cluster (an External Secret or a sealed secret's CRD) and refer to it by name",
+        ),
+        team.doc,
+    )
+
+
+def _unknown_kind(team: TeamFile, api: str, kind: str, version: str) -> Problem:
+    return located(
+        Problem(
+            f"kgen cannot check a {kind} of {api}: it is no core kind of Kubernetes {version} and no CRD of the project",
+            "resource-unknown-kind",
+            path=("kind",),
+            hint="list its CustomResourceDefinition under kgen.yaml crds:, or fix apiVersion",
+        ),
+        team.doc,
+    )

@@ -1,0 +1,121 @@
+"""Read `resources/*.yaml` (every environment) and `resources/<env>/*.yaml` (one),
+through the project's one safe reader: regular files inside the project, never through
+a link, bounded like every input. One object per file, so each output file has one
+source and a problem one place."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgen.errors import Problem
+from kgen.load.document import Document
+from kgen.load.files import cannot_read, escapes, list_folder, outside, read_input
+from kgen.load.yaml import load_bytes
+
+FOLDER = "resources"
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class TeamFile:
+    """One object file: `env` None for a shared one."""
+
+    display: str
+    env: str | None
+    doc: Document
+
+
+def read_resources(
+    root: Path, environments: list[str]
+) -> tuple[list[TeamFile], list[Problem]]:
+    """Every object file, shared ones first, each folder in name order."""
+    folder = root / FOLDER
+    if not os.path.lexists(folder):
+        return [], []
+    if outside(root, folder) or folder.is_symlink():
+        return [], [escapes(FOLDER, what="folder")]
+    problems: list[Problem] = []
+    found = _read_folder(root, folder, FOLDER, None, problems)
+    for name in _subfolders(folder, problems):
+        shown = f"{FOLDER}/{name}"
+        if name not in environments:
+            problems.append(_unknown_environment(shown, name, environments))
+            continue
+        found += _read_folder(root, folder / name, shown, name, problems)
+    return found, problems
+
+
+def _subfolders(folder: Path, problems: list[Problem]) -> list[str]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+            names = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+            linked = [
+                e.name
+                for e in entries
+                if e.is_symlink() and os.path.splitext(e.name)[1] not in SUFFIXES
+            ]
+    except OSError as exc:
+        problems.append(cannot_read(FOLDER, exc))
+        return []
+    # A linked folder would be read from wherever it points, or dropped silently.
+    problems += [_linked_folder(f"{FOLDER}/{name}") for name in sorted(linked)]
+    return sorted(n for n in names if n.isprintable())
+
+
+def _linked_folder(shown: str) -> Problem:
+    return Problem(
+        f"{shown} is a symbolic link; kgen reads an environment's objects only from a folder in resources/",
+        "io",
+        file=shown,
+        hint="put the folder itself under resources/",
+    )
+
+
+def _read_folder(
+    root: Path, folder: Path, shown: str, env: str | None, problems: list[Problem]
+) -> list[TeamFile]:
+    entries, unnamed = list_folder(folder, shown, SUFFIXES)
+    problems += unnamed
+    out = []
+    for entry in entries:
+        display = f"{shown}/{entry.name}"
+        # As jobs/: a link is followed only while it stays inside the project.
+        try:
+            link = entry.is_symlink()
+            if link and outside(root, Path(entry.path)):
+                problems.append(escapes(display))
+                continue
+        except OSError as exc:  # a link loop, an unreadable target
+            problems.append(cannot_read(display, exc))
+            continue
+        reading = read_input(entry.path, display, root=root if link else None)
+        if reading.raw is None:
+            problems += [reading.problem] if reading.problem else []
+            continue
+        doc, found = load_bytes(reading.raw, display)
+        problems += found
+        if doc is not None:
+            out.append(TeamFile(display, env, doc))
+    return out
+
+
+def _unknown_environment(shown: str, name: str, environments: list[str]) -> Problem:
+    import difflib
+
+    close = difflib.get_close_matches(name, environments, n=1)
+    hint = (
+        f"did you mean '{close[0]}'?"
+        if close
+        else (
+            f"name the folder after an environment of kgen.yaml ({', '.join(environments)})"
+        )
+    )
+    return Problem(
+        f"{shown}/ is not the folder of an environment",
+        "resource-invalid",
+        file=shown,
+        hint=hint,
+    )

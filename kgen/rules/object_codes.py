@@ -1,0 +1,94 @@
+"""The codes of what a pod holds beyond the trainer (sidecars, volumes, ports, host
+access) and of the team's own objects (resources/) and files beside kgen's in the output;
+kgen.rules.catalog takes them in."""
+
+from __future__ import annotations
+
+from kgen.rules.info import RuleInfo, rule
+
+OBJECT_CODES: list[RuleInfo] = [
+    rule(
+        "duplicate-container",
+        "error",
+        False,
+        "Two containers of a pod with one name",
+        "The API server refuses a pod whose containers or init containers share a name, and the trainer's name and `git-sync` are kgen's.",
+    ),
+    rule(
+        "container-needs-image",
+        "error",
+        False,
+        "A sidecar or init container without an image",
+        "The core definition leaves `image` optional for templates, but the API server refuses every pod whose container has none: the job is accepted and no pod starts.",
+    ),
+    rule(
+        "mount-unknown-volume",
+        "error",
+        False,
+        "A container mounts a volume the pod does not have",
+        "The API server refuses the pod. Declare the volume under `volumes` (a sidecar's own volume needs no `mountPath`).",
+    ),
+    rule(
+        "extended-resource-limit",
+        "error",
+        False,
+        "An extended resource requested without the same limit",
+        "Extended resources (`rdma/hca`, `amd.com/gpu`) cannot be overcommitted: the API server refuses a pod whose request differs from its limit. Set the limit; the request follows.",
+    ),
+    rule(
+        "duplicate-port",
+        "error",
+        False,
+        "A container port or port name used twice in a container",
+        "The API server refuses a container whose ports share a name; the operator's port name is kgen's unless the job moves it.",
+    ),
+    rule(
+        "host-path",
+        "error",
+        True,
+        "A hostPath volume",
+        "A hostPath volume reads and writes the node's own files, which escapes the pod's isolation and is forbidden by the restricted and baseline Pod Security Standards. Allow it where it is needed (a dev overlay's `lint.ignore`, with a reason) rather than in production.",
+    ),
+    rule(
+        "host-namespaces",
+        "warning",
+        True,
+        "A pod sharing the node's PID, IPC or network namespace",
+        "`hostPID`, `hostIPC` and `hostNetwork` let a pod see the node's processes, memory or network, which the baseline Pod Security Standard forbids. It is a warning, not an error, because NCCL over the host network and PyTorch's shared memory are real needs that jobs had before kgen checked them; silence it per environment with an overlay's `lint.ignore` and a reason.",
+    ),
+    rule(
+        "privileged-container",
+        "error",
+        True,
+        "A privileged container",
+        "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason.",
+    ),
+    rule(
+        "resource-invalid",
+        "error",
+        False,
+        "An object in resources/ kgen cannot take",
+        "Each file under `resources/` (every environment) or `resources/<env>/` (one) holds one Kubernetes object with apiVersion, kind and a metadata.name that is an object name (it names the output file), and each subfolder is an environment of kgen.yaml.",
+    ),
+    rule(
+        "resource-secret",
+        "error",
+        False,
+        "A Secret in resources/",
+        "kgen never writes a credential to git: create Secrets in the cluster (External Secrets, sealed secrets) and refer to them by name.",
+    ),
+    rule(
+        "resource-unknown-kind",
+        "error",
+        False,
+        "An object kgen cannot check",
+        "Objects in `resources/` are checked strictly: core kinds against the core definitions of the project's `kubernetesVersion`, other kinds against a CRD listed under kgen.yaml `crds:`. A kind that is neither is refused rather than copied unchecked.",
+    ),
+    rule(
+        "unowned-output",
+        "warning",
+        False,
+        "A file in the output that kgen did not write",
+        "kgen keeps a file it did not write, but lists it in no kustomization, so Argo CD and Flux never apply it, and `build --check` cannot call the tree current. Move the object to `resources/<env>/` (or `resources/` for every environment): kgen then checks it, copies it and lists it.",
+    ),
+]

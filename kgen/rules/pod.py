@@ -1,0 +1,288 @@
+"""Rules over the pod a team writes (issue 18): its core objects checked against the
+core definitions at the project's Kubernetes version, and what the API server refuses
+although every object is valid on its own (a pod is accepted with the job, then every
+pod creation fails). Policy rules on host access are here too: each is silenceable with
+a reason, per job or per environment through an overlay's `lint.ignore`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from kgen.check import core
+from kgen.errors import DataPath, Problem
+from kgen.kinds import kind_for
+from kgen.render.pod import CHECKOUT_CONTAINER
+from kgen.render.volumes import CODE_VOLUME, SHM_VOLUME
+from kgen.rules.context import Rule, RuleContext
+from kgen.spec.job import JobSpec, role_items
+from kgen.spec.pod import ResourceAmounts
+from kgen.spec.storage import SOURCE_DEFINITIONS
+from kgen.spec.validate import suggest
+
+_V1 = "io.k8s.api.core.v1."
+# Spec keys holding one core object or a list of them, and their definitions.
+_ONE = {
+    "livenessProbe": "Probe",
+    "readinessProbe": "Probe",
+    "startupProbe": "Probe",
+    "lifecycle": "Lifecycle",
+    "dnsConfig": "PodDNSConfig",
+    "securityContext": "SecurityContext",
+    "podSecurityContext": "PodSecurityContext",
+}
+_MANY = {
+    "containers": "Container",
+    "initContainers": "Container",
+    "ports": "ContainerPort",
+    "hostAliases": "HostAlias",
+    "topologySpreadConstraints": "TopologySpreadConstraint",
+}
+
+
+def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """Every core object of the pod at its own path (affinity and the job-wide
+    security contexts are kgen.rules.spec's)."""
+    places: list[tuple[Any, DataPath]] = [(spec, ())]
+    places += [(role, ("roles", name)) for name, role in role_items(spec)]
+    for owner, base in places:
+        # Only the fields that are set: most specs set none (a render's hot path).
+        for attr, value in owner.__dict__.items():
+            found = _BY_ATTR.get(attr) if value else None
+            if found is None:
+                continue
+            key, kind, many = found
+            if many:
+                for index, item in enumerate(value):
+                    yield from _check(item, kind, (*base, key, index), ctx)
+            elif base or key not in _CHECKED_ELSEWHERE:
+                yield from _check(value, kind, (*base, key), ctx)
+    for index, volume in enumerate(spec.volumes):
+        for name, (key, definition) in SOURCE_DEFINITIONS.items():
+            value = getattr(volume, name)
+            if value is not None:
+                path = ("volumes", index, key)
+                yield from core.check_object(
+                    value, definition, path=path, version=ctx.kubernetes_version
+                )
+
+
+_CHECKED_ELSEWHERE = {"securityContext", "podSecurityContext"}
+
+
+def _snake(key: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in key)
+
+
+_ATTRS = {key: _snake(key) for key in (*_ONE, *_MANY)}
+_BY_ATTR = {
+    **{_ATTRS[key]: (key, kind, False) for key, kind in _ONE.items()},
+    **{_ATTRS[key]: (key, kind, True) for key, kind in _MANY.items()},
+}
+
+
+def _setting(spec: JobSpec, *keys: str) -> list[tuple[Any, DataPath]]:
+    """The job and its roles where any of `keys` is set; none for most specs."""
+    places: list[tuple[Any, DataPath]] = [(spec, ())]
+    places += [(role, ("roles", name)) for name, role in role_items(spec)]
+    return [p for p in places if any(_value(p[0], key) for key in keys)]
+
+
+def _value(owner: Any, key: str) -> Any:
+    # A model's fields are in its __dict__; getattr on a field a Role lacks goes
+    # through pydantic's __getattr__, and this runs for every render (hot path).
+    return owner.__dict__.get(_ATTRS[key])
+
+
+def _check(value: Any, kind: str, path: DataPath, ctx: RuleContext) -> list[Problem]:
+    return core.check_object(
+        value, _V1 + kind, path=path, version=ctx.kubernetes_version
+    )
+
+
+def _containers(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """Names unique in the pod, an image each, mounts of volumes the pod has."""
+    places = _setting(spec, "containers", "initContainers")
+    if not places:
+        return
+    trainer = kind_for(spec.framework).container
+    volumes = {v.name for v in spec.volumes} | {SHM_VOLUME, CODE_VOLUME}
+    for owner, base in places:
+        # Containers and init containers share one namespace in a pod.
+        taken = {trainer: "the trainer", CHECKOUT_CONTAINER: "codeSync"}
+        for key in ("initContainers", "containers"):
+            for index, item in enumerate(_value(owner, key) or ()):
+                yield from _container(item, (*base, key, index), taken, volumes)
+
+
+def _container(
+    item: dict[str, Any], path: DataPath, taken: dict[str, str], volumes: set[str]
+) -> Iterator[Problem]:
+    name = item.get("name")
+    if isinstance(name, str) and name in taken:
+        yield Problem(
+            f"container name '{name}' is already used ({taken[name]})",
+            "duplicate-container",
+            path=(*path, "name"),
+            hint="give each container of the pod its own name",
+        )
+    if isinstance(name, str):
+        taken.setdefault(name, f"{path[-2]}[{path[-1]}]")
+    if not item.get("image"):
+        yield Problem(
+            f"container '{name}' has no image",
+            "container-needs-image",
+            path=path,
+            at_key=True,
+            hint="the API server refuses a pod whose container has no image",
+        )
+    for index, mount in enumerate(item.get("volumeMounts") or ()):
+        used = mount.get("name") if isinstance(mount, dict) else None
+        if isinstance(used, str) and used not in volumes:
+            yield Problem(
+                f"container '{name}' mounts volume '{used}', which the pod does not have",
+                "mount-unknown-volume",
+                path=(*path, "volumeMounts", index, "name"),
+                hint=suggest(used, sorted(volumes))
+                or "declare it under volumes (no mountPath for a sidecar's own volume)",
+            )
+
+
+def _extended_resources(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    places: list[tuple[Any, DataPath]] = [(spec.resources, ("resources",))]
+    places += [
+        (role.resources, ("roles", name, "resources"))
+        for name, role in role_items(spec)
+        if role.resources is not None
+    ]
+    for resources, path in places:
+        requests, limits = resources.requests, resources.limits
+        for side, amounts in (("requests", requests), ("limits", limits)):
+            if amounts is not None:
+                yield from _names(amounts, (*path, side))
+        for key, wanted in ((requests.model_extra or {}) if requests else {}).items():
+            allowed = (limits.model_extra or {}).get(key) if limits else None
+            if "/" in key and allowed != wanted:
+                yield Problem(
+                    f"extended resource {key} is requested without the same limit",
+                    "extended-resource-limit",
+                    path=(*path, "requests", key),
+                    at_key=True,
+                    hint=f"set limits.{key}: {wanted} (the request follows the limit)",
+                )
+
+
+def _names(amounts: ResourceAmounts, path: DataPath) -> Iterator[Problem]:
+    if not amounts.model_extra:
+        return
+    from kgen.spec.fields import extended_resource_problem
+    from kgen.spec.validate import gpu_hint
+
+    allowed = [info.alias or name for name, info in type(amounts).model_fields.items()]
+    for key in amounts.model_extra or {}:
+        if (gpus := gpu_hint(key, (*path, key))) is not None:
+            # GPUs are counted in resources.gpu (quotas, plan, placement rules), never
+            # as an extended resource beside them.
+            yield Problem(
+                f"unknown key '{key}'",
+                "unknown-key",
+                path=(*path, key),
+                at_key=True,
+                hint=gpus,
+            )
+        elif "/" not in key and not key.startswith("hugepages-"):
+            yield Problem(
+                f"unknown key '{key}' in resources",
+                "unknown-key",
+                path=(*path, key),
+                at_key=True,
+                hint=suggest(key, allowed)
+                or "an extended resource is named with its domain, as rdma/hca",
+            )
+        elif (problem := extended_resource_problem(key)) is not None:
+            yield Problem(problem, "invalid-value", path=(*path, key), at_key=True)
+
+
+def _ports(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """The trainer's port names unique (the API server refuses a repeated one); a port
+    named as the operator's moves it (kgen.render.pod)."""
+    places = _setting(spec, "ports")
+    if not places:
+        return
+    kind = kind_for(spec.framework)
+    for owner, base in places:
+        names: dict[Any, int] = {}
+        for index, port in enumerate(_value(owner, "ports") or ()):
+            name = port.get("name")
+            if name == kind.port_name:
+                continue  # moves the operator's port
+            if isinstance(name, str) and name in names:
+                yield _duplicate_port(
+                    f"port name '{name}'", (*base, "ports", index, "name")
+                )
+            if isinstance(name, str):
+                names.setdefault(name, index)
+
+
+def _duplicate_port(what: str, path: DataPath) -> Problem:
+    return Problem(
+        f"{what} is used twice in the trainer",
+        "duplicate-port",
+        path=path,
+        hint="give each port its own name and number",
+    )
+
+
+def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    for index, volume in enumerate(spec.volumes):
+        if volume.host_path is not None:
+            yield Problem(
+                f"volume '{volume.name}' is a hostPath: the pod reads and writes the node's files",
+                "host-path",
+                path=("volumes", index, "hostPath"),
+                at_key=True,
+                hint="use a claim or an emptyDir, or allow it with lint.ignore and a reason",
+            )
+    for key, on in (
+        ("hostPID", spec.host_pid),
+        ("hostIPC", spec.host_ipc),
+        ("hostNetwork", spec.host_network),
+    ):
+        if on:
+            yield Problem(
+                f"{key} shares the node's namespace with every pod of the job",
+                "host-namespaces",
+                path=(key,),
+                hint="allow it where needed with lint.ignore and a reason",
+            )
+    yield from _privileged(spec)
+
+
+def _privileged(spec: JobSpec) -> Iterator[Problem]:
+    places: list[tuple[Any, DataPath]] = [(spec.security_context, ("securityContext",))]
+    owners: list[tuple[DataPath, Any]] = [((), spec)]
+    owners += [(("roles", n), r) for n, r in role_items(spec)]
+    for base, owner in owners:
+        if base:
+            places.append((owner.security_context, (*base, "securityContext")))
+        for key in ("initContainers", "containers"):
+            for index, item in enumerate(_value(owner, key) or ()):
+                context = item.get("securityContext")
+                places.append((context, (*base, key, index, "securityContext")))
+    for context, path in places:
+        if isinstance(context, dict) and context.get("privileged") is True:
+            yield Problem(
+                "a privileged container is root on the node",
+                "privileged-container",
+                path=(*path, "privileged"),
+                hint="ask for the device as an extended resource, or allow it with lint.ignore and a reason",
+            )
+
+
+POD_RULES: tuple[Rule, ...] = (
+    _pod_objects,
+    _containers,
+    _extended_resources,
+    _ports,
+    _host_access,
+)
