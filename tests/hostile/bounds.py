@@ -34,13 +34,13 @@ RUNS = 3
 REFERENCE_FLOOR = 0.45
 
 
-def measure(
-    args: tuple[str, ...], cwd: Path, runs: int = RUNS
-) -> tuple[float, float, int]:
-    """Median wall seconds, peak MB and the exit code of `runs` runs."""
+def measure(args: tuple[str, ...], cwds: list[Path]) -> tuple[float, float, int]:
+    """Median wall seconds, peak MB and the exit code of one run in each of `cwds`
+    (fresh copies of a case, as a command that writes, such as import, changes what the
+    next run finds)."""
     walls, peaks, codes = [], [], set()
     env = {**os.environ, "KGEN_NO_CACHE": "1", "NO_COLOR": "1"}
-    for _ in range(runs):
+    for cwd in cwds:
         start = time.perf_counter()
         proc = subprocess.Popen(
             [sys.executable, "-m", "kgen", *args],
@@ -60,8 +60,8 @@ def time_bound(tmp: Path) -> tuple[float, float]:
     """This machine's one-job validate (median of five, after a warm-up) and the time
     bound that follows from it."""
     root = materialise(Case(job(VALID_JOB), expected_exit=0), tmp / "floor" / "project")
-    measure(("validate",), root, runs=1)
-    floor, _, code = measure(("validate",), root, runs=5)
+    measure(("validate",), [root])
+    floor, _, code = measure(("validate",), [root] * 5)
     if code != 0:
         raise SystemExit(f"the valid one-job project exits {code}")
     return floor, MAX_SECONDS * max(1.0, floor / REFERENCE_FLOOR)
@@ -72,8 +72,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         floor, max_seconds = time_bound(Path(tmp))
         for name, case in sorted(CASES.items()):
-            root = materialise(case, Path(tmp) / name / "project")
-            wall, peak, code = measure(case.args, root)
+            roots = [
+                materialise(case, Path(tmp) / name / str(run) / "project")
+                for run in range(RUNS)
+            ]
+            wall, peak, code = measure(case.args, roots)
             rows.append((name, wall, peak, code, case.expected_exit))
     failures = [
         f"{name}: {wall:.2f} s, {peak:.0f} MB, exit {code} (expected {expected})"
