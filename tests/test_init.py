@@ -7,14 +7,14 @@ import os
 from pathlib import Path
 
 from kgen import __version__
-from tests.conftest import RunKgen
+from tests.conftest import REPO, RunKgen
 
 
 def test_init_builds_and_validates_clean(tmp_path: Path, run_kgen: RunKgen):
     made = run_kgen("init", "project", cwd=tmp_path)
     assert made.code == 0, made
     assert made.err == (
-        "kgen: wrote a project (57 files) in project\n"
+        "kgen: wrote a project (13 files) in project\n"
         "next: cd project && kgen build && kgen validate, then commit\n"
     )
     project = tmp_path / "project"
@@ -24,7 +24,18 @@ def test_init_builds_and_validates_clean(tmp_path: Path, run_kgen: RunKgen):
         0,
         "kgen: 1 job in 2 environments (2 renders): valid\n",
     )
-    assert run_kgen("schema", "--check", cwd=project).code == 0
+    # The editor schemas its files name, as `kgen schema` writes them (the job
+    # envelopes are for tools that check the output: `kgen schema` adds them).
+    editor = [
+        "kgen-job.schema.json",
+        "kgen-overlay.schema.json",
+        "kgen-project.schema.json",
+    ]
+    assert sorted(os.listdir(project / "schemas")) == editor
+    for name in editor:
+        assert (project / "schemas" / name).read_text() == (
+            REPO / "schemas" / name
+        ).read_text()
     assert sorted(os.listdir(project / "manifests")) == [
         ".kgen-index",
         "dev-cpu",

@@ -22,8 +22,15 @@ from kgen.output.writer import check_tree, write_tree
 def schema(options: Options, *, out: Path, check: bool = False) -> int:
     """Write the JSON Schemas for editors and the job envelopes into `out`, or with
     `check` report which differ."""
+    from kgen.output.generated import stale_files
     from kgen.reference.schemas import all_schemas, dump
 
+    # A folder kgen cannot write into is refused before the schemas are built (most
+    # of this command's time).
+    _, problems = stale_files({out / "kgen-job.schema.json": ""}, root=options.root)
+    if problems:
+        report(options, Outcome(None, None, problems))
+        return EXIT_PROBLEMS
     files = {out / name: dump(body) for name, body in all_schemas().items()}
     return write_or_check_files(options, files, check=check, fix="kgen schema")
 

@@ -9,13 +9,26 @@ from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, list
 from kgen.commands.outcome import report as report_problems
 from kgen.errors import UsageError, printable
 from kgen.output.generated import stale_files, write_file
-from kgen.scaffold.project import existing, gitignore, read_gitignore, scaffold
+from kgen.scaffold.project import (
+    existing,
+    gitignore,
+    read_gitignore,
+    scaffold,
+    schema_files,
+)
 
 NEXT = "next: cd {folder} && kgen build && kgen validate, then commit"
 
 
 def init(options: Options, folder: Path, *, force: bool) -> int:
+    # The schemas come last: building them is most of init's time, and a place kgen
+    # cannot write to is refused before any of it.
     files = scaffold(folder)
+    _, problems = stale_files({**files, folder / ".gitignore": ""}, root=folder)
+    if problems:
+        report_problems(options, Outcome(None, None, problems))
+        return EXIT_PROBLEMS
+    files |= schema_files(folder)
     taken = existing(files)
     if taken and not force:
         names = listed([printable(p.relative_to(folder).as_posix()) for p in taken])

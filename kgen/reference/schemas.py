@@ -70,12 +70,19 @@ def project_schema() -> dict[str, Any]:
     return schema
 
 
-def all_schemas() -> dict[str, dict[str, Any]]:
-    """File name under schemas/ to schema: editor schemas and the job envelopes."""
+def editor_schemas() -> dict[str, dict[str, Any]]:
+    """File name under schemas/ to schema: what editors check kgen's own files with."""
     return {
         "kgen-job.schema.json": job_schema(),
         "kgen-overlay.schema.json": overlay_schema(),
         "kgen-project.schema.json": project_schema(),
+    }
+
+
+def all_schemas() -> dict[str, dict[str, Any]]:
+    """File name under schemas/ to schema: editor schemas and the job envelopes."""
+    return {
+        **editor_schemas(),
         **{name: _self_contained(body) for name, body in all_envelopes().items()},
     }
 

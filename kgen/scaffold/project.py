@@ -10,13 +10,17 @@ from kgen.scaffold.templates import GITIGNORE_LINES, project_files
 
 
 def scaffold(folder: Path) -> dict[Path, str]:
-    """Every file of a new project in `folder`, with the editor schemas that its
-    `# yaml-language-server` comments name (what `kgen schema` writes)."""
-    from kgen.reference.schemas import all_schemas, dump
+    """Every file of a new project in `folder` but the schemas (`schema_files`)."""
+    return {folder / name: text for name, text in project_files().items()}
 
-    files = {folder / name: text for name, text in project_files().items()}
-    files |= {folder / "schemas" / name: dump(s) for name, s in all_schemas().items()}
-    return files
+
+def schema_files(folder: Path) -> dict[Path, str]:
+    """The editor schemas a new project's `# yaml-language-server` comments name; the
+    job envelopes (`kgen schema`) are for tools that check the output, not for a new
+    project."""
+    from kgen.reference.schemas import dump, editor_schemas
+
+    return {folder / "schemas" / name: dump(s) for name, s in editor_schemas().items()}
 
 
 def gitignore(current: bytes | None) -> str:
