@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgen.commands.outcome import (
     EXIT_OK,
@@ -12,11 +13,14 @@ from kgen.commands.outcome import (
     load_and_run,
     report,
 )
-from kgen.errors import UsageError, printable
+from kgen.errors import Problem, UsageError, printable
 from kgen.output.generated import write_or_check
 from kgen.output.index import with_index
 from kgen.output.root import argocd_problems, flux_problems
 from kgen.output.writer import check_tree, write_tree
+
+if TYPE_CHECKING:
+    from kgen.load.project import Project
 
 
 def schema(options: Options, *, out: Path, check: bool = False) -> int:
@@ -39,7 +43,6 @@ def argocd(options: Options, *, check: bool = False) -> int:
     """Write Argo CD Applications (or an ApplicationSet) and the health checks into
     argocd.output, which kgen owns like the output folder: orphans are removed."""
     from kgen.gitops.argocd import argocd_files
-    from kgen.gitops.destinations import name_problems, namespaces
 
     outcome = load_and_run(options, keep=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
@@ -49,11 +52,11 @@ def argocd(options: Options, *, check: bool = False) -> int:
     settings = project.spec.argocd
     if settings is None:
         raise UsageError("kgen.yaml has no argocd: section (repoURL at least)")
-    chosen, problems = namespaces(
-        project, settings.destination_namespaces, ("argocd", "destinationNamespaces")
-    )
-    problems += name_problems(
-        project, settings.name_prefix, "Application", ("argocd", "namePrefix")
+    chosen, problems = _destinations(
+        project,
+        ("argocd", "destinationNamespaces", settings.destination_namespaces),
+        ("argocd", "namePrefix", settings.name_prefix),
+        "Application",
     )
     problems += argocd_problems(project, extra_crds=options.crds)
     if problems:
@@ -66,7 +69,6 @@ def argocd(options: Options, *, check: bool = False) -> int:
 def flux(options: Options, *, check: bool = False) -> int:
     """Write a Flux Kustomization per environment into flux.output (owned with an
     index like argocd/)."""
-    from kgen.gitops.destinations import name_problems, namespaces
     from kgen.gitops.flux import flux_files
 
     outcome = load_and_run(options)
@@ -77,11 +79,11 @@ def flux(options: Options, *, check: bool = False) -> int:
     settings = project.spec.flux
     if settings is None:
         raise UsageError("kgen.yaml has no flux: section (sourceRef at least)")
-    chosen, problems = namespaces(
-        project, settings.target_namespaces, ("flux", "targetNamespaces")
-    )
-    problems += name_problems(
-        project, settings.name_prefix, "Kustomization", ("flux", "namePrefix")
+    chosen, problems = _destinations(
+        project,
+        ("flux", "targetNamespaces", settings.target_namespaces),
+        ("flux", "namePrefix", settings.name_prefix),
+        "Kustomization",
     )
     problems += flux_problems(project, extra_crds=options.crds)
     if problems:
@@ -89,6 +91,24 @@ def flux(options: Options, *, check: bool = False) -> int:
         return EXIT_PROBLEMS
     files = flux_files(project, chosen)
     return write_owned(options, files, settings.output, check=check, fix="kgen flux")
+
+
+def _destinations(
+    project: Project,
+    namespaces_at: tuple[str, str, dict[str, str]],
+    prefix_at: tuple[str, str, str],
+    object_kind: str,
+) -> tuple[dict[str, str], list[Problem]]:
+    """Each environment's namespace and the problems with it and with the object names
+    (prefix + environment): the same for Argo CD Applications and Flux Kustomizations.
+    `namespaces_at` and `prefix_at` are (section, key, value) in kgen.yaml."""
+    from kgen.gitops.destinations import name_problems, namespaces
+
+    section, key, chosen_by_env = namespaces_at
+    chosen, problems = namespaces(project, chosen_by_env, (section, key))
+    section, key, prefix = prefix_at
+    problems += name_problems(project, prefix, object_kind, (section, key))
+    return chosen, problems
 
 
 def write_owned(
