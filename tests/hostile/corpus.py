@@ -12,12 +12,16 @@ from __future__ import annotations
 from tests.hostile import (
     cases_adoption,
     cases_attack,
+    cases_cel,
     cases_input,
     cases_kinds,
     cases_output,
+    cases_patches,
     cases_pods,
+    cases_policy,
     cases_secrets,
     cases_targets,
+    cases_trainer,
     cases_values,
 )
 from tests.hostile.case import (
@@ -277,6 +281,10 @@ def _all_cases() -> dict[str, Case]:
         cases_adoption.CASES,
         cases_pods.CASES,
         cases_kinds.CASES,
+        cases_patches.CASES,
+        cases_policy.CASES,
+        cases_trainer.CASES,
+        cases_cel.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
