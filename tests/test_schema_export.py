@@ -166,3 +166,40 @@ def test_an_envelope_validates_a_committed_manifest_on_its_own():
     job["spec"]["pytorchReplicaSpecs"]["Master"]["replicas"] = "one"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate(job)
+
+
+def test_schema_removes_what_an_earlier_release_generated(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    assert run_kgen("schema", "--out", str(tmp_path)).code == 0
+    gone = tmp_path / "pytorchjob-training-operator-0.9.schema.json"
+    gone.write_text("{}\n")
+    mine = tmp_path / "my-team.json"
+    mine.write_text("{}\n")
+    other = tmp_path / "argo-workflow.schema.json"
+    other.write_text("{}\n")
+    check = run_kgen("schema", "--out", str(tmp_path), "--check")
+    assert (check.code, check.err.splitlines()) == (
+        1,
+        [
+            f"stale: {gone} (no longer generated)",
+            "kgen: generated files are out of date; run `kgen schema`",
+        ],
+    )
+    assert gone.exists()
+    write = run_kgen("schema", "--out", str(tmp_path))
+    assert (write.code, write.err) == (0, f"removed: {gone} (no longer generated)\n")
+    assert not gone.exists() and mine.exists() and other.exists()
+    assert run_kgen("schema", "--out", str(tmp_path), "--check").code == 0
+
+
+def test_schema_leaves_a_link_named_like_a_schema_alone(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    assert run_kgen("schema", "--out", str(tmp_path)).code == 0
+    target = tmp_path.parent / f"{tmp_path.name}-outside.json"
+    target.write_text("{}\n")
+    link = tmp_path / "tfjob-v0.schema.json"
+    link.symlink_to(target)
+    assert run_kgen("schema", "--out", str(tmp_path)).code == 0
+    assert link.is_symlink() and target.read_text() == "{}\n"

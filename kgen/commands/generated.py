@@ -36,7 +36,29 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
         report(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
     files = {out / name: dump(body) for name, body in all_schemas().items()}
-    return write_or_check_files(options, files, check=check, fix="kgen schema")
+    code = write_or_check_files(options, files, check=check, fix="kgen schema")
+    if code != EXIT_OK:
+        return code
+    return _leftovers(options, out, set(files), check=check)
+
+
+def _leftovers(options: Options, out: Path, files: set[Path], *, check: bool) -> int:
+    """Schema files a kgen release wrote that this one no longer does (a target or
+    release line that went away): named like the generated ones, `<prefix>-*.schema.json`
+    with a prefix of theirs, they are removed, or with `check` reported. Other files in
+    the folder are not kgen's and are left alone."""
+    from kgen.output.generated import leftover_files
+
+    leftovers = leftover_files(out, files)
+    for path in leftovers:
+        if not check:
+            path.unlink()
+        verb = "stale" if check else "removed"
+        options.err.write(f"{verb}: {printable(str(path))} (no longer generated)\n")
+    if check and leftovers:
+        options.err.write("kgen: generated files are out of date; run `kgen schema`\n")
+        return EXIT_PROBLEMS
+    return EXIT_OK
 
 
 def argocd(options: Options, *, check: bool = False) -> int:

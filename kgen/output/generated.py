@@ -59,6 +59,30 @@ def stale_files(
     return stale, list(dict.fromkeys(problems))
 
 
+def leftover_files(folder: Path, generated: set[Path]) -> list[Path]:
+    """Regular files in `folder` named like the `generated` ones (`<prefix>-*` with the
+    same suffix as theirs, a prefix one of theirs has) but not among them: what an
+    earlier release generated there. Never a link, never below one."""
+    suffixes = {"".join(path.suffixes) for path in generated}
+    prefixes = {path.name.split("-", 1)[0] for path in generated}
+    try:
+        names = sorted(os.listdir(folder)) if not folder.is_symlink() else []
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        path = folder / name
+        if path in generated or "-" not in name:
+            continue
+        if name.split("-", 1)[0] not in prefixes:
+            continue
+        if "".join(path.suffixes) not in suffixes:
+            continue
+        if not path.is_symlink() and path.is_file():
+            found.append(path)
+    return found
+
+
 def write_file(path: Path, text: str) -> None:
     """Replace `path` with `text` in one step: write a new file beside it, created
     without following links, and rename it over the old one."""
