@@ -2,7 +2,8 @@
 core definitions at the project's Kubernetes version, and what the API server refuses
 although every object is valid on its own (a pod is accepted with the job, then every
 pod creation fails). Policy rules on host access are here too: each is silenceable with
-a reason, per job or per environment through an overlay's `lint.ignore`."""
+a reason, per job or per environment through an overlay's `lint.ignore`, unless the
+environment's policy forbids it (kgen.rules.forbidden)."""
 
 from __future__ import annotations
 
@@ -243,15 +244,15 @@ def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 at_key=True,
                 hint="use a claim or an emptyDir, or allow it with lint.ignore and a reason",
             )
-    for key, on in (
-        ("hostPID", spec.host_pid),
-        ("hostIPC", spec.host_ipc),
-        ("hostNetwork", spec.host_network),
+    for key, on, code, what in (
+        ("hostPID", spec.host_pid, "host-pid", "processes"),
+        ("hostIPC", spec.host_ipc, "host-ipc", "shared memory"),
+        ("hostNetwork", spec.host_network, "host-network", "network"),
     ):
         if on:
             yield Problem(
-                f"{key} shares the node's namespace with every pod of the job",
-                "host-namespaces",
+                f"{key} shares the node's {what} with every pod of the job",
+                code,
                 path=(key,),
                 hint="allow it where needed with lint.ignore and a reason",
             )

@@ -1,0 +1,103 @@
+"""What kgen.yaml forbids in an environment: rules no job or overlay can silence there.
+
+A project sets `policy:` for every environment, and an environment may set its own,
+which replaces it (a dev cluster relaxes with `policy: {podSecurity: privileged}`).
+kgen.rules.forbidden applies it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from kgen.rules.groups import expanded
+from kgen.spec.base import SpecModel
+from kgen.spec.fields import AtMost, Reason, checked
+
+# The rules of each Pod Security Standard level that kgen checks, from the level's table
+# (https://kubernetes.io/docs/concepts/security/pod-security-standards/, Baseline:
+# "HostPath Volumes", "Host Namespaces" (spec.hostNetwork, hostPID, hostIPC),
+# "Privileged Containers"). The other fields of the level (host ports, capabilities,
+# sysctls, seccomp, AppArmor, SELinux) and the whole of Restricted are the cluster's Pod
+# Security admission's: kgen does not model them, so it offers no `restricted` that would
+# check less than its name says.
+POD_SECURITY_LEVELS: dict[str, tuple[str, ...]] = {
+    "privileged": (),
+    "baseline": (
+        "host-path",
+        "host-pid",
+        "host-ipc",
+        "host-network",
+        "privileged-container",
+    ),
+}
+# Silenceable rules that look across jobs, not at one job in one environment.
+_ACROSS_JOBS = {"job-changed-in-place", "claim-undeclared", "overlay-matches-nothing"}
+
+
+def _forbiddable_rule(value: str) -> str | None:
+    # Imported here: the catalogue is data about codes, and fields only need its keys.
+    from kgen.rules.catalog import RULES
+
+    rule = RULES.get(value)
+    if rule is None:
+        import difflib
+
+        names = [code for code, info in RULES.items() if info.silenceable]
+        close = difflib.get_close_matches(value, names, n=1)
+        suffix = f"; did you mean '{close[0]}'?" if close else ""
+        return f"'{value}' is not a kgen rule{suffix}"
+    if not rule.silenceable:
+        return f"'{value}' is always an error: there is nothing for a policy to forbid"
+    if value in _ACROSS_JOBS:
+        return (
+            f"'{value}' is checked across jobs; a policy forbids what one job does"
+            " in an environment"
+        )
+    return None
+
+
+ForbiddableRule = Annotated[str, checked(_forbiddable_rule)]
+
+
+class EnvironmentPolicy(SpecModel):
+    """Rules forbidden in an environment: each is an error there, and a job's or an
+    overlay's `lint.ignore` cannot silence it."""
+
+    pod_security: Literal["privileged", "baseline"] | None = Field(
+        None,
+        description="A Pod Security Standard level: `baseline` forbids host-path,"
+        " host-pid, host-ipc, host-network and privileged-container (what kgen checks"
+        " of the level); `privileged` forbids nothing.",
+        examples=["baseline"],
+    )
+    forbid: Annotated[list[ForbiddableRule], AtMost] = Field(
+        default_factory=list,
+        description="More rules to forbid (`host-namespaces` stands for all three).",
+        examples=[["image-latest"]],
+    )
+    allow: Annotated[dict[ForbiddableRule, Reason], AtMost] = Field(
+        default_factory=dict,
+        description="Rules of the level still allowed here, each with the reason; they"
+        " keep their severity and `lint.ignore`.",
+        examples=[{"host-ipc": "NCCL shares memory through the node's IPC namespace"}],
+    )
+
+    @field_validator("allow")
+    @classmethod
+    def _groups(cls, value: dict[str, str]) -> dict[str, str]:
+        return expanded(value)
+
+    def forbidden(self) -> dict[str, tuple[str | int, ...]]:
+        """Each forbidden rule and the data path (in the policy) that forbids it."""
+        found: dict[str, tuple[str | int, ...]] = {}
+        for code in POD_SECURITY_LEVELS[self.pod_security or "privileged"]:
+            found[code] = ("podSecurity",)
+        for index, written in enumerate(self.forbid):
+            for code in expanded({written: ""}):
+                found.setdefault(code, ("forbid", index))
+        return {code: path for code, path in found.items() if code not in self.allow}
+
+    def __hash__(self) -> int:
+        return hash((self.pod_security, tuple(self.forbid), frozenset(self.allow)))
