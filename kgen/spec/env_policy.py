@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
 from kgen.rules.groups import expanded
 from kgen.spec.base import SpecModel
@@ -61,11 +61,26 @@ def _forbiddable_rule(value: str) -> str | None:
 ForbiddableRule = Annotated[str, checked(_forbiddable_rule)]
 
 
+def _not_restricted(value: object) -> object:
+    if value == "restricted":
+        raise ValueError(
+            "kgen checks only what baseline forbids of the pod (restricted also needs"
+            " runAsNonRoot, seccomp, dropped capabilities): use baseline here, and"
+            " enforce restricted with the namespace's Pod Security admission label"
+        )
+    return value
+
+
+PodSecurityLevel = Annotated[
+    Literal["privileged", "baseline"], BeforeValidator(_not_restricted)
+]
+
+
 class EnvironmentPolicy(SpecModel):
     """Rules forbidden in an environment: each is an error there, and a job's or an
     overlay's `lint.ignore` cannot silence it."""
 
-    pod_security: Literal["privileged", "baseline"] | None = Field(
+    pod_security: PodSecurityLevel | None = Field(
         None,
         description="A Pod Security Standard level: `baseline` forbids host-path,"
         " host-pid, host-ipc, host-network and privileged-container (what kgen checks"
