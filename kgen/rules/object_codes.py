@@ -47,7 +47,7 @@ OBJECT_CODES: list[RuleInfo] = [
         "error",
         True,
         "A hostPath volume",
-        "A hostPath volume reads and writes the node's own files, which escapes the pod's isolation and is forbidden by the restricted and baseline Pod Security Standards. Allow it where it is needed (a dev overlay's `lint.ignore`, with a reason) rather than in production.",
+        "A hostPath volume reads and writes the node's own files, which escapes the pod's isolation and is forbidden by the restricted and baseline Pod Security Standards. Allow it where it is needed (a dev overlay's `lint.ignore`, with a reason); kgen.yaml `policy` forbids it where no ignore may allow it (production).",
     ),
     rule(
         "host-pid",
@@ -82,7 +82,7 @@ OBJECT_CODES: list[RuleInfo] = [
         "error",
         True,
         "A privileged container",
-        "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason.",
+        "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason, and forbid it with kgen.yaml `policy` where no ignore may allow it.",
     ),
     rule(
         "resource-invalid",
