@@ -328,3 +328,62 @@ def test_a_policy_naming_what_it_cannot_forbid_is_located(
     result = run_kgen("validate", "-C", str(root))
     assert result.code == 1
     assert result.err.splitlines()[0] == message
+
+
+def test_host_ports_and_added_capabilities_warn_and_baseline_forbids_them(
+    project: Project, run_kgen: RunKgen
+):
+    job = """
+        framework: pytorch
+        image: repo/train:1.0
+        resources: {requests: {cpu: "1", memory: 1Gi}, limits: {memory: 1Gi}}
+        ports:
+          - {name: metrics, containerPort: 9090, hostPort: 9090}
+        securityContext:
+          capabilities: {add: [CHOWN, IPC_LOCK, CAP_CHOWN]}
+        containers:
+          - name: exporter
+            image: repo/exp:1
+            ports: [{containerPort: 9401, hostPort: 19401}]
+        roles:
+          master: {replicas: 1}
+          worker:
+            replicas: 1
+            securityContext: {capabilities: {add: [SYS_PTRACE]}}
+    """
+    root = _project(project, job)
+    dev = run_kgen("validate", "--env", "dev", "-C", str(root))
+    assert dev.code == 0
+    assert [ln for ln in dev.err.splitlines() if ln.startswith("jobs/")] == [
+        "jobs/train.yaml:5:52: warning: hostPort 9090 binds the node's port: one such"
+        " pod per node, reachable from outside the cluster (host-port)",
+        "jobs/train.yaml:7:31: warning: capability IPC_LOCK is beyond the container"
+        " runtime's default set (added-capabilities)",
+        # Compared as written, as the admission does: CAP_CHOWN is not CHOWN.
+        "jobs/train.yaml:7:41: warning: capability CAP_CHOWN is beyond the container"
+        " runtime's default set (added-capabilities)",
+        "jobs/train.yaml:11:45: warning: hostPort 19401 binds the node's port: one"
+        " such pod per node, reachable from outside the cluster (host-port)",
+        "jobs/train.yaml:16:44: warning: capability SYS_PTRACE is beyond the"
+        " container runtime's default set (added-capabilities)",
+    ]
+    prod = run_kgen("validate", "--env", "prod", "-C", str(root))
+    assert prod.code == 1
+    default = "by the project's policy (kgen.yaml:2:16)"
+    assert [ln for ln in prod.err.splitlines() if ln.startswith("jobs/")] == [
+        f"jobs/train.yaml:5:52: error: host-port is forbidden {default}: hostPort 9090"
+        " binds the node's port: one such pod per node, reachable from outside the"
+        " cluster (policy-forbidden)",
+        f"jobs/train.yaml:7:31: error: added-capabilities is forbidden {default}:"
+        " capability IPC_LOCK is beyond the container runtime's default set"
+        " (policy-forbidden)",
+        f"jobs/train.yaml:7:41: error: added-capabilities is forbidden {default}:"
+        " capability CAP_CHOWN is beyond the container runtime's default set"
+        " (policy-forbidden)",
+        f"jobs/train.yaml:11:45: error: host-port is forbidden {default}: hostPort"
+        " 19401 binds the node's port: one such pod per node, reachable from outside"
+        " the cluster (policy-forbidden)",
+        f"jobs/train.yaml:16:44: error: added-capabilities is forbidden {default}:"
+        " capability SYS_PTRACE is beyond the container runtime's default set"
+        " (policy-forbidden)",
+    ]

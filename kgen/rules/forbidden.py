@@ -31,7 +31,7 @@ POLICY_CODES: list[RuleInfo] = [
         "error",
         False,
         "A rule the environment's policy forbids",
-        "kgen.yaml `policy:` (every environment's) or an environment's own `policy:` names rules that are errors there: a Pod Security Standard level (`podSecurity: baseline` forbids host-path, host-pid, host-ipc, host-network and privileged-container) and any rule under `forbid`. The message names the rule, the environment and the line of kgen.yaml that forbids it; no `lint.ignore` of a job or overlay silences it.",
+        "kgen.yaml `policy:` (every environment's) or an environment's own `policy:` names rules that are errors there: a Pod Security Standard level (`podSecurity: baseline` forbids host-path, host-pid, host-ipc, host-network, privileged-container, host-port and added-capabilities) and any rule under `forbid`. The message names the rule, the environment and the line of kgen.yaml that forbids it; no `lint.ignore` of a job or overlay silences it.",
     ),
     rule(
         IGNORE_REFUSED,

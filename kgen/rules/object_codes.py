@@ -85,6 +85,20 @@ OBJECT_CODES: list[RuleInfo] = [
         "A privileged container is root on the node. RDMA devices rarely need it (a device plugin's extended resource does); allow it per environment with an overlay's `lint.ignore` and a reason, and forbid it with kgen.yaml `policy` where no ignore may allow it.",
     ),
     rule(
+        "host-port",
+        "warning",
+        True,
+        "A container port bound on the node",
+        "A `hostPort` binds the port on the node itself: at most one such pod per node, reachable from outside the cluster, and forbidden by the baseline Pod Security Standard. Reach training pods through their own ports (the operator's headless Services) instead.",
+    ),
+    rule(
+        "added-capabilities",
+        "warning",
+        True,
+        "A capability beyond the container runtime's default set",
+        "`securityContext.capabilities.add` beyond AUDIT_WRITE, CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, MKNOD, NET_BIND_SERVICE, SETFCAP, SETGID, SETPCAP, SETUID and SYS_CHROOT, as the baseline Pod Security Standard forbids (names compared as written). RDMA's IPC_LOCK is a real need: silence it with a reason, or let a policy `allow` it.",
+    ),
+    rule(
         "resource-invalid",
         "error",
         False,

@@ -17,11 +17,11 @@ from kgen.spec.fields import AtMost, Reason, checked
 
 # The rules of each Pod Security Standard level that kgen checks, from the level's table
 # (https://kubernetes.io/docs/concepts/security/pod-security-standards/, Baseline:
-# "HostPath Volumes", "Host Namespaces" (spec.hostNetwork, hostPID, hostIPC),
-# "Privileged Containers"). The other fields of the level (host ports, capabilities,
-# sysctls, seccomp, AppArmor, SELinux) and the whole of Restricted are the cluster's Pod
-# Security admission's: kgen does not model them, so it offers no `restricted` that would
-# check less than its name says.
+# "HostPath Volumes", "Host Namespaces", "Privileged Containers", "Host Ports",
+# "Capabilities"; kgen.rules.pod_security cites the admission's checks). The level's
+# other fields (sysctls, seccomp, AppArmor, SELinux, /proc mount) and the whole of
+# Restricted are the cluster's Pod Security admission's: kgen offers no `restricted`
+# that would check less than its name says.
 POD_SECURITY_LEVELS: dict[str, tuple[str, ...]] = {
     "privileged": (),
     "baseline": (
@@ -30,6 +30,8 @@ POD_SECURITY_LEVELS: dict[str, tuple[str, ...]] = {
         "host-ipc",
         "host-network",
         "privileged-container",
+        "host-port",
+        "added-capabilities",
     ),
 }
 # Silenceable rules that look across jobs, not at one job in one environment.
@@ -83,8 +85,9 @@ class EnvironmentPolicy(SpecModel):
     pod_security: PodSecurityLevel | None = Field(
         None,
         description="A Pod Security Standard level: `baseline` forbids host-path,"
-        " host-pid, host-ipc, host-network and privileged-container (what kgen checks"
-        " of the level); `privileged` forbids nothing.",
+        " host-pid, host-ipc, host-network, privileged-container, host-port and"
+        " added-capabilities (what kgen checks of the level); `privileged` forbids"
+        " nothing.",
         examples=["baseline"],
     )
     forbid: Annotated[list[ForbiddableRule], AtMost] = Field(
