@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from kgen.errors import DataPath, Problem
+from kgen.errors import DataPath, Problem, shortened
 from kgen.rules.context import Rule, RuleContext
 from kgen.spec.job import JobSpec, role_items
 
@@ -106,7 +106,8 @@ def _privilege(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         for index, name in enumerate(added if isinstance(added, list) else ()):
             if isinstance(name, str) and name not in DEFAULT_CAPABILITIES:
                 yield Problem(
-                    f"capability {name} is beyond the container runtime's default set",
+                    f"capability {shortened(name, 64)} is beyond the container"
+                    " runtime's default set",
                     "added-capabilities",
                     path=(*path, "capabilities", "add", index),
                     hint=f"drop it from capabilities.add, {_ALLOW}",

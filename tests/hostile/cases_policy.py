@@ -63,6 +63,28 @@ CASES: dict[str, Case] = {
         _policy('{forbid: ["\\e[2Jhost-path", "' + "x" * 100_000 + '"]}'),
         about="a rule id never repaints the terminal nor floods the log",
     ),
+    "capability-escapes-types-and-length": Case(
+        _policy(
+            "{podSecurity: baseline}",
+            _ENVS,
+        )
+        | {
+            "jobs/train.yaml": VALID_JOB
+            + 'securityContext:\n  capabilities: {add: ["\\e[2JSYS_ADMIN", 7, {a: b}, "'
+            + "X" * 100_000
+            + '"], drop: ALL}\n'
+        },
+        about="a capability name never repaints the terminal nor floods the log",
+    ),
+    "host-port-out-of-range-and-forbidden": Case(
+        {
+            **_policy("{podSecurity: baseline}"),
+            "jobs/train.yaml": VALID_JOB
+            + "ports:\n  - {containerPort: 9090, hostPort: 99999999999}\n"
+            + "  - {containerPort: 9091, hostPort: true}\n",
+        },
+        about="a port the API server refuses, and one it would take if it were not forbidden",
+    ),
     "policy-ignore-in-job-refused": Case(
         {
             **_policy("{podSecurity: baseline}"),
