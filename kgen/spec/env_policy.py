@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 
 from kgen.rules.groups import expanded
 from kgen.spec.base import SpecModel
@@ -104,7 +104,18 @@ class EnvironmentPolicy(SpecModel):
 
     @field_validator("allow")
     @classmethod
-    def _groups(cls, value: dict[str, str]) -> dict[str, str]:
+    def _allowed(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        # An exception to nothing is a mistake (a level that changed, a rule mistyped
+        # for another): said, rather than kept as a reason nobody checks.
+        if "pod_security" in info.data and "forbid" in info.data:
+            level = POD_SECURITY_LEVELS[info.data["pod_security"] or "privileged"]
+            forbidden = {*level, *expanded(dict.fromkeys(info.data["forbid"], ""))}
+            unused = [k for k in value if not forbidden & expanded({k: ""}).keys()]
+            if unused:
+                raise ValueError(
+                    f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} not"
+                    " forbidden by this policy, so there is nothing to allow"
+                )
         return expanded(value)
 
     def forbidden(self) -> dict[str, tuple[str | int, ...]]:

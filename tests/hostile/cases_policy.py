@@ -51,6 +51,12 @@ CASES: dict[str, Case] = {
         _policy("{podSecurity: baseline, allow: {host-ipc: ''}}"),
         about="an exception to the policy needs the reason reviewers read",
     ),
+    "policy-allows-what-it-does-not-forbid": Case(
+        _policy(
+            "{podSecurity: privileged, forbid: [host-pid], allow: {host-ipc: NCCL, host-namespaces: x y}}"
+        ),
+        about="an exception to nothing is a mistake; host-namespaces covers host-pid",
+    ),
     "policy-key-typo": Case(
         _policy("{podSecurty: baseline}"),
         about="a misspelt key would leave every environment unprotected",
