@@ -71,6 +71,13 @@ EDITS: dict[str, tuple[Callable[[Path], object], int | None]] = {
         lambda root: _edit(root / "kgen.yaml", "namespace: ml-dev", "namespace: d"),
         None,
     ),
+    # resnet-3node's hostIPC, allowed by the policy, becomes forbidden in prod.
+    "kgen.yaml's policy": (
+        lambda root: _edit(
+            root / "kgen.yaml", "    host-ipc: resnet", "    host-pid: r"
+        ),
+        None,
+    ),
     "a broken job": (
         lambda root: _edit(
             root / "jobs/mnist-ddp.yaml", "worker: {replicas: 3}", "worker: {x: 3}"

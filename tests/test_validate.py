@@ -25,6 +25,7 @@ def test_allowed_keys_walk_models_lists_and_dicts():
         "namespace",
         "jobs",
         "gpuQuota",
+        "policy",
     ]
     assert allowed_keys(PyTorchJobSpec, ("labels",)) == []
 

@@ -27,6 +27,7 @@ from kgen.pipeline.stage import Stages, layers_of
 from kgen.render.base import Environment
 from kgen.rules.catalog import classified
 from kgen.rules.context import RuleContext
+from kgen.rules.forbidden import enforced, forbidden_rules
 from kgen.rules.project import check_project
 
 
@@ -43,6 +44,7 @@ def environment_for(project: Project, name: str) -> tuple[Environment, list[Over
         settings.namespace,
         project.spec.job_names,
         flux=project.spec.flux is not None,
+        forbidden=forbidden_rules(project, name),
     )
     return env, overlays
 
@@ -241,6 +243,9 @@ def render_one(
     located = stage.located + stage.locate(
         [p for p in render_problems if p.code not in ignored]
     )
+    if env.forbidden:
+        silenced = stage.silenced + [p for p in render_problems if p.code in ignored]
+        located = enforced(env, stage, located, silenced)
     if any(p.severity == "error" for p in located):
         return None, located
     return RenderedJob(

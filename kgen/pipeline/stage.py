@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_for
+from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay
 from kgen.merge.layers import Layer, merge_layers
@@ -44,19 +45,29 @@ class Stage:
         problems: list[Problem],
         *,
         failed: bool,
+        silenced: list[Problem] | None = None,
     ) -> None:
         self.job, self.layers, self.spec, self.failed = job, layers, spec, failed
         self._origins: Origins | None = None
         self.located = self.locate(problems)
+        # What lint.ignore silenced, unlocated: a policy may forbid it (kgen.rules.forbidden).
+        self.silenced = silenced or []
 
     def locate(self, problems: list[Problem]) -> list[Problem]:
         """`problems` at file:line:col; the origins are traced once, when first needed."""
         if not problems:
             return []
+        return locate(self.job, self.layers, problems, self.origins())
+
+    def origins(self) -> Origins:
         if self._origins is None:
             job = self.job
             self._origins = Origins(job.doc.data, job.doc.positions, self.layers)
-        return locate(self.job, self.layers, problems, self._origins)
+        return self._origins
+
+    def origin(self, path: DataPath) -> Origin | None:
+        """Where the job or an overlay writes `path` itself, if one does."""
+        return self.origins().of(path)
 
 
 class Stages:
@@ -97,6 +108,8 @@ def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> 
 
         problems += check_spec(spec, context)
     failed = any(classified(p).severity == "error" for p in problems)
+    silenced: list[Problem] = []
     if spec is not None:
+        silenced = [p for p in problems if p.code in spec.lint.ignore]
         problems = [p for p in problems if p.code not in spec.lint.ignore]
-    return Stage(job, layers, spec, problems, failed=failed)
+    return Stage(job, layers, spec, problems, failed=failed, silenced=silenced)

@@ -19,6 +19,7 @@ from kgen.kinds import KINDS
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework
+from kgen.spec.env_policy import EnvironmentPolicy
 from kgen.spec.gitops import ArgoCDSettings, FluxSettings, SourceRef
 from kgen.spec.lint import LintSettings
 from kgen.spec.project import (
@@ -86,6 +87,7 @@ def _sections() -> list[Section]:
         ("match (overlays), jobs (environments)", JobSelector, ()),
         ("kgen.yaml", ProjectSpec, ()),
         ("kgen.yaml environments.<name>", EnvironmentSpec, ()),
+        ("kgen.yaml policy, environments.<name>.policy", EnvironmentPolicy, ()),
         ("kgen.yaml gpuPlacement", GpuPlacement, ()),
         ("kgen.yaml argocd", ArgoCDSettings, ()),
         ("kgen.yaml flux", FluxSettings, ()),

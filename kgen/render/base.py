@@ -23,6 +23,8 @@ class Environment:
     job_names: str = "plain"
     # kgen.yaml has `flux:`: created claims carry Flux's prune opt-out too.
     flux: bool = False
+    # The rules its policy forbids, each with where it is set (kgen.rules.forbidden).
+    forbidden: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,7 @@
 """Rules over the pod a team writes (issue 18): its core objects checked against the
 core definitions at the project's Kubernetes version, and what the API server refuses
 although every object is valid on its own (a pod is accepted with the job, then every
-pod creation fails). Policy rules on host access are here too: each is silenceable with
-a reason, per job or per environment through an overlay's `lint.ignore`."""
+pod creation fails). The rules on host access and privilege are kgen.rules.pod_security's."""
 
 from __future__ import annotations
 
@@ -15,6 +14,7 @@ from kgen.kinds import kind_for
 from kgen.render.pod import CHECKOUT_CONTAINER
 from kgen.render.volumes import CODE_VOLUME, SHM_VOLUME
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.pod_security import POD_SECURITY_RULES
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import ResourceAmounts
 from kgen.spec.storage import SOURCE_DEFINITIONS
@@ -233,56 +233,10 @@ def _duplicate_port(what: str, path: DataPath) -> Problem:
     )
 
 
-def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    for index, volume in enumerate(spec.volumes):
-        if volume.host_path is not None:
-            yield Problem(
-                f"volume '{volume.name}' is a hostPath: the pod reads and writes the node's files",
-                "host-path",
-                path=("volumes", index, "hostPath"),
-                at_key=True,
-                hint="use a claim or an emptyDir, or allow it with lint.ignore and a reason",
-            )
-    for key, on in (
-        ("hostPID", spec.host_pid),
-        ("hostIPC", spec.host_ipc),
-        ("hostNetwork", spec.host_network),
-    ):
-        if on:
-            yield Problem(
-                f"{key} shares the node's namespace with every pod of the job",
-                "host-namespaces",
-                path=(key,),
-                hint="allow it where needed with lint.ignore and a reason",
-            )
-    yield from _privileged(spec)
-
-
-def _privileged(spec: JobSpec) -> Iterator[Problem]:
-    places: list[tuple[Any, DataPath]] = [(spec.security_context, ("securityContext",))]
-    owners: list[tuple[DataPath, Any]] = [((), spec)]
-    owners += [(("roles", n), r) for n, r in role_items(spec)]
-    for base, owner in owners:
-        if base:
-            places.append((owner.security_context, (*base, "securityContext")))
-        for key in ("initContainers", "containers"):
-            for index, item in enumerate(_value(owner, key) or ()):
-                context = item.get("securityContext")
-                places.append((context, (*base, key, index, "securityContext")))
-    for context, path in places:
-        if isinstance(context, dict) and context.get("privileged") is True:
-            yield Problem(
-                "a privileged container is root on the node",
-                "privileged-container",
-                path=(*path, "privileged"),
-                hint="ask for the device as an extended resource, or allow it with lint.ignore and a reason",
-            )
-
-
 POD_RULES: tuple[Rule, ...] = (
     _pod_objects,
     _containers,
     _extended_resources,
     _ports,
-    _host_access,
+    *POD_SECURITY_RULES,
 )

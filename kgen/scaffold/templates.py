@@ -28,10 +28,16 @@ output: manifests
 gpuPlacement:
   nodeSelectorKeys: [cloud.google.com/gke-accelerator]
   tolerationKeys: [nvidia.com/gpu]
+# What no job or overlay can silence (lint.ignore): what the baseline Pod Security
+# Standard forbids (hostPath, host namespaces and ports, privileged containers, added
+# capabilities) is an error in every environment without a policy of its own.
+policy:
+  podSecurity: baseline
 environments:
   dev-cpu:
     overlays: [cpu, dev, v1]
     namespace: ml-dev
+    policy: {podSecurity: privileged}  # dev relaxes: warnings and lint.ignore as usual
   prod-gpu:
     overlays: [gpu, prod, v1]
     namespace: ml-prod

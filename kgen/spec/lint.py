@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from kgen.rules.groups import expanded
 from kgen.spec.base import SpecModel
 from kgen.spec.fields import AtMost, EnvName, Reason, SilenceableRule
 
@@ -25,6 +26,11 @@ class LintSettings(SpecModel):
         " with the reason (secret-env-literal is never silenced for a whole job).",
         examples=[{"TOKEN_TTL_SECONDS": "a lifetime, not a token"}],
     )
+
+    @field_validator("ignore")
+    @classmethod
+    def _groups(cls, value: dict[str, str]) -> dict[str, str]:
+        return expanded(value)
 
     def __hash__(self) -> int:
         # Hashable like its frozen siblings: pydantic deep-copies an unhashable field

@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.kinds.targets import TARGETS
 from kgen.spec.base import Framework, SpecModel
+from kgen.spec.env_policy import EnvironmentPolicy
 from kgen.spec.fields import (
     MAX_ENVIRONMENTS,
     MAX_OVERLAYS,
@@ -114,6 +115,11 @@ class EnvironmentSpec(SpecModel):
         description="Most GPUs the environment's jobs may ask for together (elastic jobs at their maximum); `kgen validate` enforces it.",
         examples=[16],
     )
+    policy: EnvironmentPolicy | None = Field(
+        None,
+        description="Rules forbidden here; replaces the project's `policy`.",
+        examples=[{"podSecurity": "privileged"}],
+    )
 
 
 class GpuPlacement(SpecModel):
@@ -188,6 +194,11 @@ class ProjectSpec(SpecModel):
         None,
         description="Settings for `kgen flux`; with it, created claims carry Flux's prune protection.",
         examples=[{"sourceRef": {"name": "ml-gitops"}}],
+    )
+    policy: EnvironmentPolicy | None = Field(
+        None,
+        description="Rules forbidden in every environment that sets no `policy` of its own: errors there, which no job or overlay can silence.",
+        examples=[{"podSecurity": "baseline"}],
     )
     lint: LintSettings = Field(
         LintSettings(),
