@@ -103,6 +103,9 @@ class Health:
     # Conditions that say the job is up: a controller that blocks on health (Flux's
     # wait) counts it ready then, since waiting for the end of training would time out.
     started: tuple[str, ...] = ()
+    # A kind without a condition that says it is up (TrainJob): a CEL expression over
+    # its status that does, for Flux's `current`.
+    started_expr: str = ""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kgen.kinds import kind_for
+from kgen.kinds import kind_of
 from kgen.spec.job import JobSpec, role_items
 
 # Stands for the 8 hex digits of `jobNames: content-hash` where no render exists yet.
@@ -27,7 +27,7 @@ def generated_names(spec: JobSpec, job_names: str = "plain") -> list[tuple[str, 
     job = run_name(spec, job_names)
     # Where an autoscaler scales the job, every role is counted at its limit: the
     # longest name any pod could get.
-    limit = kind_for(spec.framework).scale_limit(spec)
+    limit = kind_of(spec).scale_limit(spec)
     names = []
     for role, settings in role_items(spec):
         replicas = settings.replicas

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kgen.errors import Problem
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS
 from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
 from kgen.rules.object_codes import OBJECT_CODES
@@ -217,7 +217,7 @@ RULES: dict[str, RuleInfo] = {
         *INPUT_CODES,
         *_RULES,
         *OBJECT_CODES,
-        *(i for k in KINDS.values() for i in k.catalog),
+        *(i for k in ALL_KINDS for i in k.catalog),
     )
 }
 
