@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kgen.check.trace import trace
 from kgen.gitops.cel import health_exprs
 from kgen.gitops.health import health_lua
 from kgen.kinds import ALL_KINDS, KINDS, kind_for, kind_named, kinds_on
@@ -320,3 +321,73 @@ def test_plan_counts_a_trainjobs_nodes_and_gpus(run_kgen: RunKgen):
     # kind, target, roles..., pods 4, GPUs 4 (numNodes x 1 per node)
     assert mnist[2:4] == ["TrainJob", "trainer-v2.3"]
     assert mnist[-4:-2] == ["4", "4"]
+
+
+@pytest.mark.parametrize(
+    ("out", "spec_path"),
+    [
+        (("spec", "trainer", "image"), ("image",)),
+        (("spec", "trainer", "env", 1, "value"), ("env", 1, "value")),
+        (("spec", "trainer", "numNodes"), ("roles",)),
+        (("spec", "trainer", "resourcesPerNode", "limits"), ("resources", "limits")),
+        (
+            ("spec", "initializer", "model", "storageUri"),
+            ("trainJob", "initializer", "model", "storageUri"),
+        ),
+        (("spec", "managedBy"), ("trainJob", "managedBy")),
+        (("spec", "activeDeadlineSeconds"), ("runPolicy", "activeDeadlineSeconds")),
+        (
+            ("spec", "podTemplateOverrides", 0, "spec", "affinity", "nodeAffinity"),
+            ("affinity", "nodeAffinity"),
+        ),
+        (
+            ("spec", "podTemplateOverrides", 0, "metadata", "labels", "a"),
+            ("podLabels",),
+        ),
+        (
+            (
+                "spec",
+                "runtimePatches",
+                0,
+                "trainingRuntimeSpec",
+                "template",
+                "spec",
+                "replicatedJobs",
+                0,
+                "template",
+                "spec",
+                "template",
+                "spec",
+                "containers",
+                0,
+                "volumeMounts",
+                1,
+            ),
+            ("volumes",),
+        ),
+        (
+            (
+                "spec",
+                "runtimePatches",
+                0,
+                "trainingRuntimeSpec",
+                "template",
+                "spec",
+                "replicatedJobs",
+                0,
+                "template",
+                "spec",
+                "template",
+                "spec",
+                "securityContext",
+                "fsGroup",
+            ),
+            ("podSecurityContext", "fsGroup"),
+        ),
+    ],
+)
+def test_an_output_error_points_at_the_spec(
+    out: tuple[Any, ...], spec_path: tuple[Any, ...]
+):
+    manifests, _ = render_job(_spec(), Environment("e", TARGETS["trainer-v2.3"], "ns"))
+    assert trace(manifests[0], out) == spec_path

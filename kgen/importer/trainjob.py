@@ -17,23 +17,12 @@ from typing import Any
 
 from kgen.errors import DataPath
 from kgen.kinds.base import Kind
+from kgen.kinds.trainer.importer import PATCHED_POD, V21_POD
 from kgen.load.document import Document
 
 # The override of the runtime's pods, by where each release keeps it.
-_V21: DataPath = ("spec", "podTemplateOverrides", 0)
-_PATCH: DataPath = (
-    "spec",
-    "runtimePatches",
-    0,
-    "trainingRuntimeSpec",
-    "template",
-    "spec",
-    "replicatedJobs",
-    0,
-    "template",
-    "spec",
-    "template",
-)
+_V21: DataPath = ("spec", *V21_POD)
+_PATCH: DataPath = ("spec", *PATCHED_POD)
 _TRAINER_KEYS = {"image", "command", "args", "env"}
 
 

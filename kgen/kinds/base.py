@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
 from kgen.rules.info import RuleInfo
 
 if TYPE_CHECKING:
@@ -247,6 +247,12 @@ class Kind:
     ) -> dict[str, Any]:
         fields: dict[str, Any] = self._part("importer").read_fields(spec, target, out)
         return fields
+
+    def spec_path(self, out: DataPath) -> DataPath:
+        """The spec path that produced `out` (under the object's `spec`), for a kind
+        without replica specs, which maps its own output (kgen.check.trace)."""
+        path: DataPath = self._part("trace").spec_path(out)
+        return path
 
     def preload(self) -> None:
         """Import what rendering needs, once, before worker processes fork."""

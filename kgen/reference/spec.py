@@ -44,7 +44,7 @@ TYPE_NAMES: dict[Any, str] = {
     f.SubPath: "relative path",
     f.GpuResource: "resource name",
     f.Quantity: "quantity",
-    **{t: name for kind in KINDS.values() for t, name in kind.type_names().items()},
+    **{t: name for kind in ALL_KINDS for t, name in kind.type_names().items()},
     f.Count: "integer ≥ 1",
     f.Int32: "integer ≥ 0",
     f.PositiveSeconds: "seconds",

@@ -7,6 +7,22 @@ from typing import Any
 
 from kgen.kinds.trainer import CONTROLLER, RUNTIMES
 
+# Where each release keeps the pod template of the runtime's `node` job, under spec
+# (the one override kgen writes): podTemplateOverrides on 2.1, kgen's runtime patch.
+V21_POD: tuple[str | int, ...] = ("podTemplateOverrides", 0)
+PATCHED_POD: tuple[str | int, ...] = (
+    "runtimePatches",
+    0,
+    "trainingRuntimeSpec",
+    "template",
+    "spec",
+    "replicatedJobs",
+    0,
+    "template",
+    "spec",
+    "template",
+)
+
 
 def read_fields(
     spec: dict[str, Any], target: str, out: dict[str, Any]

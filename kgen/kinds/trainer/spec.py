@@ -4,19 +4,38 @@ takes the section (kgen.kinds.trainer.sections says so elsewhere)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 
 from kgen.kinds.pytorch.spec import NprocPerNode, PyTorchJobSpec, PyTorchRoles
 from kgen.kinds.pytorch.spec import scale_limit as scale_limit
 from kgen.kinds.trainer import CONTROLLER, MULTIKUEUE
 from kgen.spec.base import SpecModel
-from kgen.spec.fields import ObjectName
+from kgen.spec.fields import ObjectName, checked
 from kgen.spec.job import JobSpec
 
 # kubeflow/trainer@v2.3.0 trainjob_types.go: StorageURI's CEL rule and MaxLength.
-STORAGE_URI = r"^[A-Za-z][A-Za-z0-9+.-]*://.+$"
+STORAGE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.+$")
+MAX_URI = 2048
+
+
+def _storage_uri(value: str) -> str | None:
+    if len(value) > MAX_URI:
+        return f"storageUri must be at most {MAX_URI} characters"
+    if not STORAGE_URI.match(value):
+        return "storageUri must be a URI with a scheme: hf://, s3://, ..."
+    return None
+
+
+StorageUri = Annotated[
+    str,
+    checked(_storage_uri),
+    WithJsonSchema(
+        {"type": "string", "pattern": STORAGE_URI.pattern, "maxLength": MAX_URI}
+    ),
+]
 
 
 class RuntimeRef(SpecModel):
@@ -36,9 +55,7 @@ class RuntimeRef(SpecModel):
 class StorageSource(SpecModel):
     """Where an initializer downloads from, before the nodes start."""
 
-    storage_uri: str = Field(
-        pattern=STORAGE_URI,
-        max_length=2048,
+    storage_uri: StorageUri = Field(
         description="`hf://`, `s3://` or another scheme the runtime's initializer reads.",
         examples=["hf://meta-llama/Llama-3.2-1B"],
     )
@@ -108,9 +125,9 @@ REFERENCE: list[tuple[str, type[BaseModel]]] = [
     ("trainJob", TrainJobSection),
     ("trainJob.runtimeRef", RuntimeRef),
     ("trainJob.initializer", Initializer),
-    ("trainJob.initializer.dataset", StorageSource),
+    ("trainJob.initializer.dataset, trainJob.initializer.model", StorageSource),
 ]
-TYPE_NAMES: dict[Any, str] = {}
+TYPE_NAMES: dict[Any, str] = {StorageUri: "URI"}
 
 
 def own(spec: JobSpec) -> TrainJobSpec:
