@@ -20,6 +20,7 @@ import yaml
 from kgen.check.envelope import envelope
 from kgen.kinds import kind_for
 from kgen.kinds.targets import TARGETS, TRAINER_TARGETS
+from kgen.kinds.trainer import INSTALLED_RUNTIMES, RUNTIMES
 from kgen.render.base import Environment
 from kgen.render.job import render_job
 from tests.conftest import REPO, SHARED
@@ -230,3 +231,18 @@ def test_the_envelope_carries_the_crds_cel_rules(target: str):
         if path[: len(pod)] != pod and path[:1] != ("status",)
     }
     assert ours == theirs
+
+
+def test_the_installed_runtimes_have_no_initializer_jobs():
+    """trainjob-initializer-unused: Kubeflow's own ClusterTrainingRuntimes, each with
+    only its training jobs (kubeflow/trainer@v2.3.0:manifests/base/runtimes)."""
+    names = set()
+    for path in sorted((CRDS / "trainer-runtimes-v2.3.0").glob("*.yaml")):
+        runtime = yaml.safe_load(path.read_text())
+        names.add(runtime["metadata"]["name"])
+        jobs = runtime["spec"]["template"]["spec"]["replicatedJobs"]
+        assert not {"dataset-initializer", "model-initializer"} & {
+            j["name"] for j in jobs
+        }
+    assert names == INSTALLED_RUNTIMES
+    assert set(RUNTIMES.values()) <= names

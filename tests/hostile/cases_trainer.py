@@ -129,6 +129,11 @@ CASES: dict[str, Case] = {
         ),
         about="a credential in a URI is never echoed",
     ),
+    "trainer-initializer-on-torch-distributed": Case(
+        _v23("trainJob:\n  initializer:\n    model: {storageUri: 'hf://org/model'}\n"),
+        expected_exit=0,
+        about="Kubeflow's own runtimes have no initializer jobs: nothing downloads",
+    ),
     "trainer-runtime-kind-unknown": Case(
         _v23("trainJob: {runtimeRef: {name: torch, kind: JobSet}}\n"),
         about="runtimeRef names a TrainingRuntime or a ClusterTrainingRuntime",

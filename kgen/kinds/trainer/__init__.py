@@ -21,6 +21,18 @@ GROUP = "trainer.kubeflow.org"
 # The ClusterTrainingRuntime Kubeflow installs for each framework kgen renders as a
 # TrainJob (kubeflow/trainer@v2.3.0:manifests/base/runtimes/torch_distributed.yaml).
 RUNTIMES: dict[str, str] = {"pytorch": "torch-distributed"}
+# The ClusterTrainingRuntimes Kubeflow installs, none of which has a dataset or model
+# initializer job (kubeflow/trainer@v2.3.0:manifests/base/runtimes/*.yaml): a
+# TrainJob's initializer on one of them downloads nothing.
+INSTALLED_RUNTIMES = frozenset(
+    {
+        "torch-distributed",
+        "deepspeed-distributed",
+        "jax-distributed",
+        "mlx-distributed",
+        "xgboost-distributed",
+    }
+)
 # The runtime's replicated job and container (torch_distributed.yaml: both `node`).
 NODE = "node"
 # torchrun's rendezvous port the torch plugin sets (kubeflow/trainer@v2.3.0:

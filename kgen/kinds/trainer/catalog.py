@@ -31,6 +31,16 @@ CATALOG: tuple[RuleInfo, ...] = (
         "Kubeflow Trainer refuses a TrainJob that sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR or PET_MASTER_PORT (TorchRunReservedEnvNames).",
     ),
     rule(
+        "trainjob-initializer-unused",
+        "warning",
+        True,
+        "An initializer on a runtime without initializer jobs",
+        """The ClusterTrainingRuntimes Kubeflow installs (torch-distributed,
+        deepspeed-distributed, ...) have no dataset-initializer or model-initializer
+        job, so trainJob.initializer downloads nothing there. Name a runtime that
+        has them in trainJob.runtimeRef.""",
+    ),
+    rule(
         "trainjob-needs-torchrun",
         "warning",
         True,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kgen.errors import Problem
+from kgen.kinds.trainer import INSTALLED_RUNTIMES, RUNTIMES
 from kgen.kinds.trainer.spec import own
 from kgen.rules.context import Rule, RuleContext
 from kgen.spec.job import JobSpec, role_items
@@ -78,4 +79,29 @@ def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
-RULES: tuple[Rule, ...] = (_nodes, _reserved_env, _torchrun, _nproc_on_cpu)
+def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    job = own(spec)
+    if job.train_job.initializer is None:
+        return
+    ref = job.train_job.runtime_ref
+    if ref is not None and (
+        ref.kind != "ClusterTrainingRuntime" or ref.name not in INSTALLED_RUNTIMES
+    ):
+        return
+    runtime = ref.name if ref else RUNTIMES[job.framework]
+    yield Problem(
+        f"the runtime {runtime} has no initializer jobs: the initializer downloads nothing",
+        "trainjob-initializer-unused",
+        path=("trainJob", "initializer"),
+        at_key=True,
+        hint="name a runtime with dataset-initializer and model-initializer jobs in trainJob.runtimeRef",
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    _nodes,
+    _reserved_env,
+    _torchrun,
+    _nproc_on_cpu,
+    _initializer_unused,
+)
