@@ -133,6 +133,8 @@ TRAINER_ARRIVED: dict[str, Release] = {
     "trainer.activeDeadlineSeconds": (2, 2),
     "trainer.securityContext": (2, 2),
     "trainer.terminationGracePeriodSeconds": (2, 3),
+    # StorageURI's format rule and maxLength (v2.3.0 trainjob_types.go).
+    "trainer.storageUri.format": (2, 3),
 }
 # Fields a later release removed.
 TRAINER_REMOVED: dict[str, Release] = {

@@ -93,7 +93,7 @@ def _runtime_ref(target: ApiTarget) -> dict[str, Any]:
 
 def _initializer(target: ApiTarget) -> dict[str, Any]:
     uri: dict[str, Any] = {"type": "string"}
-    if target.has("trainer.terminationGracePeriodSeconds"):  # v2.3.0's StorageURI
+    if target.has("trainer.storageUri.format"):
         uri["maxLength"] = 2048
         uri["x-kubernetes-validations"] = [
             {
