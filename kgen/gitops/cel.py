@@ -12,7 +12,7 @@ CEL implementation evaluates it.
 
 from __future__ import annotations
 
-from kgen.kinds.base import Health
+from kgen.kinds.health import Health
 
 # Argo CD health to Flux's result; what is neither failed nor current is in progress.
 _FLUX = {"Degraded": "failed", "Healthy": "current"}

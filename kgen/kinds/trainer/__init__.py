@@ -12,7 +12,8 @@ The declaration only; the other modules are imported on first use (kgen.kinds.ba
 
 from __future__ import annotations
 
-from kgen.kinds.base import Health, Kind
+from kgen.kinds.base import Kind
+from kgen.kinds.health import Health
 from kgen.kinds.pytorch import MASTER, WORKER
 from kgen.kinds.targets import TRAINER_TARGETS
 from kgen.kinds.trainer.catalog import CATALOG
