@@ -50,6 +50,18 @@ _EVERY_POD_FIELD = (
     "envFrom:\n  - {configMap: settings}\n",
 )
 
+_IMPORT = ("import", "manifest.yaml", "--out", "imported")
+
+
+def _trainjob(spec: str) -> dict[str, Content]:
+    """A TrainJob manifest to import, with `spec` (indented) as its spec."""
+    head = (
+        "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\n"
+        "metadata: {name: tj, namespace: ml}\nspec:\n"
+    )
+    return {"manifest.yaml": head + spec}
+
+
 CASES: dict[str, Case] = {
     "trainer-tensorflow-job": Case(
         _on("trainer-v2.3", _TF),
@@ -169,5 +181,34 @@ CASES: dict[str, Case] = {
             "trainer-v2.1", VALID_JOB + _TORCHRUN + "trainJob: {numProcPerNode: auto}\n"
         ),
         about="torchrun's auto on a CPU node starts a process per core",
+    ),
+    "trainer-import-trainer-as-a-list": Case(
+        _trainjob("  runtimeRef: {name: torch-distributed}\n  trainer: [image]\n"),
+        args=_IMPORT,
+        about="not the API's shape: an error at the document, not a traceback",
+    ),
+    "trainer-import-nodes-as-text": Case(
+        _trainjob(
+            "  runtimeRef: {name: torch-distributed}\n"
+            "  trainer: {image: 'x:1', numNodes: 'many'}\n"
+        ),
+        args=_IMPORT,
+        about="numNodes a string: refused, not compared with an integer",
+    ),
+    "trainer-import-patch-without-jobs": Case(
+        _trainjob(
+            "  runtimeRef: {name: torch-distributed}\n"
+            "  trainer: {image: 'x:1', numNodes: 2}\n"
+            "  runtimePatches:\n  - manager: kgen.io/kgen\n"
+            "    trainingRuntimeSpec: {template: {spec: {replicatedJobs: []}}}\n"
+        ),
+        args=_IMPORT,
+        about="a runtime patch of no job: nothing to read, an error at the document",
+    ),
+    "trainer-import-without-a-trainer": Case(
+        _trainjob("  runtimeRef: {name: torch-distributed}\n"),
+        args=_IMPORT,
+        expected_exit=0,
+        about="no image: imported as a PyTorchJob without one is, and the build says so",
     ),
 }
