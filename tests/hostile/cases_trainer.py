@@ -182,6 +182,16 @@ CASES: dict[str, Case] = {
         ),
         about="torchrun's auto on a CPU node starts a process per core",
     ),
+    "trainer-name-too-long": Case(
+        {
+            **_on("trainer-v2.3", VALID_JOB + _TORCHRUN),
+            "jobs/train.yaml": None,
+            "jobs/a-job-name-too-long-for-the-jobset-pod-hostnames-of-trainer.yaml": (
+                VALID_JOB + _TORCHRUN
+            ),
+        },
+        about="JobSet's pod hostnames {job}-node-0-{index}, not the operator's pod names",
+    ),
     "trainer-import-trainer-as-a-list": Case(
         _trainjob("  runtimeRef: {name: torch-distributed}\n  trainer: [image]\n"),
         args=_IMPORT,
