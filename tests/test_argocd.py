@@ -14,6 +14,9 @@ from tests.conftest import REPO, RunKgen, write_tree
 
 lupa = pytest.importorskip("lupa")
 HEALTH_LUA = health_lua(kind_for("pytorch").health)
+# Kubeflow Trainer v2's TrainJob: conditions Complete, Failed, Suspended.
+TRAINJOB_KEY = "resource.customizations.health.trainer.kubeflow.org_TrainJob"
+TRAINJOB_LUA = health_lua(kind_for("pytorch", "trainer-v2.3").health)
 
 
 def _health(status: dict[str, Any] | None) -> tuple[str, str]:
@@ -106,8 +109,12 @@ def test_committed_argocd_files_are_current_and_carry_the_health_check(
             "resource.customizations.health.kubeflow.org_XGBoostJob",
             "resource.customizations.health.kubeflow.org_JAXJob",
             "resource.customizations.health.kubeflow.org_PaddleJob",
+            TRAINJOB_KEY,
         }
-        assert all(script == HEALTH_LUA for script in data.values())
+        assert all(
+            script == HEALTH_LUA for key, script in data.items() if key != TRAINJOB_KEY
+        )
+        assert data[TRAINJOB_KEY] == TRAINJOB_LUA
     assert not (REPO / "argocd" / "argocd-cm.health.yaml").exists()
 
 
@@ -128,6 +135,8 @@ def test_applications_point_at_each_environment_and_ignore_hpa_replicas():
             "kf06-gpu",
             "kf04-cpu",
             "kf04-gpu",
+            "trainer-gpu",
+            "trainer21-gpu",
         )
     }
     prod = apps["prod-gpu.application.yaml"]["spec"]

@@ -47,17 +47,17 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 10 jobs in 9 environments (48 renders): 85 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 10 jobs in 11 environments (51 renders): 96 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 10 jobs in 9 environments (48 renders): 0 files written, 0 removed, 85 unchanged\n"
+        == "kgen: 10 jobs in 11 environments (51 renders): 0 files written, 0 removed, 96 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (85 files)\n")
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (96 files)\n")
 
 
 def test_check_reports_modified_missing_and_stale_files(
@@ -230,7 +230,7 @@ def test_installed_command_and_module_run(tmp_path: Path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stderr == "kgen: 10 jobs in 9 environments (48 renders): valid\n"
+        assert done.stderr == "kgen: 10 jobs in 11 environments (51 renders): valid\n"
 
 
 def test_repo_output_is_current(run_kgen: RunKgen):

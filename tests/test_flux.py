@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from kgen.gitops.cel import health_exprs
-from kgen.kinds import KINDS, kind_for
+from kgen.kinds import ALL_KINDS, kind_for
 from kgen.kinds.targets import TARGETS
 from tests.conftest import REPO, RunKgen, write_tree
 from tests.test_argocd import _conditions, _health
@@ -108,12 +108,10 @@ def test_committed_flux_files_are_current_and_cover_every_kind(run_kgen: RunKgen
     assert spec["targetNamespace"] == "kubeflow"
     covered = {(e["apiVersion"], e["kind"]) for e in spec["healthCheckExprs"]}
     assert covered == {
-        (TARGETS[t].api_version, kind.kind)
-        for kind in KINDS.values()
-        for t in kind.targets
+        (TARGETS[t].api_version, kind.kind) for kind in ALL_KINDS for t in kind.targets
     }
     for entry in spec["healthCheckExprs"]:
-        kind = next(k for k in KINDS.values() if k.kind == entry["kind"])
+        kind = next(k for k in ALL_KINDS if k.kind == entry["kind"])
         assert {k: v for k, v in entry.items() if k not in ("apiVersion", "kind")} == (
             health_exprs(kind.health)
         )

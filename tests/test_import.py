@@ -39,15 +39,15 @@ def _objects(root: Path) -> dict[str, dict[str, Any]]:
 def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     inputs = [
         str(p.relative_to(REPO))
-        for kind in ("pytorchjob", "tfjob", "persistentvolumeclaim")
+        for kind in ("pytorchjob", "tfjob", "trainjob", "persistentvolumeclaim")
         for p in sorted(REPO.glob(f"manifests/*/*.{kind}.yaml"))
     ]
     result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=REPO)
     assert result.code == 0, result
     assert result.err.endswith(
-        "kgen: imported 42 jobs into "
+        "kgen: imported 45 jobs into "
         + str(tmp_path / "imported")
-        + "/ (45 files); run `kgen build -C "
+        + "/ (50 files); run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )
@@ -388,7 +388,8 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
         in result.err
     )
     assert result.err.endswith(
-        "kgen: no job kgen imports (PyTorchJob, TFJob, MPIJob, XGBoostJob, JAXJob, PaddleJob)"
+        "kgen: no job kgen imports (PyTorchJob, TFJob, MPIJob, XGBoostJob, JAXJob, PaddleJob,"
+        " TrainJob)"
         " in the given files\n"
     )
 

@@ -48,7 +48,7 @@ EDITS: dict[str, tuple[Callable[[Path], object], int | None]] = {
         lambda root: _edit(
             root / "jobs/mnist-ddp.yaml", "pytorch-dist-mnist:v1.0", "mnist:v2.0"
         ),
-        8,
+        10,
     ),
     "a comment in a job": (
         lambda root: _edit(root / "jobs/tf-ps.yaml", "\n", "\n# reviewed\n"),
@@ -82,7 +82,7 @@ EDITS: dict[str, tuple[Callable[[Path], object], int | None]] = {
         lambda root: _edit(
             root / "jobs/mnist-ddp.yaml", "worker: {replicas: 3}", "worker: {x: 3}"
         ),
-        8,
+        10,
     ),
 }
 

@@ -40,6 +40,12 @@ import kgen.kinds.tensorflow.importer
 import kgen.kinds.tensorflow.render
 import kgen.kinds.tensorflow.rules
 import kgen.kinds.tensorflow.spec
+import kgen.kinds.trainer.env
+import kgen.kinds.trainer.envelope
+import kgen.kinds.trainer.importer
+import kgen.kinds.trainer.render
+import kgen.kinds.trainer.rules
+import kgen.kinds.trainer.spec
 import kgen.kinds.xgboost.env
 import kgen.kinds.xgboost.envelope
 import kgen.kinds.xgboost.importer
@@ -47,7 +53,7 @@ import kgen.kinds.xgboost.render
 import kgen.kinds.xgboost.rules
 import kgen.kinds.xgboost.spec
 from kgen.errors import Problem
-from kgen.kinds import FRAMEWORKS, KINDS, kind_for, kind_named, kinds_on
+from kgen.kinds import ALL_KINDS, FRAMEWORKS, KINDS, kind_for, kind_named, kinds_on
 from kgen.kinds.base import Kind, Replica
 from kgen.kinds.targets import TARGETS, ApiTarget
 from kgen.render.base import Environment
@@ -162,7 +168,18 @@ _paddle: tuple[SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterP
     kgen.kinds.paddle.importer,
 )
 
-KIND_IDS = [kind.framework for kind in KINDS.values()]
+_trainer: tuple[
+    SpecPart, RenderPart, EnvPart, RulesPart, EnvelopePart, ImporterPart
+] = (
+    kgen.kinds.trainer.spec,
+    kgen.kinds.trainer.render,
+    kgen.kinds.trainer.env,
+    kgen.kinds.trainer.rules,
+    kgen.kinds.trainer.envelope,
+    kgen.kinds.trainer.importer,
+)
+
+KIND_IDS = [kind.kind for kind in ALL_KINDS]
 
 
 def _members(protocol: type[Any]) -> dict[str, Any]:
@@ -173,7 +190,7 @@ def _members(protocol: type[Any]) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("kind", KINDS.values(), ids=KIND_IDS)
+@pytest.mark.parametrize("kind", ALL_KINDS, ids=KIND_IDS)
 @pytest.mark.parametrize("part", PARTS)
 def test_every_kind_has_every_part(kind: Kind, part: str):
     module = importlib.import_module(f"{kind.package}.{part}")
@@ -184,7 +201,7 @@ def test_every_kind_has_every_part(kind: Kind, part: str):
             assert list(inspect.signature(getattr(module, name)).parameters) == wanted
 
 
-@pytest.mark.parametrize("kind", KINDS.values(), ids=KIND_IDS)
+@pytest.mark.parametrize("kind", ALL_KINDS, ids=KIND_IDS)
 def test_the_declaration_agrees_with_the_model(kind: Kind):
     model = kind.model()
     assert model.model_fields["framework"].examples == [kind.framework]
@@ -194,7 +211,7 @@ def test_the_declaration_agrees_with_the_model(kind: Kind):
     assert len(set(keys)) == len(keys) and set(keys) <= set(kind.api_roles)
 
 
-@pytest.mark.parametrize("kind", KINDS.values(), ids=KIND_IDS)
+@pytest.mark.parametrize("kind", ALL_KINDS, ids=KIND_IDS)
 def test_the_declaration_names_real_targets_and_catalogued_codes(kind: Kind):
     assert kind.targets <= set(TARGETS)
     for field, targets in kind.fields.items():

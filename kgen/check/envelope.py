@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import TARGETS, ApiTarget
 
@@ -66,7 +66,11 @@ def _scheduling(target: ApiTarget) -> dict[str, Any]:
 
 def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
     """The schema of `kind` as `target` accepts it: the run fields where the target
-    keeps them, the kind's own fields, and its replica specs."""
+    keeps them, the kind's own fields, and its replica specs. A kind without replica
+    specs (TrainJob) gives its whole `spec`, and its own rules at the root."""
+    if not kind.replica_key:
+        own = kind.envelope(target)
+        return _document(kind, target, own.pop("spec"), own)
     spec: dict[str, Any] = {}
     run_fields = _run_fields(target)
     if target.run_fields_at == "runPolicy":
@@ -84,6 +88,15 @@ def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
     spec |= kind.envelope(target)
     roles = {role: _replica_spec() for role in kind.api_roles}
     spec[kind.replica_key] = {**object_schema(roles), "minProperties": 1}
+    return _document(kind, target, object_schema(spec, required=[kind.replica_key]))
+
+
+def _document(
+    kind: Kind,
+    target: ApiTarget,
+    spec: dict[str, Any],
+    root: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{kind.kind} ({target.description})",
@@ -93,10 +106,11 @@ def envelope(kind: Kind, target: ApiTarget) -> dict[str, Any]:
                 "apiVersion": {"const": target.api_version},
                 "kind": {"const": kind.kind},
                 "metadata": {"$ref": f"{K8S}.apimachinery.pkg.apis.meta.v1.ObjectMeta"},
-                "spec": object_schema(spec, required=[kind.replica_key]),
+                "spec": spec,
             },
             required=["apiVersion", "kind", "metadata", "spec"],
         ),
+        **(root or {}),
     }
 
 
@@ -104,7 +118,7 @@ def all_envelopes() -> dict[str, dict[str, Any]]:
     """File name under schemas/ to schema, for every kind and the targets it is on."""
     return {
         f"{kind.kind.lower()}-{name}.schema.json": envelope(kind, target)
-        for kind in KINDS.values()
+        for kind in ALL_KINDS
         for name, target in TARGETS.items()
         if name in kind.targets
     }

@@ -65,6 +65,8 @@ def trace(manifest: Manifest, out: DataPath) -> DataPath:
         return (str(out[1]),)
     if len(out) < 2 or out[0] != "spec":
         return ()
+    if not kind.replica_key:  # the kind maps its own output (TrainJob)
+        return kind.spec_path(out[1:])
     field = str(out[1])
     if field == "runPolicy":
         return ("runPolicy", *out[2:3])

@@ -7,7 +7,7 @@ from pathlib import Path
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, report
 from kgen.importer.jobs import import_files
 from kgen.importer.project import write_project
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS
 from kgen.output.generated import check_import_folder
 
 
@@ -17,7 +17,7 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
     result = import_files(list(paths), cwd=Path.cwd())
     report(options, Outcome(None, None, result.problems), to_stderr=True)
     if not result.jobs:
-        kinds = ", ".join(kind.kind for kind in KINDS.values())
+        kinds = ", ".join(kind.kind for kind in ALL_KINDS)
         options.err.write(f"kgen: no job kgen imports ({kinds}) in the given files\n")
         return EXIT_PROBLEMS
     written = write_project(result, out)

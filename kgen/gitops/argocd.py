@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.gitops.health import health_lua
-from kgen.kinds import KINDS, kind_for
+from kgen.kinds import ALL_KINDS, kind_for
 from kgen.load.project import Project
 from kgen.output.emitter import dump_documents
 from kgen.pipeline.records import RunResult
@@ -78,7 +78,7 @@ def health_data() -> dict[str, str]:
         f"resource.customizations.health.{kind.group}_{kind.kind}": health_lua(
             kind.health
         )
-        for kind in KINDS.values()
+        for kind in ALL_KINDS
     }
 
 
@@ -189,7 +189,7 @@ def ignore_differences(result: RunResult, env: str) -> list[dict[str, Any]]:
         if rendered.env.name != env:
             continue
         spec = rendered.spec
-        kind = kind_for(spec.framework)
+        kind = kind_for(spec.framework, rendered.env.target)
         pointers = kind.live_pointers(spec)
         if KUEUE_QUEUE_LABEL in spec.labels and rendered.env.target.has(
             "runPolicy.suspend"

@@ -12,7 +12,7 @@ CEL implementation evaluates it.
 
 from __future__ import annotations
 
-from kgen.kinds.base import Health
+from kgen.kinds.health import Health
 
 # Argo CD health to Flux's result; what is neither failed nor current is in progress.
 _FLUX = {"Degraded": "failed", "Healthy": "current"}
@@ -36,8 +36,21 @@ def health_exprs(health: Health) -> dict[str, str]:
         earlier.append(condition)
     # Running counts as ready: waiting for the end of training would time out.
     terms["current"] += [_first(condition, earlier) for condition in health.started]
-    return {
+    exprs = {
         name: "has(status.conditions) && (" + " || ".join(f"({t})" for t in parts) + ")"
         for name, parts in terms.items()
         if parts
     }
+    if health.started_expr:
+        exprs["current"] = _or_started(
+            exprs.get("current"), health.started_expr, earlier
+        )
+    return exprs
+
+
+def _or_started(current: str | None, started: str, earlier: list[str]) -> str:
+    """`current`, or the kind's own started expression while no row's condition is
+    True (a TrainJob may have no conditions yet while its nodes run)."""
+    none_true = " && ".join(f"!{_true(e)}" for e in earlier)
+    up = f"({started}) && (!has(status.conditions) || ({none_true}))"
+    return f"({current}) || ({up})" if current else up

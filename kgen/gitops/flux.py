@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.gitops.cel import health_exprs
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS
 from kgen.load.project import Project
 from kgen.output.emitter import dump_documents
 
@@ -66,6 +66,6 @@ def health_checks() -> list[dict[str, Any]]:
 
     return [
         {"apiVersion": version, "kind": kind.kind, **health_exprs(kind.health)}
-        for kind in KINDS.values()
+        for kind in ALL_KINDS
         for version in sorted({TARGETS[t].api_version for t in kind.targets})
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from kgen.kinds.base import Health
+from kgen.kinds.health import Health
 
 _FIND_CONDITIONS = """\
 local hs = {}

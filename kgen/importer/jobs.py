@@ -17,7 +17,8 @@ from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
-from kgen.kinds import kind_named
+from kgen.importer.trainjob import replica_view
+from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
 from kgen.load.document import Document
@@ -98,10 +99,15 @@ def _import_document(
     if refused is not None:
         result.problems.append(refused)
         return
+    own, source = None, data.get("spec") or {}
+    if not kind.replica_key:  # a TrainJob: read as the job it renders from
+        own, kind = kind, kind_for(kind.framework)
+        doc = replica_view(doc, own, kind)
+        data = doc.data
     problems: list[Problem] = []
     reader = PodReader(doc, problems)
     spec_in = data.get("spec") or {}
-    target = _kind_target(kind, data["apiVersion"], spec_in)
+    target = _kind_target(kind, data["apiVersion"], source)
     out: dict[str, Any] = {
         "name": data["metadata"]["name"],
         "framework": kind.framework,
@@ -134,6 +140,8 @@ def _import_document(
         out["roles"][role.lower()] = entry
     out |= _run_policy(reader, spec_in, target, kind, roles)
     out |= kind.read_fields(spec_in, target, out)
+    if own is not None:
+        out |= own.read_fields(source, target, out)
     result.problems += problems
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
 

@@ -10,9 +10,14 @@ spec's `framework:`; when a framework renders as different kinds on different ta
 
 from __future__ import annotations
 
-from kgen.kinds import jax, mpi, paddle, pytorch, tensorflow, xgboost
+from typing import TYPE_CHECKING
+
+from kgen.kinds import jax, mpi, paddle, pytorch, tensorflow, trainer, xgboost
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import ApiTarget
+
+if TYPE_CHECKING:
+    from kgen.spec.job import JobSpec
 
 KINDS: dict[str, Kind] = {
     kind.framework: kind
@@ -26,12 +31,31 @@ KINDS: dict[str, Kind] = {
     )
 }
 FRAMEWORKS: tuple[str, ...] = tuple(KINDS)
-_BY_KIND: dict[str, Kind] = {kind.kind: kind for kind in KINDS.values()}
+# Kinds a framework renders as on some targets only, instead of its own (TrainJob for
+# pytorch on the Kubeflow Trainer v2 targets).
+TARGET_KINDS: tuple[Kind, ...] = (trainer.KIND,)
+# Every kind kgen renders, in registry order.
+ALL_KINDS: tuple[Kind, ...] = (*KINDS.values(), *TARGET_KINDS)
+_BY_KIND: dict[str, Kind] = {kind.kind: kind for kind in ALL_KINDS}
 
 
-def kind_for(framework: str) -> Kind:
-    """The kind a spec with this `framework:` renders as."""
+def kind_for(framework: str, target: ApiTarget | str | None = None) -> Kind:
+    """The kind a spec with this `framework:` renders as on `target` (its own kind when
+    no target is named, or no target-specific kind serves the target)."""
+    if target is not None:
+        name = target if isinstance(target, str) else target.name
+        for kind in TARGET_KINDS:
+            if kind.framework == framework and name in kind.targets:
+                return kind
     return KINDS[framework]
+
+
+def kind_of(spec: JobSpec) -> Kind:
+    """The kind whose model validated `spec` (TrainJob's extends PyTorchJob's)."""
+    for kind in TARGET_KINDS:
+        if kind.framework == spec.framework and type(spec) is kind.model():
+            return kind
+    return KINDS[spec.framework]
 
 
 def kind_named(kind: str) -> Kind | None:
@@ -41,4 +65,4 @@ def kind_named(kind: str) -> Kind | None:
 
 def kinds_on(target: ApiTarget) -> list[Kind]:
     """The kinds `target` serves, in registry order."""
-    return [kind for kind in KINDS.values() if target.name in kind.targets]
+    return [kind for kind in ALL_KINDS if target.name in kind.targets]

@@ -28,7 +28,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
+
+# The health table lives in its own module; kinds import it from here too.
+from kgen.kinds.health import TRAINING_JOB_HEALTH as TRAINING_JOB_HEALTH
+from kgen.kinds.health import Health
 from kgen.rules.info import RuleInfo
 
 if TYPE_CHECKING:
@@ -91,18 +95,6 @@ def shown_indices(replicas: int, limit: int | None) -> list[tuple[int, int]]:
         *((index, 0) for index in range(limit - 1)),
         (replicas - 1, replicas - limit),
     ]
-
-
-@dataclass(frozen=True)
-class Health:
-    """How a job's status conditions map to Argo CD health: the first condition that is
-    True among `conditions` (type, health, message when it has none) wins."""
-
-    conditions: tuple[tuple[str, str, str], ...]
-    otherwise: tuple[str, str]  # health and message while none is True
-    # Conditions that say the job is up: a controller that blocks on health (Flux's
-    # wait) counts it ready then, since waiting for the end of training would time out.
-    started: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -245,21 +237,13 @@ class Kind:
         fields: dict[str, Any] = self._part("importer").read_fields(spec, target, out)
         return fields
 
+    def spec_path(self, out: DataPath) -> DataPath:
+        """The spec path that produced `out` (under the object's `spec`), for a kind
+        without replica specs, which maps its own output (kgen.check.trace)."""
+        path: DataPath = self._part("trace").spec_path(out)
+        return path
+
     def preload(self) -> None:
         """Import what rendering needs, once, before worker processes fork."""
         for part in ("spec", "render", "rules"):
             self._part(part)
-
-
-# Argo CD ships no health check for kubeflow.org kinds, so an app shows Healthy while a
-# job runs and after it fails (kubeflow-api.md §8.1). Failed wins over everything, then
-# Succeeded, then Suspended; anything else is still running.
-TRAINING_JOB_HEALTH = Health(
-    conditions=(
-        ("Failed", "Degraded", "The training job failed"),
-        ("Succeeded", "Healthy", "The training job succeeded"),
-        ("Suspended", "Suspended", "The training job is suspended"),
-    ),
-    otherwise=("Progressing", "Waiting for the training job to finish"),
-    started=("Running",),
-)

@@ -77,6 +77,13 @@ class ApiTarget:
     # The training-operator release the target means (the first of its line for `v1`);
     # None for the operators before training-operator.
     release: Release | None = None
+    # The Kubeflow Trainer v2 release a trainer target means (TrainJob only).
+    trainer: Release | None = None
+
+    @property
+    def is_trainer(self) -> bool:
+        """Whether the target is a Kubeflow Trainer v2 release (TrainJob)."""
+        return self.trainer is not None
 
     def has(self, feature: str) -> bool:
         """Whether the target's CRD has the field (or the operator the behaviour)."""
@@ -109,6 +116,46 @@ def _release(name: str, release: Release, description: str) -> ApiTarget:
         run_fields_at="runPolicy",
         supports=frozenset(features),
         release=release,
+    )
+
+
+# Kubeflow Trainer v2 (trainer.kubeflow.org/v1alpha1 TrainJob), per minor release: what
+# each release's TrainJobSpec has (kubeflow/trainer@v2.1.0, v2.2.1, v2.3.0:
+# pkg/apis/trainer/v1alpha1/trainjob_types.go; kubeflow-api.md §9). v2.1 overrides the
+# runtime's pods with podTemplateOverrides and takes numProcPerNode auto|cpu|gpu|N;
+# v2.2 replaced them with runtimePatches, an integer numProcPerNode and
+# activeDeadlineSeconds, and its pod patch took securityContext; v2.3 added
+# terminationGracePeriodSeconds to the pod patch.
+TRAINER = "trainer"
+TRAINER_ARRIVED: dict[str, Release] = {
+    "trainer.podTemplateOverrides": (2, 1),
+    "trainer.runtimePatches": (2, 2),
+    "trainer.activeDeadlineSeconds": (2, 2),
+    "trainer.securityContext": (2, 2),
+    "trainer.terminationGracePeriodSeconds": (2, 3),
+    # StorageURI's format rule and maxLength (v2.3.0 trainjob_types.go).
+    "trainer.storageUri.format": (2, 3),
+}
+# Fields a later release removed.
+TRAINER_REMOVED: dict[str, Release] = {
+    "trainer.podTemplateOverrides": (2, 2),
+    "trainer.numProcPerNode.names": (2, 2),
+}
+TRAINER_RELEASES: tuple[Release, ...] = ((2, 1), (2, 2), (2, 3))
+
+
+def _trainer(release: Release) -> ApiTarget:
+    since = {f for f, at in TRAINER_ARRIVED.items() if at <= release}
+    gone = {f for f, at in TRAINER_REMOVED.items() if at <= release}
+    kept = {"trainer.numProcPerNode.names"} - gone
+    version = _version(release)
+    return ApiTarget(
+        name=f"{TRAINER}-v{version}",
+        api_version="trainer.kubeflow.org/v1alpha1",
+        description=f"trainer.kubeflow.org/v1alpha1 TrainJob, Kubeflow Trainer {version}",
+        run_fields_at="spec",
+        supports=frozenset((since - gone) | kept),
+        trainer=release,
     )
 
 
@@ -174,9 +221,11 @@ TARGETS: dict[str, ApiTarget] = {
                 }
             ),
         ),
+        *(_trainer(release) for release in TRAINER_RELEASES),
     )
 }
 DEFAULT_TARGET = "v1"
+TRAINER_TARGETS = frozenset(name for name, t in TARGETS.items() if t.is_trainer)
 
 
 def targets_with(feature: str) -> frozenset[str]:
@@ -200,6 +249,12 @@ def target_of_manifest(api_version: str, spec: dict[str, object]) -> str:
     the object as it was. Otherwise current operators are the likelier reader (`v1`).
     An apiVersion no target has gives its version, which names no target."""
     matching = [t for t in TARGETS.values() if t.api_version == api_version]
+    if matching and matching[0].is_trainer:
+        # podTemplateOverrides, or numProcPerNode as a name, only v2.1 has.
+        trainer = spec.get("trainer")
+        nproc = trainer.get("numProcPerNode") if isinstance(trainer, dict) else None
+        old = "podTemplateOverrides" in spec or isinstance(nproc, str)
+        return f"{TRAINER}-v2.1" if old else f"{TRAINER}-v2.3"
     if len(matching) > 1:
         if "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS):
             return "v1-legacy"

@@ -133,7 +133,7 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     from kgen.render.roles import role_settings
     from kgen.spec.job import role_items
 
-    kind = kind_for(spec.framework)
+    kind = kind_for(spec.framework, env.target)
     limit = kind.scale_limit(spec)
     pods = gpus = 0
     cpu = memory = Decimal(0)

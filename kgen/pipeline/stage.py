@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_for
+from kgen.kinds.targets import DEFAULT_TARGET
+from kgen.kinds.trainer.sections import foreign_sections
 from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay
@@ -100,7 +102,10 @@ def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:
 def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> Stage:
     layers = layers_of(applied)
     merged = merge_layers(job.data, list(layers))
-    spec, problems = validate_model(kind_for(job.framework).model(), merged)
+    target = next((o.spec.target for o in reversed(applied) if o.spec.target), None)
+    merged, misplaced = foreign_sections(merged, target or DEFAULT_TARGET)
+    spec, problems = validate_model(kind_for(job.framework, target).model(), merged)
+    problems = misplaced + problems
     if spec is not None:
         # Imported here: a run whose renders all come from the cache needs none of
         # the rules (the job models are a fifth of start-up).

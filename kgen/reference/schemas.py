@@ -15,7 +15,7 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 from kgen.check.envelope import all_envelopes
-from kgen.kinds import KINDS
+from kgen.kinds import KINDS, TARGET_KINDS
 from kgen.spec.project import OverlaySpec, ProjectSpec
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
@@ -25,7 +25,10 @@ _PATCHABLE = ("EnvVar", "Volume", "Toleration")
 
 
 def _job_models() -> list[type[Any]]:
-    return [kind.model() for kind in KINDS.values()]
+    """Each framework's widest model: a kind some targets render instead of the
+    framework's own (TrainJob) extends its model, and editors cannot know the target."""
+    wider = {kind.framework: kind for kind in TARGET_KINDS}
+    return [wider.get(name, kind).model() for name, kind in KINDS.items()]
 
 
 def job_schema() -> dict[str, Any]:

@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS, KINDS, TARGET_KINDS
 from kgen.spec import addons, job, pod, policy, storage
 from kgen.spec import fields as f
 from kgen.spec.base import Framework
@@ -45,7 +45,7 @@ TYPE_NAMES: dict[Any, str] = {
     f.SubPath: "relative path",
     f.GpuResource: "resource name",
     f.Quantity: "quantity",
-    **{t: name for kind in KINDS.values() for t, name in kind.type_names().items()},
+    **{t: name for kind in ALL_KINDS for t, name in kind.type_names().items()},
     f.Count: "integer ≥ 1",
     f.Int32: "integer ≥ 0",
     f.PositiveSeconds: "seconds",
@@ -65,6 +65,14 @@ def _sections() -> list[Section]:
     return [
         ("jobs/<name>.yaml", first, own),
         *((f"jobs/<name>.yaml ({k.framework} only)", k.model(), shared) for k in kinds),
+        *(
+            (
+                f"jobs/<name>.yaml ({k.framework} as a {k.kind} only)",
+                k.model(),
+                tuple(KINDS[k.framework].model().model_fields),
+            )
+            for k in TARGET_KINDS
+        ),
         *((f"roles ({k.framework})", k.roles_model(), ()) for k in kinds),
         ("roles.<role>", job.Role, ()),
         ("resources", pod.Resources, ()),
@@ -79,7 +87,7 @@ def _sections() -> list[Section]:
         ("tolerations[]", pod.Toleration, ()),
         ("runPolicy", policy.RunPolicy, ()),
         ("runPolicy.schedulingPolicy", policy.SchedulingPolicy, ()),
-        *((where, model, ()) for k in kinds for where, model in k.reference()),
+        *((where, model, ()) for k in ALL_KINDS for where, model in k.reference()),
         ("tensorboard", addons.TensorBoard, ()),
         ("codeSync", addons.CodeSync, ()),
         ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),

@@ -22,7 +22,7 @@ from kgen.spec.job import JobSpec
 
 
 def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
-    kind = kind_for(spec.framework)
+    kind = kind_for(spec.framework, env.target)
     body_spec, problems = kind.render(spec, env)
     job = named_run(job_manifest(kind.kind, spec, env, body_spec), spec, env)
     return [

@@ -13,6 +13,7 @@ from kgen.load.document import Origin, nearest_origin
 from kgen.merge.layers import merge_layers
 from kgen.merge.provenance import Provenance
 from kgen.pipeline.records import RenderedJob
+from kgen.report.migration import write_migration
 
 
 def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) -> bool:
@@ -45,6 +46,7 @@ def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) 
         stream.write("\n")
     if field is None:
         _write_contract(rendered, stream)
+        write_migration(rendered, stream)
     return True
 
 
@@ -69,7 +71,7 @@ def deleted_at(rendered: RenderedJob, field: str) -> str | None:
 
 
 def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
-    kind = kind_for(rendered.spec.framework)
+    kind = kind_for(rendered.spec.framework, rendered.env.target)
     name = next(m.name for m in rendered.manifests if m.kind == kind.kind)
     pods = kind.env_contract(rendered.spec, rendered.env, name=name, limit=SHOWN)
     where = f" ({pods[0].where})" if pods and pods[0].where else ""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kgen.errors import Problem
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS
 from kgen.rules.forbidden import POLICY_CODES
 from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
@@ -219,7 +219,7 @@ RULES: dict[str, RuleInfo] = {
         *_RULES,
         *OBJECT_CODES,
         *POLICY_CODES,
-        *(i for k in KINDS.values() for i in k.catalog),
+        *(i for k in ALL_KINDS for i in k.catalog),
     )
 }
 

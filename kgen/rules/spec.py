@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from kgen.check import core
 from kgen.errors import DataPath, Problem
-from kgen.kinds import kind_for
+from kgen.kinds import kind_of
 from kgen.render.names import generated_names
 from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rules.context import Rule, RuleContext
@@ -109,7 +109,7 @@ def _article(word: str) -> str:
 def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # A role of one pod (PyTorch's master, TF's chief) with more replicas; the extra
     # pods belong in the kind's first role of many.
-    kind = kind_for(spec.framework)
+    kind = kind_of(spec)
     many = next(role.name for role in kind.roles if role.single is None)
     for name, role in role_items(spec):
         single = kind.role(name).single
@@ -236,7 +236,7 @@ def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
     every value (control characters, credentials: kgen.rules.values,
     kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
     context = ctx or RuleContext()
-    kind_rules = kind_for(spec.framework).rules()
+    kind_rules = kind_of(spec).rules()
     rules = (
         *SPEC_RULES,
         *POD_RULES,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
 from kgen.kinds.pytorch.catalog import CATALOG
-from kgen.kinds.targets import MPI_OPERATOR, TARGETS, targets_with
+from kgen.kinds.targets import MPI_OPERATOR, TARGETS, TRAINER_TARGETS, targets_with
 
 # elasticPolicy arrived in training-operator 1.4, spec.nprocPerNode in 1.7
 # (kubeflow-api.md §1; the 1.6 CRDs have no nprocPerNode).
@@ -37,7 +37,7 @@ KIND = Kind(
     port_name="pytorchjob-port",
     port=23456,
     default_restart="OnFailure",
-    targets=frozenset(TARGETS) - {MPI_OPERATOR},
+    targets=frozenset(TARGETS) - {MPI_OPERATOR} - TRAINER_TARGETS,
     fields={"elasticPolicy": ELASTIC, "nprocPerNode": NPROC},
     clean_pod_policy="None",
     clean_pod_policy_on={},

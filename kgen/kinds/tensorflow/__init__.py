@@ -7,7 +7,7 @@ this package's other modules, imported on first use (kgen.kinds.base).
 from __future__ import annotations
 
 from kgen.kinds.base import TRAINING_JOB_HEALTH, Kind, RoleDef, SingleRole
-from kgen.kinds.targets import MPI_OPERATOR, TARGETS, targets_since
+from kgen.kinds.targets import MPI_OPERATOR, TARGETS, TRAINER_TARGETS, targets_since
 from kgen.kinds.tensorflow.catalog import CATALOG
 
 # tf-operator had successPolicy and enableDynamicWorker before runPolicy (§2.2).
@@ -44,7 +44,7 @@ KIND = Kind(
     port_name="tfjob-port",
     port=2222,
     default_restart="Never",
-    targets=frozenset(TARGETS) - {MPI_OPERATOR},
+    targets=frozenset(TARGETS) - {MPI_OPERATOR} - TRAINER_TARGETS,
     fields={"successPolicy": SINCE_V1, "enableDynamicWorker": SINCE_V1},
     # The operator's own default: Running until training-operator 1.6 made it None
     # (trainer#1754, shipped in v1.6.0; kubeflow-api.md §3.1); PS pods never exit, so

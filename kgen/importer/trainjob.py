@@ -1,0 +1,88 @@
+"""`kgen import` of a TrainJob: read as the replica-spec job it renders from, so the
+pod reader, the claims and the run fields are the ones every kind's import shares.
+
+The TrainJob's trainer (image, command, args, env, resourcesPerNode) and the pod its
+override puts on the runtime's `node` job (podTemplateOverrides on v2.1, kgen's
+runtime patch from v2.2) become one pod template; numNodes becomes a master and the
+other nodes workers, which renders as the same numNodes (and as a PyTorchJob on a
+training-operator target). Positions follow the values, so what the import cannot
+express is still reported at its line. What only a TrainJob has (runtimeRef,
+numProcPerNode, initializers, suspend, managedBy) the kind reads
+(kgen/kinds/trainer/importer.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgen.errors import DataPath
+from kgen.kinds.base import Kind
+from kgen.kinds.trainer.importer import PATCHED_POD, V21_POD
+from kgen.load.document import Document
+
+# The override of the runtime's pods, by where each release keeps it.
+_V21: DataPath = ("spec", *V21_POD)
+_PATCH: DataPath = ("spec", *PATCHED_POD)
+_TRAINER_KEYS = {"image", "command", "args", "env"}
+
+
+def replica_view(doc: Document, kind: Kind, as_kind: Kind) -> Document:
+    """`doc`'s TrainJob as a job of `as_kind` (its replica specs and container)."""
+    data = doc.data
+    spec = data.get("spec") or {}
+    trainer = spec.get("trainer") or {}
+    where, template = _override(spec)
+    pod = dict(template.get("spec") or {})
+    overrides = pod.pop("containers", None) or []
+    node: dict[str, Any] = next(
+        (c for c in overrides if c.get("name") == kind.container), {}
+    )
+    container: dict[str, Any] = {"name": as_kind.container}
+    container |= {
+        k: trainer[k] for k in ("image", "command", "args", "env") if k in trainer
+    }
+    if "resourcesPerNode" in trainer:
+        container["resources"] = trainer["resourcesPerNode"]
+    container |= {k: v for k, v in node.items() if k != "name"}
+    replica = {"template": {**template, "spec": {**pod, "containers": [container]}}}
+    nodes = trainer.get("numNodes") or 1
+    roles = {as_kind.roles[0].key: {"replicas": 1, **replica}}
+    if nodes > 1:
+        roles[as_kind.roles[1].key] = {"replicas": nodes - 1, **replica}
+    view_spec: dict[str, Any] = {as_kind.replica_key: roles}
+    if "activeDeadlineSeconds" in spec:
+        view_spec["activeDeadlineSeconds"] = spec["activeDeadlineSeconds"]
+    positions = dict(doc.positions)
+    for key in roles:
+        base = ("spec", as_kind.replica_key, key, "template")
+        positions |= _moved(doc, where, base)
+        main = (*base, "spec", "containers", 0)
+        positions |= _moved(doc, ("spec", "trainer"), main)
+        positions |= _moved(
+            doc, ("spec", "trainer", "resourcesPerNode"), (*main, "resources")
+        )
+        index = next((i for i, c in enumerate(overrides) if c is node), None)
+        if index is not None:
+            positions |= _moved(doc, (*where, "spec", "containers", index), main)
+    return Document(doc.file, {**data, "spec": view_spec}, positions, doc.written)
+
+
+def _override(spec: dict[str, Any]) -> tuple[DataPath, dict[str, Any]]:
+    """The pod template the TrainJob puts on the runtime's pods, and where it is."""
+    for override in spec.get("podTemplateOverrides") or []:
+        return _V21, {k: v for k, v in override.items() if k != "targetJobs"}
+    for patch in spec.get("runtimePatches") or []:
+        jobs = patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"]
+        return _PATCH, jobs[0]["template"]["spec"]["template"]
+    return (), {}
+
+
+def _moved(doc: Document, source: DataPath, target: DataPath) -> dict[DataPath, Any]:
+    if not source:
+        return {}
+    size = len(source)
+    return {
+        (*target, *path[size:]): origin
+        for path, origin in doc.positions.items()
+        if path[:size] == source
+    }

@@ -1,0 +1,53 @@
+"""The TrainJob problem codes, with the paragraph docs/rules.md and SARIF show."""
+
+from __future__ import annotations
+
+from kgen.rules.info import RuleInfo, rule
+
+CATALOG: tuple[RuleInfo, ...] = (
+    rule(
+        "trainjob-cannot-map",
+        "error",
+        False,
+        "A job setting a TrainJob on this trainer target cannot hold",
+        """A TrainJob has one pod template for every node, filled in by its runtime:
+        per-role settings, parameter servers, elastic training, the operator's run
+        policies and the pod fields the release's override mechanism lacks would be
+        dropped. kgen names the target instead; remove the setting in the trainer
+        environment's overlay, or keep the job on a training-operator target.""",
+    ),
+    rule(
+        "trainjob-section-elsewhere",
+        "error",
+        False,
+        "A trainJob section on a target that renders no TrainJob",
+        "Only the Kubeflow Trainer v2 targets render a TrainJob; move `trainJob:` into the trainer environment's overlay.",
+    ),
+    rule(
+        "trainjob-reserved-env",
+        "error",
+        False,
+        "An env var the torch runtime sets itself",
+        "Kubeflow Trainer refuses a TrainJob that sets PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR or PET_MASTER_PORT (TorchRunReservedEnvNames).",
+    ),
+    rule(
+        "trainjob-initializer-unused",
+        "warning",
+        True,
+        "An initializer on a runtime without initializer jobs",
+        """The ClusterTrainingRuntimes Kubeflow installs (torch-distributed,
+        deepspeed-distributed, ...) have no dataset-initializer or model-initializer
+        job, so trainJob.initializer downloads nothing there. Name a runtime that
+        has them in trainJob.runtimeRef.""",
+    ),
+    rule(
+        "trainjob-needs-torchrun",
+        "warning",
+        True,
+        "A TrainJob whose command does not start torchrun",
+        """The torch runtime sets only torchrun's PET_* variables: no MASTER_ADDR,
+        RANK or WORLD_SIZE. A script started without torchrun sees a world of one
+        and every node trains alone. Start it with `torchrun` (or `python -m
+        torch.distributed.run`).""",
+    ),
+)

@@ -1,0 +1,107 @@
+"""Rules of a TrainJob spec: nodes to run, env the torch runtime owns, and torchrun.
+
+The torch runtime gives each node only torchrun's PET_* variables
+(kubeflow/trainer@v2.3.0: pkg/runtime/framework/plugins/torch/torch.go) and refuses a
+TrainJob that sets them (pkg/constants/constants.go TorchRunReservedEnvNames)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kgen.errors import Problem
+from kgen.kinds.trainer import INSTALLED_RUNTIMES, RUNTIMES
+from kgen.kinds.trainer.spec import own
+from kgen.rules.context import Rule, RuleContext
+from kgen.spec.job import JobSpec, role_items
+
+RESERVED_ENV = (
+    "PET_NNODES",
+    "PET_NPROC_PER_NODE",
+    "PET_NODE_RANK",
+    "PET_MASTER_ADDR",
+    "PET_MASTER_PORT",
+)
+# What starts torchrun: the command itself, or Python's module of it.
+_TORCHRUN = ("torchrun", "torch.distributed.run", "torch.distributed.launch")
+
+
+def _nodes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    if not role_items(spec):
+        yield Problem(
+            "a TrainJob needs nodes: a master or a worker role",
+            "pytorch-no-roles",
+            path=("roles",),
+            at_key=True,
+            hint="numNodes is every role's pods: `worker: {replicas: 4}` is four nodes",
+        )
+
+
+def _reserved_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    for index, var in enumerate(spec.env):
+        if var.name in RESERVED_ENV:
+            yield Problem(
+                f"{var.name} is set by the torch runtime on every node",
+                "trainjob-reserved-env",
+                path=("env", index, "name"),
+                hint="remove it; the runtime derives it from numNodes and numProcPerNode",
+            )
+
+
+def _torchrun(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    job = own(spec)
+    words = [*(job.command or []), *(job.args or [])]
+    if any(name in word for word in words for name in _TORCHRUN):
+        return
+    yield Problem(
+        "the torch runtime sets no MASTER_ADDR, RANK or WORLD_SIZE: without torchrun every node trains alone",
+        "trainjob-needs-torchrun",
+        path=("command",) if job.command is not None else ("image",),
+        at_key=job.command is not None,
+        hint="start the script with torchrun (`command: [torchrun, train.py]`), which reads the runtime's PET_* variables",
+    )
+
+
+def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    # torchrun's auto and cpu start a process per CPU core without GPUs; gpu finds none.
+    job = own(spec)
+    nproc = job.train_job.num_proc_per_node
+    if nproc is None or nproc.isdigit():
+        return
+    gpus = [job.resources.gpu] + [
+        r.resources.gpu for _, r in role_items(job) if r.resources and r.resources.gpu
+    ]
+    if not max(gpus):
+        yield Problem(
+            f"numProcPerNode {nproc} on nodes without GPUs starts one process per CPU core or none",
+            "nproc-auto-on-cpu",
+            path=("trainJob", "numProcPerNode"),
+            hint="set a number, or leave it out: without GPUs the default is 1",
+        )
+
+
+def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    job = own(spec)
+    if job.train_job.initializer is None:
+        return
+    ref = job.train_job.runtime_ref
+    if ref is not None and (
+        ref.kind != "ClusterTrainingRuntime" or ref.name not in INSTALLED_RUNTIMES
+    ):
+        return
+    runtime = ref.name if ref else RUNTIMES[job.framework]
+    yield Problem(
+        f"the runtime {runtime} has no initializer jobs: the initializer downloads nothing",
+        "trainjob-initializer-unused",
+        path=("trainJob", "initializer"),
+        at_key=True,
+        hint="name a runtime with dataset-initializer and model-initializer jobs in trainJob.runtimeRef",
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    _nodes,
+    _reserved_env,
+    _torchrun,
+    _nproc_on_cpu,
+    _initializer_unused,
+)
