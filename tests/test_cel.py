@@ -1,0 +1,333 @@
+"""The API server's CEL rules (x-kubernetes-validations) evaluated offline: a project's
+own CRD (tests/fixtures/cel-pytorchjob-crd.yaml), the Kubernetes CEL functions, the
+bounds on hostile rules, and transition rules against the committed render."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from kgen.check import cel_runtime
+from kgen.check.cel_rules import field_path, rule_tree, violations
+from kgen.check.cel_runtime import CelError, evaluate
+from tests.conftest import RunKgen, write_tree
+
+CRD = Path(__file__).parent / "fixtures" / "cel-pytorchjob-crd.yaml"
+JOB = """\
+framework: pytorch
+image: registry.example.com/train:1.0
+annotations:
+  example.com/dataset: s3://bucket/data
+runPolicy:
+  cleanPodPolicy: All
+  schedulingPolicy: {queue: research}
+resources: {requests: {cpu: "1", memory: 1Gi}, limits: {memory: 1Gi}}
+roles:
+  master: {replicas: 1}
+  worker: {replicas: 2}
+"""
+HINT = (
+    "    hint: the API server refuses this update, so Argo CD or Flux could never"
+    " sync it: rename the job per change (a new runId, or kgen.yaml jobNames:"
+    " content-hash), or delete the object and let it be created again\n"
+)
+
+
+def _project(root: Path, job: str = JOB, crd: str | None = None) -> Path:
+    return write_tree(
+        root,
+        {
+            "kgen.yaml": "crds: [crds/pytorchjob.yaml]\nenvironments:\n"
+            "  dev: {overlays: [v1], namespace: dev}\n",
+            "overlays/v1.yaml": "target: v1\n",
+            "jobs/train.yaml": job,
+            "crds/pytorchjob.yaml": crd if crd is not None else CRD.read_text(),
+        },
+    )
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if not line.startswith("kgen:")]
+
+
+# --- rules of a project's CRD on the rendered object --------------------------------
+
+
+def test_a_valid_job_passes_every_rule(tmp_path: Path, run_kgen: RunKgen):
+    result = run_kgen("validate", cwd=_project(tmp_path))
+    assert result.code == 0, result
+
+
+def test_a_bad_storage_uri_is_reported_at_the_spec_value(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    job = JOB.replace("s3://bucket/data", "bucket/data")
+    result = run_kgen("validate", cwd=_project(tmp_path, job))
+    assert result.code == 1
+    assert _lines(result.err) == [
+        "jobs/train.yaml:4:3: error: the rendered PyTorchJob 'train' is invalid at"
+        " metadata.annotations.example.com/dataset: Invalid value: the dataset must be"
+        " a storage URI (scheme://path) (output-schema)",
+        "    hint: this spec value produced it; the cluster would reject or prune it",
+    ]
+
+
+def test_message_expression_and_reason_word_the_error(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    job = JOB.replace("cleanPodPolicy: All", "cleanPodPolicy: Running")
+    result = run_kgen("validate", cwd=_project(tmp_path, job))
+    assert result.code == 1
+    assert _lines(result.err)[0] == (
+        "jobs/train.yaml:6:19: error: the rendered PyTorchJob 'train' is invalid at"
+        " spec.runPolicy.cleanPodPolicy: Forbidden: cleanPodPolicy Running leaves"
+        " pods behind (output-schema)"
+    )
+
+
+def test_a_rule_at_the_root_checks_the_name(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    (root / "jobs/train.yaml").rename(root / "jobs/a-name-longer-than-twenty.yaml")
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    assert (
+        "error: the rendered PyTorchJob 'a-name-longer-than-twenty' is invalid at the top"
+        " level: Invalid value: metadata.name must be no more than 20 characters"
+    ) in result.err
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        (
+            "self.foo(",
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            " rule cannot compile: syntax error in 'self.foo(': ERROR: <input>:1:10:"
+            " Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')',"
+            " '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT,"
+            " STRING, BYTES, IDENTIFIER} (invalid-value)",
+        ),
+        (
+            "frobnicate(self)",
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            " rule cannot compile: undeclared reference to 'frobnicate' (invalid-value)",
+        ),
+        (
+            "isIP(self.metadata.name)",
+            "crds/pytorchjob.yaml:20:21: warning: this CRD's x-kubernetes-validations"
+            " rule: kgen does not evaluate isIP; the rule is skipped (cel-rule-skipped)",
+        ),
+        (
+            "(" * 40 + "true" + ")" * 40,
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            " rule cannot compile: the rule nests brackets deeper than 32 levels"
+            " (invalid-value)",
+        ),
+    ],
+)
+def test_a_rule_that_cannot_run_is_located_in_the_crd(
+    tmp_path: Path, run_kgen: RunKgen, rule: str, expected: str
+):
+    crd = CRD.read_text().replace("size(self.metadata.name) <= 20", rule)
+    result = run_kgen("validate", cwd=_project(tmp_path, crd=crd))
+    assert _lines(result.err)[0] == expected
+    assert result.code == (0 if "warning" in expected else 1)
+
+
+# --- the runtime and the Kubernetes functions ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "value", "expected"),
+    [
+        ("self == 3u", 3, True),  # Kubernetes compares numbers across types
+        ("self.lowerAscii() == 'abc'", "AbC", True),
+        ("self.split('/')", "a/b/c", ["a", "b", "c"]),
+        ("self.indexOf('b')", "abc", 1),
+        ("self.substring(1, 3)", "abcd", "bc"),
+        ("self.join('-')", ["a", "b"], "a-b"),
+        ("self.isSorted() && self.sum() == 6", [1, 2, 3], True),
+        ("self.find('[0-9]+')", "ab123c", "123"),
+        ("isURL(self) && url(self).getHost() == 'h:8'", "https://h:8/x", True),
+        ("url(self).getScheme() + url(self).getPort()", "https://h:8/x", "https8"),
+        ("quantity(self).isGreaterThan(quantity('1Gi'))", "2Gi", True),
+        ("quantity(self).compareTo(quantity('1000m'))", "1", 0),
+        ("isQuantity(self)", "1.5.5", False),
+        ("self.all(x, x > 0) && self.exists_one(x, x == 2)", [1, 2, 3], True),
+        ("self.map(x, x * 2).filter(x, x > 2)", [1, 2], [4]),
+    ],
+)
+def test_kubernetes_functions(rule: str, value: object, expected: object):
+    assert evaluate(rule, {"self": value}) == expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "value", "message"),
+    [
+        ("self.missing == 1", {}, "no such key: missing"),
+        ("quantity(self).sign() > 0", "lots", "quantity: quantities must match"),
+        ("self.substring(5)", "abc", "substring: substring range [5, 3) out of range"),
+        ("1 / self", 0, "division by zero"),
+    ],
+)
+def test_an_error_in_evaluation_says_what(rule: str, value: object, message: str):
+    with pytest.raises(CelError, match=re.escape(message)):
+        evaluate(rule, {"self": value})
+
+
+def test_matches_runs_in_linear_time():
+    """RE2 semantics: a pattern that backtracks exponentially in Python's re."""
+    started = time.perf_counter()
+    assert evaluate("self.matches('(a+)+$')", {"self": "a" * 100_000 + "!"}) is False
+    assert time.perf_counter() - started < 5  # exponential would never finish
+
+
+def test_nested_comprehensions_over_a_large_value_are_refused_before_they_run():
+    with pytest.raises(CelError, match="estimated to cost more than 1,000,000"):
+        evaluate(
+            "self.all(x, self.all(y, x != y || x == y))", {"self": list(range(2000))}
+        )
+    assert evaluate("self.all(x, self.all(y, true))", {"self": list(range(200))})
+
+
+def test_no_function_is_left_unlisted():
+    """Every function a rule may call is either evaluated or skipped with a warning."""
+    from kgen.check import cel_k8s
+
+    assert not cel_k8s.SUPPORTED & cel_k8s.UNSUPPORTED
+    assert not cel_k8s.SUPPORTED & cel_runtime.STANDARD
+
+
+def test_field_path():
+    assert field_path(".spec.replicas") == ("spec", "replicas")
+    assert field_path(".labels['app.kubernetes.io/name']") == (
+        "labels",
+        "app.kubernetes.io/name",
+    )
+    assert field_path("spec") == ()  # not a path: the node itself
+
+
+def test_list_map_elements_are_correlated_by_key_and_others_never():
+    schema = {
+        "type": "object",
+        "properties": {
+            "byName": {
+                "type": "array",
+                "x-kubernetes-list-type": "map",
+                "x-kubernetes-list-map-keys": ["name"],
+                "items": {
+                    "x-kubernetes-validations": [{"rule": "self.v == oldSelf.v"}]
+                },
+            },
+            "atomic": {
+                "type": "array",
+                "items": {"x-kubernetes-validations": [{"rule": "self == oldSelf"}]},
+            },
+        },
+    }
+    tree = rule_tree(schema)
+    assert tree is not None
+    old = {"byName": [{"name": "a", "v": 1}, {"name": "b", "v": 2}], "atomic": [1]}
+    new = {"byName": [{"name": "b", "v": 3}, {"name": "a", "v": 1}], "atomic": [2]}
+    found = [(v.path, v.message) for v in violations(tree, new, old)]
+    assert found == [(("byName", 0), "Invalid value: failed rule: self.v == oldSelf.v")]
+
+
+# --- transition rules against the committed render -----------------------------------
+
+
+def _changed(root: Path) -> None:
+    text = (root / "jobs/train.yaml").read_text()
+    text = text.replace("queue: research", "queue: prod").replace("1.0", "1.1")
+    (root / "jobs/train.yaml").write_text(text)
+
+
+QUEUE = (
+    "jobs/train.yaml:7:21: error: the PyTorchJob 'train' changes"
+    " spec.runPolicy.schedulingPolicy.queue in place, which its CRD forbids (Invalid"
+    " value: queue is immutable); the committed value is at {committed}:17"
+    " (immutable-field-changed)"
+)
+
+
+def test_an_immutable_field_changed_in_place_is_an_error(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    _changed(root)
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    image = (
+        "jobs/train.yaml:2:8: error: the PyTorchJob 'train' changes"
+        " spec.pytorchReplicaSpecs.{role}.template.spec.containers[0].image in place,"
+        " which its CRD forbids (Invalid value: a container's image is immutable);"
+        " the committed value is at manifests/dev/train.pytorchjob.yaml:{line}"
+        " (immutable-field-changed)"
+    )
+    assert result.err.count(HINT) == 3
+    lines = _lines(result.err.replace(HINT, ""))
+    assert lines[2:] == [
+        image.format(role="Master", line=28),
+        image.format(role="Worker", line=46),
+        QUEUE.format(committed="manifests/dev/train.pytorchjob.yaml"),
+    ]
+    # Line 17 of the committed file holds the committed value.
+    committed = (root / "manifests/dev/train.pytorchjob.yaml").read_text()
+    assert committed.splitlines()[16].strip() == "queue: research"
+
+
+def test_a_new_run_id_makes_it_a_new_object(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    _changed(root)
+    (root / "jobs/train.yaml").write_text(
+        (root / "jobs/train.yaml").read_text() + "runId: r2\n"
+    )
+    assert run_kgen("validate", cwd=root).code == 0
+
+
+def test_a_mutable_change_passes(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    text = (root / "jobs/train.yaml").read_text().replace('cpu: "1"', 'cpu: "2"')
+    (root / "jobs/train.yaml").write_text(text)
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 0, result
+    assert "immutable-field-changed" not in result.err
+
+
+def test_the_build_refuses_the_change_too(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    _changed(root)
+    result = run_kgen("build", cwd=root)
+    assert result.code == 1
+    assert "(immutable-field-changed)" in result.err
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_with_base_the_base_render_is_the_old_object(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "init")
+    _changed(root)
+    assert run_kgen("build", cwd=root).code == 1  # refused: nothing is written
+    result = run_kgen("validate", "--base", "main", cwd=root)
+    assert result.code == 1
+    expected = QUEUE.format(committed="manifests/dev/train.pytorchjob.yaml (base)")
+    assert expected in result.err
