@@ -22,9 +22,7 @@ def rule_problems(doc: Document, tree: RuleTree | None) -> list[Problem]:
         origin = doc.origin(path)
         problems.append(
             Problem(
-                f"this CRD's x-kubernetes-validations rule {message}"
-                if not skipped
-                else f"this CRD's x-kubernetes-validations rule: {message}",
+                f"this CRD's x-kubernetes-validations {message}",
                 "cel-rule-skipped" if skipped else "invalid-value",
                 file=doc.file,
                 line=origin.line,

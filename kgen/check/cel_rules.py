@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from kgen.check.cel_runtime import CelError, compile_rule, evaluate
+from kgen.check.cel_runtime import Budget, CelError, compile_rule, evaluate
 from kgen.errors import DataPath, shortened
 
 _REASONS = {
@@ -31,9 +31,6 @@ _REASONS = {
     "FieldValueDuplicate": "Duplicate value",
 }
 MAX_RULES = 1_000
-# Evaluations on one object (about 20 µs each): a rule under `items` runs once per
-# element, so 1,000 rules over 10,000 list elements would take minutes.
-MAX_EVALUATIONS = 20_000
 
 
 class Rule(NamedTuple):
@@ -125,71 +122,59 @@ def compile_problems(tree: RuleTree | None) -> Iterator[tuple[DataPath, str, boo
     only a warning (kgen skips it; the API server evaluates it)."""
     for count, rule in enumerate(all_rules(tree)):
         if count == MAX_RULES:
-            yield (
-                rule.where,
-                f"more than {MAX_RULES:,} x-kubernetes-validations rules",
-                False,
-            )
+            yield rule.where, f"rules: more than {MAX_RULES:,} in one schema", False
             return
-        for key, text in (
-            ("rule", rule.rule),
-            ("messageExpression", rule.message_expression),
-        ):
+        texts = (("rule", rule.rule), ("messageExpression", rule.message_expression))
+        for key, text in texts:
+            what = "rule" if key == "rule" else "rule's messageExpression"
             try:
                 compiled = compile_rule(text) if text is not None else None
             except CelError as exc:
-                yield (*rule.where, key), f"{key} cannot compile: {exc}", False
+                yield (*rule.where, key), f"{what} cannot compile: {exc}", False
                 continue
             if compiled is not None and compiled.unsupported:
-                what = ", ".join(compiled.unsupported)
-                yield (
-                    (*rule.where, key),
-                    f"kgen does not evaluate {what}; the rule is skipped",
-                    True,
+                calls = ", ".join(compiled.unsupported)
+                message = (
+                    f"{what} calls {calls}, which kgen does not evaluate; it is skipped"
                 )
+                yield (*rule.where, key), message, True
         if rule.optional_old_self:
-            yield (
-                (*rule.where, "optionalOldSelf"),
-                "kgen does not evaluate optionalOldSelf rules; the rule is skipped",
-                True,
+            message = (
+                "rule sets optionalOldSelf, which kgen does not evaluate; it is skipped"
             )
+            yield (*rule.where, "optionalOldSelf"), message, True
 
 
 _MISSING = object()
 
 
-class _Budget:
-    def __init__(self) -> None:
-        self.left = MAX_EVALUATIONS
-
-
 def violations(tree: RuleTree, value: Any, old: Any = _MISSING) -> Iterator[Violation]:
-    """What fails in `value` (with `old`, its old value, on an update); past the
-    budget of evaluations, one violation that says so, at the top."""
-    budget = _Budget()
+    """What fails in `value` (with `old`, its old value, on an update). A rule under
+    `items` runs once per element, so the rules on one object share one budget
+    (kgen.check.cel_runtime.Budget); past it, one violation says so, at the top."""
+    budget = Budget()
     for found in _violations(tree, value, old, (), budget):
         if budget.left >= 0:
             yield found
             continue
         message = (
-            f"its x-kubernetes-validations rules would run more than"
-            f" {MAX_EVALUATIONS:,} times on this object; kgen stopped evaluating them"
+            "its x-kubernetes-validations rules would cost too much to evaluate on"
+            " this object (a rule under a long list runs once per element); kgen"
+            " stopped evaluating them"
         )
         yield Violation((), message, found.rule, False, None)
         return
 
 
 def _violations(
-    tree: RuleTree, value: Any, old: Any, path: DataPath, budget: _Budget
+    tree: RuleTree, value: Any, old: Any, path: DataPath, budget: Budget
 ) -> Iterator[Violation]:
     for rule in tree.rules:
-        budget.left -= 1
-        if budget.left < 0:
-            yield Violation(path, "", rule, False, None)
-            return
-        found = _check(rule, value, old, path)
+        found = _check(rule, value, old, path, budget)
         if found is not None:
             yield found
+        if budget.left < 0:
+            return
     if isinstance(value, dict):
         olds = old if isinstance(old, dict) else {}
         for key, item in value.items():
@@ -198,6 +183,8 @@ def _violations(
                 yield from _violations(
                     sub, item, olds.get(key, _MISSING), (*path, key), budget
                 )
+            if budget.left < 0:
+                return
     elif isinstance(value, list) and tree.items is not None:
         olds = _correlated(tree, old)
         for index, item in enumerate(value):
@@ -205,6 +192,8 @@ def _violations(
                 olds.get(_key(tree.map_keys, item), _MISSING) if olds else _MISSING
             )
             yield from _violations(tree.items, item, previous, (*path, index), budget)
+            if budget.left < 0:
+                return
 
 
 def _key(keys: tuple[str, ...], item: Any) -> Any:
@@ -219,7 +208,9 @@ def _correlated(tree: RuleTree, old: Any) -> dict[Any, Any]:
     return {_key(tree.map_keys, item): item for item in old}
 
 
-def _check(rule: Rule, value: Any, old: Any, path: DataPath) -> Violation | None:
+def _check(
+    rule: Rule, value: Any, old: Any, path: DataPath, budget: Budget
+) -> Violation | None:
     try:
         compiled = compile_rule(rule.rule)
     except CelError:
@@ -231,7 +222,7 @@ def _check(rule: Rule, value: Any, old: Any, path: DataPath) -> Violation | None
     variables = {"self": value, **({"oldSelf": old} if compiled.transition else {})}
     at = (*path, *field_path(rule.field_path))
     try:
-        result = evaluate(rule.rule, variables)
+        result = evaluate(rule.rule, variables, budget)
     except CelError as exc:
         message = f"rule `{shortened(rule.rule, 120)}` cannot be evaluated: {exc}"
         return Violation(at, message, rule, compiled.transition, value)
@@ -240,15 +231,15 @@ def _check(rule: Rule, value: Any, old: Any, path: DataPath) -> Violation | None
     if result is not False:
         message = f"rule `{shortened(rule.rule, 120)}` returned {type(result).__name__}, not a bool"
         return Violation(at, message, rule, compiled.transition, value)
-    said = _message(rule, variables)
+    said = _message(rule, variables, budget)
     reason = _REASONS.get(rule.reason or "", "Invalid value")
     return Violation(at, f"{reason}: {said}", rule, compiled.transition, value)
 
 
-def _message(rule: Rule, variables: dict[str, Any]) -> str:
+def _message(rule: Rule, variables: dict[str, Any], budget: Budget) -> str:
     if rule.message_expression:
         try:
-            said = evaluate(rule.message_expression, variables)
+            said = evaluate(rule.message_expression, variables, budget)
         except CelError:
             said = None
         if isinstance(said, str) and said.strip():
