@@ -5,6 +5,7 @@ bounds on hostile rules, and transition rules against the committed render."""
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from kgen.check import cel_runtime
 from kgen.check.cel_rules import field_path, rule_tree, violations
 from kgen.check.cel_runtime import CelError, evaluate
-from tests.conftest import RunKgen, write_tree
+from tests.conftest import REPO, RunKgen, write_tree
 
 CRD = Path(__file__).parent / "fixtures" / "cel-pytorchjob-crd.yaml"
 JOB = """\
@@ -104,7 +105,7 @@ def test_a_rule_at_the_root_checks_the_name(tmp_path: Path, run_kgen: RunKgen):
     [
         (
             "self.foo(",
-            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations"
             " rule cannot compile: syntax error in 'self.foo(': ERROR: <input>:1:10:"
             " Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')',"
             " '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT,"
@@ -112,17 +113,18 @@ def test_a_rule_at_the_root_checks_the_name(tmp_path: Path, run_kgen: RunKgen):
         ),
         (
             "frobnicate(self)",
-            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations"
             " rule cannot compile: undeclared reference to 'frobnicate' (invalid-value)",
         ),
         (
             "isIP(self.metadata.name)",
             "crds/pytorchjob.yaml:20:21: warning: this CRD's x-kubernetes-validations"
-            " rule: kgen does not evaluate isIP; the rule is skipped (cel-rule-skipped)",
+            " rule calls isIP, which kgen does not evaluate; it is skipped"
+            " (cel-rule-skipped)",
         ),
         (
             "(" * 40 + "true" + ")" * 40,
-            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations rule"
+            "crds/pytorchjob.yaml:20:21: error: this CRD's x-kubernetes-validations"
             " rule cannot compile: the rule nests brackets deeper than 32 levels"
             " (invalid-value)",
         ),
@@ -330,3 +332,89 @@ def test_with_base_the_base_render_is_the_old_object(tmp_path: Path, run_kgen: R
     assert result.code == 1
     expected = QUEUE.format(committed="manifests/dev/train.pytorchjob.yaml (base)")
     assert expected in result.err
+
+
+# --- the repository's own example, and rules in kgen's own envelopes -----------------
+
+
+def test_the_repository_example_refuses_a_queue_changed_in_place(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """kgen.yaml lists crds/pytorchjob-rules.yaml, whose queue rule is training-operator's
+    (kubeflow/trainer v1.9.4, kubeflow.org_pytorchjobs.yaml)."""
+    for name in ("kgen.yaml", "jobs", "overlays", "crds", "resources", "manifests"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        else:
+            shutil.copy(source, tmp_path / name)
+    job = tmp_path / "jobs/resnet-3node.yaml"
+    job.write_text(job.read_text().replace("queue: training", "queue: research"))
+    result = run_kgen("validate", cwd=tmp_path)
+    assert result.code == 1
+    # One error for each environment whose CRD rule applies (kubeflow.org/v1 with
+    # runPolicy), each naming its committed file and line; located at the nearest
+    # spec value the output traces back to.
+    expected = [
+        "jobs/resnet-3node.yaml:56:5: error: the PyTorchJob 'resnet-3node' changes"
+        " spec.runPolicy.schedulingPolicy.queue in place, which its CRD forbids"
+        " (Invalid value: spec.runPolicy.schedulingPolicy.queue is immutable); the"
+        f" committed value is at {committed}:{_line_of(committed, 'queue: training')}"
+        " (immutable-field-changed)"
+        for committed in (
+            f"manifests/{env}/resnet-3node.pytorchjob.yaml"
+            for env in ("dev-cpu", "prod-gpu", "to16-gpu")
+        )
+    ]
+    assert [line for line in result.err.splitlines() if "error:" in line] == expected
+
+
+def _line_of(committed: str, text: str) -> int:
+    lines = (REPO / committed).read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if line.strip() == text)
+
+
+def test_rules_in_a_kinds_envelope_run_on_every_render(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    """A kind whose envelope carries its CRD's rules (as TrainJob's does) gets them
+    checked without any CRD in the project."""
+    from kgen.check import cel_envelope
+
+    schema = {
+        "properties": {
+            "spec": {
+                "properties": {
+                    "runPolicy": {
+                        "properties": {
+                            "cleanPodPolicy": {
+                                "x-kubernetes-validations": [
+                                    {"rule": "self != 'Running'", "message": "no"}
+                                ]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    monkeypatch.setattr(
+        cel_envelope, "envelope_rules", lambda kind, target: rule_tree(schema)
+    )
+    root = write_tree(
+        tmp_path,
+        {
+            "kgen.yaml": "environments:\n  dev: {overlays: [v1], namespace: dev}\n",
+            "overlays/v1.yaml": "target: v1\n",
+            "jobs/train.yaml": JOB.replace(
+                "cleanPodPolicy: All", "cleanPodPolicy: Running"
+            ),
+        },
+    )
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    assert (
+        "jobs/train.yaml:6:19: error: the rendered PyTorchJob 'train' is invalid at"
+        " spec.runPolicy.cleanPodPolicy: Invalid value: no (output-schema)"
+    ) in result.err
