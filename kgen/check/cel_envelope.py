@@ -1,14 +1,13 @@
 """The CEL rules of kgen's own envelopes (kgen.check.envelope): a kind's envelope may
 carry the rules its CRD has (`x-kubernetes-validations`, written from the operator's
 API types), which kgen.check.output evaluates on each rendered job, and
-kgen.check.cel_transition on a job changed in place. Rules sit inline in the envelope;
+kgen.check.cel_transition on a job changed in place (envelope_rules). Rules sit inline in the envelope;
 the core definitions behind a `$ref` have none."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from kgen.check.cel_rules import RuleTree, rule_tree, violations
 from kgen.check.crds import SchemaError
@@ -35,13 +34,3 @@ def envelope_errors(manifest: Manifest, *, target: str) -> Iterator[SchemaError]
         yield SchemaError(
             found.path, "x-kubernetes-validations", found.value, {}, found.message
         )
-
-
-def rules_for(
-    manifest: Manifest, *, target: str, crds: Mapping[Any, Any]
-) -> list[RuleTree | None]:
-    """The rule trees that apply to a rendered object: its envelope's, its CRD's."""
-    trees = [envelope_rules(manifest.kind, target)]
-    validator = crds.get((manifest.body.get("apiVersion"), manifest.kind))
-    trees.append(getattr(validator, "rules", None))
-    return trees

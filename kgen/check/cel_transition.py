@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kgen.check.cel_envelope import rules_for
+import yaml
+
+from kgen.check.cel_envelope import envelope_rules
 from kgen.check.cel_rules import RuleTree, all_rules, violations
 from kgen.check.cel_runtime import CelError, compile_rule
 from kgen.check.trace import trace
 from kgen.errors import DataPath, Problem, format_path
+from kgen.kinds.targets import TARGETS
 from kgen.load.document import Document
 from kgen.load.files import read_input
 from kgen.load.yaml import load_bytes
@@ -44,27 +47,52 @@ def transition_problems(
 ) -> list[Problem]:
     """Transition rules broken by each job changed in place, against the base's render
     or else the committed output tree."""
-    changed = _changed(project, result, None if base is None else base.marks)
-    base_files = None if base is None else base.files
+    changed = [
+        (render, trees)
+        for render in _changed(project, result, None if base is None else base.marks)
+        if (trees := _transition_trees(project, render))
+    ]
     if not changed:
         return []
+    base_files = None if base is None else base.files
+    emitted = {id(render): job for render, _ in changed if (job := _emitted(render))}
+    missing = {(r.env.name, r.job.file) for r, _ in changed if id(r) not in emitted}
+    again = {
+        (r.env.name, r.job.file): r.manifests[0] for r in _rendered(project, missing)
+    }
     findings = []
-    for rendered in _rendered(project, {(r.env.name, r.job.file) for r in changed}):
-        job = rendered.manifests[0]
-        trees = [
-            t
-            for t in rules_for(job, target=rendered.env.target.name, crds=project.crds)
-            if t is not None and _has_transitions(t)
-        ]
-        old = _committed(project, rendered, job, base_files) if trees else None
-        if old is None:
+    for render, trees in changed:
+        job = emitted.get(id(render)) or again.get((render.env.name, render.job.file))
+        old = _committed(project, render, job, base_files) if job else None
+        if job is None or old is None:
             continue
         for problem in _broken(job, trees, old):
-            located = locate(rendered.job, rendered.layers, [problem])
-            findings += [
-                Finding(p, rendered.job.file, rendered.env.name) for p in located
-            ]
+            located = locate(render.job, render.layers, [problem])
+            findings += [Finding(p, render.job.file, render.env.name) for p in located]
     return merge_environments(findings, {})
+
+
+def _transition_trees(project: Project, render: Render) -> list[RuleTree]:
+    """The rule trees with transition rules that apply to this render's job."""
+    kind, target = render.facts.load.kind, render.facts.load.target
+    api_version = TARGETS[target].api_version if target in TARGETS else ""
+    trees = [
+        envelope_rules(kind, target),
+        getattr(project.crds.get((api_version, kind)), "rules", None),
+    ]
+    return [tree for tree in trees if tree is not None and _has_transitions(tree)]
+
+
+def _emitted(render: Render) -> Manifest | None:
+    """The job object as the run emitted it (a build emits; validate does not)."""
+    assert render.facts.fingerprint is not None
+    filename = render.facts.fingerprint[0]
+    for out in render.facts.files:
+        if out.filename == filename:
+            body = yaml.load(out.text, Loader=yaml.CSafeLoader)
+            if isinstance(body, dict):
+                return Manifest(out.kind, out.name, body, out.spec_path)
+    return None
 
 
 def _changed(
@@ -90,6 +118,8 @@ def _changed(
 
 
 def _rendered(project: Project, pairs: set[tuple[str, str]]) -> list[RenderedJob]:
+    if not pairs:
+        return []
     from kgen.pipeline.run import run
 
     again = run(project, select=lambda env, file: (env, file) in pairs, keep=True)
@@ -107,15 +137,12 @@ def _has_transitions(tree: RuleTree) -> bool:
 
 
 def _committed(
-    project: Project,
-    rendered: RenderedJob,
-    job: Manifest,
-    base_files: dict[str, str] | None,
+    project: Project, render: Render, job: Manifest, base_files: dict[str, str] | None
 ) -> Document | None:
     """The committed render of this job, read as input (a regular file inside the
     project, bounded); None where there is none or it does not parse."""
     output = project.spec.output
-    key = f"{rendered.env.name}/{job.filename}"
+    key = f"{render.env.name}/{job.filename}"
     if base_files is not None:
         text = base_files.get(key)
         raw = None if text is None else text.encode()
