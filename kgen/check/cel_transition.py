@@ -66,7 +66,8 @@ def transition_problems(
         old = _committed(project, render, job, base_files) if job else None
         if job is None or old is None:
             continue
-        for problem in _broken(job, trees, old):
+        where = " of the base" if base is not None else ""
+        for problem in _broken(job, trees, old, where):
             located = locate(render.job, render.layers, [problem])
             findings += [Finding(p, render.job.file, render.env.name) for p in located]
     return merge_environments(findings, {})
@@ -146,7 +147,7 @@ def _committed(
     if base_files is not None:
         text = base_files.get(key)
         raw = None if text is None else text.encode()
-        display = f"{output}/{key} (base)"
+        display = f"{output}/{key}"
     else:
         display = f"{output}/{key}"
         raw = read_input(project.root / display, display, root=project.root).raw
@@ -156,22 +157,26 @@ def _committed(
     return doc if doc is not None and isinstance(doc.data, dict) else None
 
 
-def _broken(job: Manifest, trees: list[RuleTree], old: Document) -> list[Problem]:
+def _broken(
+    job: Manifest, trees: list[RuleTree], old: Document, where: str
+) -> list[Problem]:
     problems = []
     for tree in trees:
         for found in violations(tree, job.body, old.data):
             if not found.transition:
                 continue
-            problems.append(_problem(job, found.path, found.message, old))
+            problems.append(_problem(job, found.path, found.message, old, where))
     return problems
 
 
-def _problem(job: Manifest, path: DataPath, message: str, old: Document) -> Problem:
+def _problem(
+    job: Manifest, path: DataPath, message: str, old: Document, committed: str
+) -> Problem:
     where = format_path(path) or "the top level"
     origin = old.origin(path)
     return Problem(
         f"the {job.kind} '{job.name}' changes {where} in place, which its CRD forbids"
-        f" ({message}); the committed value is at {old.file}:{origin.line}",
+        f" ({message}); the committed value is at {old.file}:{origin.line}{committed}",
         CODE,
         path=trace(job, path),
         hint=_HINT,
