@@ -420,3 +420,51 @@ def test_rules_in_a_kinds_envelope_run_on_every_render(
         "jobs/train.yaml:6:19: error: the rendered PyTorchJob 'train' is invalid at"
         " spec.runPolicy.cleanPodPolicy: Invalid value: no (output-schema)"
     ) in result.err
+
+
+def test_a_team_object_in_resources_meets_its_crds_rules(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    crd = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: localqueues.kueue.x-k8s.io}
+spec:
+  group: kueue.x-k8s.io
+  names: {kind: LocalQueue, plural: localqueues}
+  scope: Namespaced
+  versions:
+    - name: v1beta1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          x-kubernetes-preserve-unknown-fields: true
+          properties:
+            spec:
+              type: object
+              properties:
+                clusterQueue:
+                  type: string
+                  x-kubernetes-validations:
+                    - rule: self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')
+                      message: clusterQueue must be a DNS label
+"""
+    root = _project(tmp_path)
+    write_tree(
+        root,
+        {
+            "kgen.yaml": "crds: [crds/pytorchjob.yaml, crds/localqueue.yaml]\n"
+            "environments:\n  dev: {overlays: [v1], namespace: dev}\n",
+            "crds/localqueue.yaml": crd,
+            "resources/queue.yaml": "apiVersion: kueue.x-k8s.io/v1beta1\n"
+            "kind: LocalQueue\nmetadata: {name: team}\nspec:\n  clusterQueue: Team_GPUs\n",
+        },
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    assert (
+        "resources/queue.yaml:5:17: error: invalid LocalQueue: Invalid value:"
+        " clusterQueue must be a DNS label (invalid-value)"
+    ) in result.err
