@@ -468,3 +468,20 @@ spec:
         "resources/queue.yaml:5:17: error: invalid LocalQueue: Invalid value:"
         " clusterQueue must be a DNS label (invalid-value)"
     ) in result.err
+
+
+def test_a_committed_render_that_is_a_link_is_never_read(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _project(tmp_path / "project")
+    assert run_kgen("build", cwd=root).code == 0
+    committed = root / "manifests/dev/train.pytorchjob.yaml"
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(committed.read_text().replace("research", "do-not-read"))
+    committed.unlink()
+    committed.symlink_to(outside)
+    _changed(root)
+    result = run_kgen("validate", cwd=root)
+    assert "do-not-read" not in result.err
+    assert "immutable-field-changed" not in result.err
+    assert "Traceback" not in result.err
