@@ -485,3 +485,14 @@ def test_a_committed_render_that_is_a_link_is_never_read(
     assert "do-not-read" not in result.err
     assert "immutable-field-changed" not in result.err
     assert "Traceback" not in result.err
+
+
+def test_a_panic_of_the_runtime_is_a_rule_error_and_an_interrupt_goes_on():
+    class PanicException(BaseException):  # pyo3's, which a Rust panic raises
+        pass
+
+    assert str(cel_runtime._failed(PanicException("index out of range"))) == (
+        "index out of range"
+    )
+    with pytest.raises(KeyboardInterrupt):
+        cel_runtime._failed(KeyboardInterrupt())

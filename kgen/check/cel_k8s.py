@@ -82,6 +82,9 @@ class Failures:
     def __init__(self) -> None:
         self.messages: list[str] = []
 
+    def __bool__(self) -> bool:
+        return bool(self.messages)
+
 
 def function(name: str, failures: Failures) -> Callable[..., Any]:
     """The function called `name`, recording its failures in `failures`."""

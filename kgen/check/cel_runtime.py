@@ -151,8 +151,8 @@ def compile_rule(rule: str) -> Compiled:
         raise CelError(f"the rule nests brackets deeper than {MAX_NESTING} levels")
     try:
         program = library().compile(rule)
-    except (ValueError, RuntimeError) as exc:
-        raise CelError(_first_line(exc)) from None
+    except BaseException as exc:
+        raise _failed(exc) from None
     called = set(program.functions())
     unknown = sorted(called - STANDARD - cel_k8s.SUPPORTED - cel_k8s.UNSUPPORTED)
     if unknown:
@@ -236,11 +236,17 @@ def evaluate(rule: str, variables: dict[str, Any], budget: Budget | None = None)
         out = compiled.program.execute(context)
     except KeyError as exc:
         raise CelError(f"no such key: {shortened(str(exc.args[0]), 100)}") from None
-    except (ValueError, RuntimeError, TypeError, IndexError) as exc:
-        said = failures.messages[0] if failures.messages else _first_line(exc)
-        raise CelError(said) from None
-    except (OverflowError, ZeroDivisionError) as exc:
-        raise CelError(_first_line(exc)) from None
+    except BaseException as exc:
+        raise (CelError(failures.messages[0]) if failures else _failed(exc)) from None
     if failures.messages:
         raise CelError(failures.messages[0])
     return out
+
+
+def _failed(exc: BaseException) -> CelError:
+    """What the runtime raised, as a CelError. A Rust panic is a BaseException
+    (pyo3's PanicException): a rule that makes the runtime panic is a bad rule, not a
+    crash of kgen. Interrupts and exits go on."""
+    if isinstance(exc, Exception) or type(exc).__name__ == "PanicException":
+        return CelError(_first_line(exc))
+    raise exc
