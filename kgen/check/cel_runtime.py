@@ -30,7 +30,6 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from kgen.check import cel_k8s
 from kgen.errors import shortened
 
 MAX_RULE_LENGTH = 4_096
@@ -153,6 +152,8 @@ def compile_rule(rule: str) -> Compiled:
         program = library().compile(rule)
     except BaseException as exc:
         raise _failed(exc) from None
+    from kgen.check import cel_k8s  # with the runtime: only a schema with rules
+
     called = set(program.functions())
     unknown = sorted(called - STANDARD - cel_k8s.SUPPORTED - cel_k8s.UNSUPPORTED)
     if unknown:
@@ -225,6 +226,8 @@ def evaluate(rule: str, variables: dict[str, Any], budget: Budget | None = None)
         budget.left -= estimate + EVALUATION_COST
         if budget.left < 0:
             raise CelError("the object's rules together cost too much")
+    from kgen.check import cel_k8s
+
     failures = cel_k8s.Failures()
     context = library().Context()
     # Only the functions the rule calls: adding all of them costs 70 µs.

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import yaml
-
 from kgen.check.cel_envelope import envelope_rules
 from kgen.check.cel_rules import RuleTree, all_rules, violations
 from kgen.check.cel_runtime import CelError, compile_rule
@@ -90,6 +88,8 @@ def _emitted(render: Render) -> Manifest | None:
     filename = render.facts.fingerprint[0]
     for out in render.facts.files:
         if out.filename == filename:
+            import yaml  # the emitter's, loaded already by a run that emits
+
             body = yaml.load(out.text, Loader=yaml.CSafeLoader)
             if isinstance(body, dict):
                 return Manifest(out.kind, out.name, body, out.spec_path)
