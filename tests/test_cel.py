@@ -248,7 +248,7 @@ def _changed(root: Path) -> None:
 
 
 QUEUE = (
-    "jobs/train.yaml:7:21: error: the PyTorchJob 'train' changes"
+    "jobs/train.yaml:7:29: error: the PyTorchJob 'train' changes"
     " spec.runPolicy.schedulingPolicy.queue in place, which its CRD forbids (Invalid"
     " value: queue is immutable); the committed value is at {committed}:17"
     " (immutable-field-changed)"
@@ -355,10 +355,9 @@ def test_the_repository_example_refuses_a_queue_changed_in_place(
     result = run_kgen("validate", cwd=tmp_path)
     assert result.code == 1
     # One error for each environment whose CRD rule applies (kubeflow.org/v1 with
-    # runPolicy), each naming its committed file and line; located at the nearest
-    # spec value the output traces back to.
+    # runPolicy), each naming its committed file and line; located at the new value.
     expected = [
-        "jobs/resnet-3node.yaml:56:5: error: the PyTorchJob 'resnet-3node' changes"
+        "jobs/resnet-3node.yaml:57:12: error: the PyTorchJob 'resnet-3node' changes"
         " spec.runPolicy.schedulingPolicy.queue in place, which its CRD forbids"
         " (Invalid value: spec.runPolicy.schedulingPolicy.queue is immutable); the"
         f" committed value is at {committed}:{_line_of(committed, 'queue: training')}"
