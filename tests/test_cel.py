@@ -495,3 +495,23 @@ def test_a_panic_of_the_runtime_is_a_rule_error_and_an_interrupt_goes_on():
     )
     with pytest.raises(KeyboardInterrupt):
         cel_runtime._failed(KeyboardInterrupt())
+
+
+def test_a_rule_names_properties_as_kubernetes_escapes_them():
+    """kubernetes/apiserver pkg/cel/escaping.go: keywords and `-` `.` `/` `__`."""
+    schema = {
+        "x-kubernetes-validations": [
+            {
+                "rule": "self.__namespace__ == 'ml' && self.app__dot__kubernetes__dash__io == 1"
+            },
+            {"rule": "self.a__underscores__b__slash__c == 2"},
+        ]
+    }
+    tree = rule_tree(schema)
+    assert tree is not None
+    good = {"namespace": "ml", "app.kubernetes-io": 1, "a__b/c": 2}
+    assert list(violations(tree, good)) == []
+    bad = {**good, "a__b/c": 3}
+    assert [v.message for v in violations(tree, bad)] == [
+        "Invalid value: failed rule: self.a__underscores__b__slash__c == 2"
+    ]

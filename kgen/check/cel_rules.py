@@ -220,6 +220,10 @@ def _check(
     if compiled.transition and old is _MISSING:
         return None
     variables = {"self": value, **({"oldSelf": old} if compiled.transition else {})}
+    if "__" in rule.rule:  # a property name escaped (`x__dash__y`, `__namespace__`)
+        from kgen.check.cel_values import with_escaped_names
+
+        variables = {k: with_escaped_names(v) for k, v in variables.items()}
     at = (*path, *field_path(rule.field_path))
     try:
         result = evaluate(rule.rule, variables, budget)

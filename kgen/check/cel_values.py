@@ -140,3 +140,61 @@ def add(q: Any, other: Any) -> dict[str, str]:
 def sub(q: Any, other: Any) -> dict[str, str]:
     extra = Decimal(other) if isinstance(other, int) else _amount(other)
     return _quantity_of(_amount(q) - extra)
+
+
+# Property names as a CEL rule spells them (kubernetes/apiserver pkg/cel/escaping.go):
+# a name that is a CEL keyword is `__<name>__`, and `__`, `.`, `-`, `/` inside a name
+# are `__underscores__`, `__dot__`, `__dash__`, `__slash__`.
+_KEYWORDS = frozenset(
+    [
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    ]
+)
+_ESCAPES = (
+    ("__", "__underscores__"),
+    (".", "__dot__"),
+    ("-", "__dash__"),
+    ("/", "__slash__"),
+)
+
+
+def escaped_name(name: str) -> str:
+    if name in _KEYWORDS:
+        return f"__{name}__"
+    for plain, escape in _ESCAPES:
+        name = name.replace(plain, escape)
+    return name
+
+
+def with_escaped_names(value: Any) -> Any:
+    """`value` with each property also under its escaped name, for a rule that uses
+    escaped names (only such a rule pays for the copy)."""
+    if isinstance(value, dict):
+        out = {k: with_escaped_names(v) for k, v in value.items()}
+        for key in value:
+            if isinstance(key, str) and escaped_name(key) != key:
+                out.setdefault(escaped_name(key), out[key])
+        return out
+    if isinstance(value, list):
+        return [with_escaped_names(item) for item in value]
+    return value
