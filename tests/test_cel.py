@@ -515,3 +515,20 @@ def test_a_rule_names_properties_as_kubernetes_escapes_them():
     assert [v.message for v in violations(tree, bad)] == [
         "Invalid value: failed rule: self.a__underscores__b__slash__c == 2"
     ]
+
+
+def test_a_job_that_has_not_run_may_ignore_the_rule_with_a_reason(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    root = _project(tmp_path)
+    assert run_kgen("build", cwd=root).code == 0
+    _changed(root)
+    job = root / "jobs/train.yaml"
+    job.write_text(
+        job.read_text()
+        + "lint:\n  ignore:\n    immutable-field-changed: not applied yet\n"
+        + "    job-changed-in-place: not applied yet\n"
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 0, result
+    assert "immutable-field-changed" not in result.err

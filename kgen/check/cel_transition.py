@@ -48,7 +48,8 @@ def transition_problems(
     changed = [
         (render, trees)
         for render in _changed(project, result, None if base is None else base.marks)
-        if (trees := _transition_trees(project, render))
+        if CODE not in render.facts.ignore  # a job's own lint.ignore
+        and (trees := _transition_trees(project, render))
     ]
     if not changed:
         return []
