@@ -14,7 +14,7 @@ import pytest
 from kgen import __version__
 from tests.conftest import REPO, RunKgen
 
-EXAMPLE = ["kgen.yaml", "jobs", "overlays", "resources"]
+EXAMPLE = ["kgen.yaml", "jobs", "overlays", "resources", "crds"]
 
 
 @pytest.fixture

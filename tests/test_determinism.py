@@ -29,7 +29,7 @@ def _copy(dest: Path, *, reverse: bool) -> Path:
     # Create files in the opposite order too, so directory order differs on disk.
     dest.mkdir()
     shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays"):
+    for folder in ("jobs", "overlays", "crds"):
         (dest / folder).mkdir()
         for path in sorted((REPO / folder).iterdir(), reverse=reverse):
             shutil.copy(path, dest / folder / path.name)

@@ -32,7 +32,7 @@ sys.exit(main(sys.argv[1:]))
 def _copy_repo(dest: Path) -> Path:
     dest.mkdir()
     shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources", "manifests", "argocd"):
+    for folder in ("jobs", "overlays", "resources", "manifests", "argocd", "crds"):
         shutil.copytree(REPO / folder, dest / folder)
     return dest
 

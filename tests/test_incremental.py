@@ -22,7 +22,7 @@ from tests.conftest import REPO, Result, RunKgen
 def _copy(dest: Path) -> Path:
     dest.mkdir()
     shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources"):
+    for folder in ("jobs", "overlays", "resources", "crds"):
         shutil.copytree(REPO / folder, dest / folder)
     return dest
 

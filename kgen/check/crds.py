@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from kgen.check.cel_crds import rule_errors, rule_problems
+from kgen.check.cel_rules import RuleTree, rule_tree
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Document
@@ -71,6 +73,7 @@ def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem
             problems.append(compiled)
         else:
             validators[key] = compiled
+            problems += rule_problems(doc, compiled.rules)
     return validators, problems
 
 
@@ -179,7 +182,7 @@ def _compile(
             f"this CRD's schema cannot be used: {reason}",
             "fix the schema; the API server would refuse this CRD",
         )
-    return CrdValidator(compiled)
+    return CrdValidator(compiled, rule_tree(schema, where))
 
 
 def _at(doc: Document, path: DataPath, message: str, hint: str) -> Problem:
@@ -226,8 +229,10 @@ class CrdValidator:
     The first error says the object is refused, and where; it costs one check.
     """
 
-    def __init__(self, compiled: Any) -> None:
+    def __init__(self, compiled: Any, rules: RuleTree | None = None) -> None:
         self.compiled = compiled
+        # The CEL rules (x-kubernetes-validations), which run on a valid object.
+        self.rules = rules
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
         import jsonschema_rs
@@ -236,6 +241,9 @@ class CrdValidator:
             self.compiled.validate(instance)
         except jsonschema_rs.ValidationError as first:
             yield _schema_error(first)
+            return
+        for path, message, value in rule_errors(self.rules, instance):
+            yield SchemaError(path, "x-kubernetes-validations", value, {}, message)
 
 
 def _schema_error(error: Any) -> SchemaError:

@@ -15,6 +15,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
+from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
 from kgen.check.trace import trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
@@ -90,9 +91,13 @@ def check_output(
         key = (manifest.body["apiVersion"], manifest.kind)
         if key in crds:
             validators.append(crds[key])
+        found = []
         for validator in validators:
             if validator is not None:
-                problems += _listed(manifest, validator.iter_errors(manifest.body))
+                found += _listed(manifest, validator.iter_errors(manifest.body))
+        if not found and kind_named(manifest.kind) is not None:
+            found = _listed(manifest, envelope_errors(manifest, target=target))
+        problems += found
     return problems
 
 

@@ -69,7 +69,7 @@ def trace(manifest: Manifest, out: DataPath) -> DataPath:
         return kind.spec_path(out[1:])
     field = str(out[1])
     if field == "runPolicy":
-        return ("runPolicy", *out[2:3])
+        return ("runPolicy", *out[2:])
     if field in _RUN_FIELDS:
         return ("runPolicy", field)
     if field == kind.replica_key:

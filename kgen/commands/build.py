@@ -45,6 +45,9 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
             return EXIT_PROBLEMS
         return _report_drift(options, outcome.project, files, drift)
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
+    if outcome.failed:  # an immutable field changed in place: nothing is written
+        report(options, outcome)
+        return EXIT_PROBLEMS
     summary, write_problems = write_tree(
         options.root, files, output=output, scope=scope
     )

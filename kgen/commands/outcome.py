@@ -172,9 +172,15 @@ def changed_in_place_problems(outcome: Outcome) -> list[Problem]:
         return []
     ignored = outcome.project.spec.lint.ignore
     base = outcome.base.marks if outcome.base is not None else None
+    # Imported here: only a job changed in place needs the CEL runtime.
+    from kgen.check.cel_transition import transition_problems
+
     return [
         p
-        for p in changed_in_place(outcome.project, outcome.result, base)
+        for p in [
+            *changed_in_place(outcome.project, outcome.result, base),
+            *transition_problems(outcome.project, outcome.result, outcome.base),
+        ]
         if p.code not in ignored
     ]
 

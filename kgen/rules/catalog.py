@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from kgen.errors import Problem
 from kgen.kinds import ALL_KINDS
+from kgen.rules.cel_codes import CEL_CODES
 from kgen.rules.forbidden import POLICY_CODES
 from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
@@ -219,6 +220,7 @@ RULES: dict[str, RuleInfo] = {
         *_RULES,
         *OBJECT_CODES,
         *POLICY_CODES,
+        *CEL_CODES,
         *(i for k in ALL_KINDS for i in k.catalog),
     )
 }
