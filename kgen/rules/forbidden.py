@@ -68,12 +68,13 @@ def enforced(
     that tried refused at its line."""
     forbidden = dict(env.forbidden)
     out = [
-        _forbidden(p, forbidden[p.code]) if p.code in forbidden else p for p in located
+        forbidden_problem(p, forbidden[p.code]) if p.code in forbidden else p
+        for p in located
     ]
     caught = [p for p in silenced if p.code in forbidden]
     if not caught:
         return out
-    out += [_forbidden(p, forbidden[p.code]) for p in stage.locate(caught)]
+    out += [forbidden_problem(p, forbidden[p.code]) for p in stage.locate(caught)]
     refused = [
         _refused(stage, code, forbidden[code])
         for code in dict.fromkeys(p.code for p in caught)
@@ -81,14 +82,20 @@ def enforced(
     return out + stage.locate(refused)
 
 
-def _forbidden(problem: Problem, where: str) -> Problem:
+_JOB_HINT = (
+    "no lint.ignore allows it there; leave it out of this environment"
+    " (an overlay may set it to null), or allow it in kgen.yaml's policy"
+)
+
+
+def forbidden_problem(problem: Problem, where: str, hint: str = _JOB_HINT) -> Problem:
+    """`problem` as the error of a rule forbidden `where` (kgen.resources.policy too)."""
     return replace(
         problem,
         code=POLICY_FORBIDDEN,
         severity="error",
         message=f"{problem.code} is forbidden {where}: {problem.message}",
-        hint="no lint.ignore allows it there; leave it out of this environment"
-        " (an overlay may set it to null), or allow it in kgen.yaml's policy",
+        hint=hint,
     )
 
 
