@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem, shortened
@@ -26,6 +27,7 @@ from kgen.rules.forbidden import IGNORE_REFUSED, forbidden_problem
 from kgen.rules.groups import RULE_GROUPS
 from kgen.rules.pod_security import Words, pod_spec_problems
 from kgen.spec.env_policy import POD_SECURITY_LEVELS
+from kgen.spec.validate import MAX_PROBLEMS
 
 if TYPE_CHECKING:
     from kgen.render.base import Environment
@@ -51,7 +53,7 @@ def policy_problems(
         ignores, invalid = _ignores(obj)
         out += invalid
         envs = [e for e in environments if obj.file.env in (None, e.name)]
-        found = list(_pods_problems(obj)) if envs else []
+        found = _bounded(obj) if envs else []
         if not found and not ignores:
             continue
         merged: dict[tuple[str, str, DataPath], tuple[Problem, list[str]]] = {}
@@ -65,6 +67,25 @@ def policy_problems(
                 problem = replace(problem, context=f"{label} {', '.join(where)}")
             out.append(located(problem, obj.file.doc))
     return out
+
+
+def _bounded(obj: TeamObject) -> list[Problem]:
+    """The object's first MAX_PROBLEMS findings, and a note of how many more: thousands
+    are one mistake repeated, or a file made to flood the log."""
+    findings = _pods_problems(obj)
+    found = list(islice(findings, MAX_PROBLEMS))
+    rest = sum(1 for _ in findings)
+    if rest:
+        found.append(
+            Problem(
+                f"{rest} more pod-security problems in this object are not listed",
+                "too-many-problems",
+                path=(),
+                hint="fix the ones listed (often one mistake causes them all) and"
+                " validate again",
+            )
+        )
+    return found
 
 
 def _in_environment(
