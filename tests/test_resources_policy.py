@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from kgen.resources.policy import _pod_specs
-from tests.conftest import SHARED, RunKgen
+from tests.conftest import REPO, SHARED, RunKgen
 
 KGEN_YAML = """
     policy:
@@ -362,3 +362,26 @@ def test_a_hand_written_pytorchjob_is_checked_through_its_replica_templates(
 )
 def test_pods_are_found_by_their_containers_list(body, paths):
     assert [path for _, path in _pod_specs(body)] == paths
+
+
+def test_the_repository_example_is_allowed_in_dev_and_refused_in_prod(
+    project: Project, run_kgen: RunKgen
+):
+    example = (REPO / "resources/dev-cpu/dataset-cache.yaml").read_text()
+    root = _project(project, {"resources/dev/cache.yaml": example})
+    result = run_kgen("validate", "-C", str(root))
+    assert (result.code, result.err) == (
+        0,
+        "kgen: 1 job in 3 environments (3 renders): valid\n",
+    )
+    (root / "resources/dev").rename(root / "resources/prod")
+    result = run_kgen("validate", "-C", str(root))
+    assert result.code == 1
+    assert [ln for ln in result.err.splitlines() if ln.startswith("resources/")] == [
+        f"resources/prod/cache.yaml:12:5: error: host-path is forbidden {PROJECT_POLICY};"
+        " the annotation lint-ignore.kgen.io/host-path cannot allow it there"
+        " (policy-ignore-refused)",
+        f"resources/prod/cache.yaml:31:11: error: host-path is forbidden"
+        f" {PROJECT_POLICY}: DaemonSet 'dataset-cache': volume 'cache' is a hostPath:"
+        " the pod reads and writes the node's files (policy-forbidden)",
+    ]
