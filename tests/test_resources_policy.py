@@ -385,3 +385,25 @@ def test_the_repository_example_is_allowed_in_dev_and_refused_in_prod(
         f" {PROJECT_POLICY}: DaemonSet 'dataset-cache': volume 'cache' is a hostPath:"
         " the pod reads and writes the node's files (policy-forbidden)",
     ]
+
+
+def test_validate_of_a_resources_file_checks_the_environments_it_goes_into(
+    project: Project, run_kgen: RunKgen
+):
+    # What a pull request touches is what `kgen validate PATHS` checks: an object in
+    # resources/prod/ brings in prod, one in resources/ every environment.
+    root = _project(project, {"resources/prod/agent.yaml": DAEMONSET})
+    result = run_kgen("validate", "resources/prod/agent.yaml", cwd=root)
+    assert result.code == 1
+    assert result.err.startswith(
+        "resources/prod/agent.yaml:19:11: error: host-path is forbidden"
+    )
+    (root / "resources/prod/agent.yaml").rename(root / "resources/agent.yaml")
+    result = run_kgen("validate", "resources/agent.yaml", cwd=root)
+    assert result.code == 1
+    assert [ln for ln in result.err.splitlines() if not ln.startswith(" ")] == [
+        f"resources/agent.yaml:19:11: error: {HOST_PATH} (host-path)",
+        "resources/agent.yaml:19:11: error: host-path is forbidden by the project's"
+        f" policy (kgen.yaml:2:16): {HOST_PATH} (policy-forbidden)",
+        "kgen: 2 errors in 1 file",
+    ]
