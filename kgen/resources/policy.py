@@ -54,11 +54,11 @@ def policy_problems(
         out += invalid
         envs = [e for e in environments if obj.file.env in (None, e.name)]
         found = _bounded(obj) if envs else []
-        if not found and not ignores:
+        if not found:
             continue
         merged: dict[tuple[str, str, DataPath], tuple[Problem, list[str]]] = {}
         for env in envs:
-            for problem in _in_environment(found, ignores, dict(env.forbidden), env):
+            for problem in _in_environment(found, ignores, dict(env.forbidden)):
                 key = (problem.code, problem.message, problem.path)
                 merged.setdefault(key, (problem, []))[1].append(env.name)
         for problem, where in merged.values():
@@ -92,7 +92,6 @@ def _in_environment(
     found: list[Problem],
     ignores: dict[str, str],
     forbidden: dict[str, str],
-    env: Environment,
 ) -> Iterator[Problem]:
     for problem in found:
         if problem.code in forbidden:
