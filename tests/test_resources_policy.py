@@ -407,3 +407,53 @@ def test_validate_of_a_resources_file_checks_the_environments_it_goes_into(
         f" policy (kgen.yaml:2:16): {HOST_PATH} (policy-forbidden)",
         "kgen: 2 errors in 1 file",
     ]
+
+
+_POD = """\
+metadata: {labels: {app: a}}
+spec:
+  hostNetwork: true
+  containers: [{name: a, image: "repo/a:1.0"}]
+"""
+
+
+def _indented(text: str, spaces: int) -> str:
+    return "".join(" " * spaces + line + "\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("api", "kind", "spec", "line"),
+    [
+        ("apps/v1", "Deployment", "selector: {matchLabels: {app: a}}", 9),
+        (
+            "apps/v1",
+            "StatefulSet",
+            "selector: {matchLabels: {app: a}}\n  serviceName: a",
+            10,
+        ),
+        ("apps/v1", "ReplicaSet", "selector: {matchLabels: {app: a}}", 9),
+        ("batch/v1", "Job", "backoffLimit: 1", 9),
+        ("v1", "ReplicationController", "replicas: 1", 9),
+    ],
+)
+def test_every_core_kind_with_a_pod_template_is_checked(
+    project: Project, run_kgen: RunKgen, api: str, kind: str, spec: str, line: int
+):
+    pod = (
+        _POD
+        if kind != "Job"
+        else _POD.replace("  hostNetwork", "  restartPolicy: Never\n  hostNetwork")
+    )
+    text = (
+        f"apiVersion: {api}\nkind: {kind}\nmetadata: {{name: a}}\nspec:\n  {spec}\n"
+        f"  template:\n{_indented(pod, 4)}"
+    )
+    line += kind == "Job"
+    root = _project(project, {"resources/prod/a.yaml": text})
+    result = run_kgen("validate", "-C", str(root))
+    assert result.code == 1, result.err
+    assert result.err.splitlines()[0] == (
+        f"resources/prod/a.yaml:{line}:20: error: host-network is forbidden"
+        f" {PROJECT_POLICY}: {kind} 'a': hostNetwork shares the node's network with"
+        " its pods (policy-forbidden)"
+    )
