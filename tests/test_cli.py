@@ -47,17 +47,17 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 10 jobs in 11 environments (51 renders): 96 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 10 jobs in 11 environments (51 renders): 97 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 10 jobs in 11 environments (51 renders): 0 files written, 0 removed, 96 unchanged\n"
+        == "kgen: 10 jobs in 11 environments (51 renders): 0 files written, 0 removed, 97 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (96 files)\n")
+    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (97 files)\n")
 
 
 def test_check_reports_modified_missing_and_stale_files(

@@ -340,6 +340,7 @@ def test_there_are_core_objects_of_every_kind():
         # The team's own objects, from resources/ (issue 18).
         "Namespace",
         "ResourceQuota",
+        "DaemonSet",
     }
 
 

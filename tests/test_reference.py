@@ -106,6 +106,8 @@ def test_pre_commit_hooks_select_kgen_inputs():
         files.search("jobs/train.yaml")
         and files.search("ml/overlays/gpu.yml")
         and files.search("kgen.yaml")
+        and files.search("resources/prod-gpu/agent.yaml")
+        and files.search("resources/quota.yml")
     )
     assert not files.search("manifests/dev/train.pytorchjob.yaml") and not files.search(
         "README.md"

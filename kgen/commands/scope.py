@@ -1,7 +1,8 @@
 """What `kgen validate PATHS...` covers: the files a pull request or pre-commit touched.
 
 A job spec is checked in every environment; an overlay brings in every environment that
-lists it; kgen.yaml brings in everything. Problems are reported for what is in scope,
+lists it, an object in resources/ every environment it goes into; kgen.yaml brings in
+everything. Problems are reported for what is in scope,
 so an unrelated broken file elsewhere does not block this change.
 """
 
@@ -73,7 +74,7 @@ def scope_for(project: Project, paths: list[Path], *, cwd: Path) -> Scope:
     envs = frozenset(
         name
         for name, env in project.spec.environments.items()
-        if overlays & set(env.overlays)
+        if overlays & set(env.overlays) or _holds_objects_of(named, name)
     )
     in_scope_overlays = {
         o.doc.file for name in envs for o in _overlays_of(project, name)
@@ -88,6 +89,16 @@ def scope_for(project: Project, paths: list[Path], *, cwd: Path) -> Scope:
     return Scope(
         False, jobs, envs, files | {f for f in named if f.endswith((".yaml", ".yml"))}
     )
+
+
+def _holds_objects_of(named: set[str], env: str) -> bool:
+    """Whether a named file is a team object `env` gets (resources/, kgen.resources):
+    its pods are checked under that environment's policy."""
+    for path in named:
+        parts = path.split("/")
+        if parts[0] == "resources" and (len(parts) == 2 or parts[1:2] == [env]):
+            return True
+    return False
 
 
 def _overlays_of(project: Project, env: str) -> list[Overlay]:

@@ -31,14 +31,14 @@ POLICY_CODES: list[RuleInfo] = [
         "error",
         False,
         "A rule the environment's policy forbids",
-        "kgen.yaml `policy:` (every environment's) or an environment's own `policy:` names rules that are errors there: a Pod Security Standard level (`podSecurity: baseline` forbids host-path, host-pid, host-ipc, host-network, privileged-container, host-port and added-capabilities) and any rule under `forbid`. The message names the rule, the environment and the line of kgen.yaml that forbids it; no `lint.ignore` of a job or overlay silences it.",
+        "kgen.yaml `policy:` (every environment's) or an environment's own `policy:` names rules that are errors there: a Pod Security Standard level (`podSecurity: baseline` forbids host-path, host-pid, host-ipc, host-network, privileged-container, host-port and added-capabilities) and any rule under `forbid`. The message names the rule, the environment and the line of kgen.yaml that forbids it; no `lint.ignore` of a job or overlay silences it. The pods of the team's objects in `resources/` are held to the same rules, and their `lint-ignore.kgen.io/<rule>` annotations do not silence them either.",
     ),
     rule(
         IGNORE_REFUSED,
         "error",
         False,
         "A `lint.ignore` of a rule the environment's policy forbids",
-        "The ignore is reported at its own line in the environments whose policy forbids the rule, and keeps working in the others. Move it to an overlay only the environments that allow the rule apply (a dev overlay), or have kgen.yaml's policy `allow` the rule, with a reason.",
+        "The ignore is reported at its own line in the environments whose policy forbids the rule, and keeps working in the others. Move it to an overlay only the environments that allow the rule apply (a dev overlay), or have kgen.yaml's policy `allow` the rule, with a reason. An object in `resources/` that allows the rule with a `lint-ignore.kgen.io/<rule>` annotation belongs in `resources/<env>/` of the environments that allow it.",
     ),
 ]
 
@@ -68,12 +68,13 @@ def enforced(
     that tried refused at its line."""
     forbidden = dict(env.forbidden)
     out = [
-        _forbidden(p, forbidden[p.code]) if p.code in forbidden else p for p in located
+        forbidden_problem(p, forbidden[p.code]) if p.code in forbidden else p
+        for p in located
     ]
     caught = [p for p in silenced if p.code in forbidden]
     if not caught:
         return out
-    out += [_forbidden(p, forbidden[p.code]) for p in stage.locate(caught)]
+    out += [forbidden_problem(p, forbidden[p.code]) for p in stage.locate(caught)]
     refused = [
         _refused(stage, code, forbidden[code])
         for code in dict.fromkeys(p.code for p in caught)
@@ -81,14 +82,20 @@ def enforced(
     return out + stage.locate(refused)
 
 
-def _forbidden(problem: Problem, where: str) -> Problem:
+_JOB_HINT = (
+    "no lint.ignore allows it there; leave it out of this environment"
+    " (an overlay may set it to null), or allow it in kgen.yaml's policy"
+)
+
+
+def forbidden_problem(problem: Problem, where: str, hint: str = _JOB_HINT) -> Problem:
+    """`problem` as the error of a rule forbidden `where` (kgen.resources.policy too)."""
     return replace(
         problem,
         code=POLICY_FORBIDDEN,
         severity="error",
         message=f"{problem.code} is forbidden {where}: {problem.message}",
-        hint="no lint.ignore allows it there; leave it out of this environment"
-        " (an overlay may set it to null), or allow it in kgen.yaml's policy",
+        hint=hint,
     )
 
 

@@ -8,12 +8,16 @@ overlay's `lint.ignore`, unless the environment's policy forbids it
 kubernetes/kubernetes staging/src/k8s.io/pod-security-admission/policy/
 check_hostPathVolumes.go, check_hostNamespaces.go, check_privileged.go,
 check_hostPorts.go, check_capabilities_baseline.go (v1.31.0).
+
+The checks of one volume, namespace flag, securityContext and port list are shared: the
+job rules below walk a job spec, `pod_spec_problems` walks a plain pod spec (the team's
+objects in resources/, kgen.resources.policy).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.rules.context import Rule, RuleContext
@@ -38,7 +42,114 @@ DEFAULT_CAPABILITIES = frozenset(
         "SYS_CHROOT",
     }
 )
-_ALLOW = "or allow it with lint.ignore and a reason"
+# The node namespaces a pod may share: field, rule id, what it shares.
+HOST_NAMESPACES = (
+    ("hostPID", "host-pid", "processes"),
+    ("hostIPC", "host-ipc", "shared memory"),
+    ("hostNetwork", "host-network", "network"),
+)
+# The container lists of a pod (check_privileged.go visits all three).
+CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
+
+
+class Words(NamedTuple):
+    """How a message names the pods and how a hint says to allow a rule."""
+
+    pods: str
+    allow: Callable[[str], str]
+
+
+JOB_WORDS = Words("every pod of the job", lambda code: "lint.ignore")
+
+
+def host_path(name: object, path: DataPath, words: Words) -> Problem:
+    shown = f"'{shortened(name, 64)}'" if isinstance(name, str) else "without a name"
+    return Problem(
+        f"volume {shown} is a hostPath: the pod reads and writes the node's files",
+        "host-path",
+        path=path,
+        at_key=True,
+        hint=f"use a claim or an emptyDir, or allow it with {words.allow('host-path')}"
+        " and a reason",
+    )
+
+
+def host_namespace(key: str, path: DataPath, words: Words) -> Problem:
+    code, what = next((c, w) for k, c, w in HOST_NAMESPACES if k == key)
+    return Problem(
+        f"{key} shares the node's {what} with {words.pods}",
+        code,
+        path=path,
+        hint=f"allow it where needed with {words.allow(code)} and a reason",
+    )
+
+
+def privilege(context: object, path: DataPath, words: Words) -> Iterator[Problem]:
+    """What one container's securityContext (at `path`) asks beyond baseline."""
+    if not isinstance(context, dict):
+        return
+    if context.get("privileged") is True:
+        yield Problem(
+            "a privileged container is root on the node",
+            "privileged-container",
+            path=(*path, "privileged"),
+            hint="ask for the device as an extended resource, or allow it with"
+            f" {words.allow('privileged-container')} and a reason",
+        )
+    added = context.get("capabilities")
+    added = added.get("add") if isinstance(added, dict) else None
+    for index, name in enumerate(added if isinstance(added, list) else ()):
+        if isinstance(name, str) and name not in DEFAULT_CAPABILITIES:
+            yield Problem(
+                f"capability {shortened(name, 64)} is beyond the container"
+                " runtime's default set",
+                "added-capabilities",
+                path=(*path, "capabilities", "add", index),
+                hint="drop it from capabilities.add, or allow it with"
+                f" {words.allow('added-capabilities')} and a reason",
+            )
+
+
+def host_ports(ports: object, path: DataPath, words: Words) -> Iterator[Problem]:
+    """The host ports of one container's port list (at `path`)."""
+    for index, port in enumerate(ports if isinstance(ports, list) else ()):
+        value = port.get("hostPort") if isinstance(port, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value:
+            yield Problem(
+                f"hostPort {value} binds the node's port: one such pod per node,"
+                " reachable from outside the cluster",
+                "host-port",
+                path=(*path, index, "hostPort"),
+                hint="reach the pod through its own port or a Service, or allow it"
+                f" with {words.allow('host-port')} and a reason",
+            )
+
+
+def pod_spec_problems(
+    pod: Mapping[str, Any], base: DataPath, words: Words
+) -> Iterator[Problem]:
+    """Every rule over a plain pod spec at `base` (a Pod's `spec`, a template's), whatever
+    its values' types: a value of a wrong type is no finding here."""
+    volumes = pod.get("volumes")
+    for index, volume in enumerate(volumes if isinstance(volumes, list) else ()):
+        if isinstance(volume, dict) and volume.get("hostPath") is not None:
+            path = (*base, "volumes", index, "hostPath")
+            yield host_path(volume.get("name"), path, words)
+    for key, _code, _what in HOST_NAMESPACES:
+        if pod.get(key) is True:
+            yield host_namespace(key, (*base, key), words)
+    for list_key in CONTAINER_LISTS:
+        containers = pod.get(list_key)
+        for index, item in enumerate(
+            containers if isinstance(containers, list) else ()
+        ):
+            if not isinstance(item, dict):
+                continue
+            path = (*base, list_key, index)
+            yield from privilege(
+                item.get("securityContext"), (*path, "securityContext"), words
+            )
+            yield from host_ports(item.get("ports"), (*path, "ports"), words)
 
 
 def _owners(spec: JobSpec) -> list[tuple[Any, DataPath]]:
@@ -59,25 +170,14 @@ def _sidecars(owner: Any, base: DataPath) -> Iterator[tuple[Any, DataPath]]:
 def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for index, volume in enumerate(spec.volumes):
         if volume.host_path is not None:
-            yield Problem(
-                f"volume '{volume.name}' is a hostPath: the pod reads and writes the node's files",
-                "host-path",
-                path=("volumes", index, "hostPath"),
-                at_key=True,
-                hint=f"use a claim or an emptyDir, {_ALLOW}",
-            )
-    for key, on, code, what in (
-        ("hostPID", spec.host_pid, "host-pid", "processes"),
-        ("hostIPC", spec.host_ipc, "host-ipc", "shared memory"),
-        ("hostNetwork", spec.host_network, "host-network", "network"),
+            yield host_path(volume.name, ("volumes", index, "hostPath"), JOB_WORDS)
+    for key, on in (
+        ("hostPID", spec.host_pid),
+        ("hostIPC", spec.host_ipc),
+        ("hostNetwork", spec.host_network),
     ):
         if on:
-            yield Problem(
-                f"{key} shares the node's {what} with every pod of the job",
-                code,
-                path=(key,),
-                hint="allow it where needed with lint.ignore and a reason",
-            )
+            yield host_namespace(key, (key,), JOB_WORDS)
 
 
 def _security_contexts(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
@@ -92,26 +192,7 @@ def _security_contexts(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
 
 def _privilege(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for context, path in _security_contexts(spec):
-        if not isinstance(context, dict):
-            continue
-        if context.get("privileged") is True:
-            yield Problem(
-                "a privileged container is root on the node",
-                "privileged-container",
-                path=(*path, "privileged"),
-                hint=f"ask for the device as an extended resource, {_ALLOW}",
-            )
-        added = context.get("capabilities")
-        added = added.get("add") if isinstance(added, dict) else None
-        for index, name in enumerate(added if isinstance(added, list) else ()):
-            if isinstance(name, str) and name not in DEFAULT_CAPABILITIES:
-                yield Problem(
-                    f"capability {shortened(name, 64)} is beyond the container"
-                    " runtime's default set",
-                    "added-capabilities",
-                    path=(*path, "capabilities", "add", index),
-                    hint=f"drop it from capabilities.add, {_ALLOW}",
-                )
+        yield from privilege(context, path, JOB_WORDS)
 
 
 def _port_lists(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
@@ -127,16 +208,7 @@ def _port_lists(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
 
 def _host_ports(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for ports, path in _port_lists(spec):
-        for index, port in enumerate(ports if isinstance(ports, list) else ()):
-            value = port.get("hostPort") if isinstance(port, dict) else None
-            if isinstance(value, int) and not isinstance(value, bool) and value:
-                yield Problem(
-                    f"hostPort {value} binds the node's port: one such pod per node,"
-                    " reachable from outside the cluster",
-                    "host-port",
-                    path=(*path, index, "hostPort"),
-                    hint=f"reach the pod through its own port or a Service, {_ALLOW}",
-                )
+        yield from host_ports(ports, path, JOB_WORDS)
 
 
 POD_SECURITY_RULES: tuple[Rule, ...] = (_host_access, _privilege, _host_ports)

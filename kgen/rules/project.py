@@ -19,7 +19,18 @@ def check_project(project: Project, result: RunResult) -> list[Finding]:
         *_overlays_match(project),
         *_claims_declared(project, result),
         *_claims_agree(result),
+        *_team_objects(project, result),
     ]
+
+
+def _team_objects(project: Project, result: RunResult) -> list[Finding]:
+    if not project.resources:
+        return []
+    # Imported here: only a project with objects in resources/ needs it.
+    from kgen.resources.policy import policy_problems
+
+    found = policy_problems(project.resources, result.environments)
+    return [Finding(p, None, "") for p in found]
 
 
 def _overlays_match(project: Project) -> Iterator[Finding]:

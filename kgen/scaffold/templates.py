@@ -153,7 +153,7 @@ repos:
         entry: kgen validate --strict
         language: python
         additional_dependencies: ['{DISTRIBUTION}=={__version__}']
-        files: (^|/)(kgen\\.yaml|jobs/[^/]+\\.ya?ml|overlays/[^/]+\\.ya?ml)$
+        files: (^|/)(kgen\\.yaml|jobs/[^/]+\\.ya?ml|overlays/[^/]+\\.ya?ml|resources/([^/]+/)?[^/]+\\.ya?ml)$
         require_serial: true
       - id: kgen-build-check
         name: kgen build --check
@@ -161,7 +161,7 @@ repos:
         language: python
         additional_dependencies: ['{DISTRIBUTION}=={__version__}']
         pass_filenames: false
-        files: (^|/)(kgen\\.yaml|jobs/|overlays/|manifests/)
+        files: (^|/)(kgen\\.yaml|jobs/|overlays/|resources/|manifests/)
 """
 
 

@@ -80,7 +80,8 @@ PodSecurityLevel = Annotated[
 
 class EnvironmentPolicy(SpecModel):
     """Rules forbidden in an environment: each is an error there, and a job's or an
-    overlay's `lint.ignore` cannot silence it."""
+    overlay's `lint.ignore` cannot silence it, nor the annotation of an object in
+    resources/."""
 
     pod_security: PodSecurityLevel | None = Field(
         None,

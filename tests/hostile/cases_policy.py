@@ -119,3 +119,97 @@ CASES: dict[str, Case] = {
         about="the old group id silences host-network, and is refused where it is forbidden",
     ),
 }
+
+# The team's objects in resources/ (kgen.resources.policy): a pull request writes them
+# as freely as jobs. A custom resource whose CRD keeps unknown fields reaches the pod
+# rules with whatever shapes and types it holds.
+_WIDGET_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"""
+
+
+def _widget(spec: str, annotations: str = "") -> dict[str, Content]:
+    """A baseline project with the Widget CRD and one Widget in every environment."""
+    return {
+        "kgen.yaml": "policy: {podSecurity: baseline}\ncrds: [crds/widget.yaml]\n"
+        + _ENVS
+        + "lint:\n  ignore: {resources-missing: the job is minimal}\n",
+        "crds/widget.yaml": _WIDGET_CRD,
+        "resources/widget.yaml": "apiVersion: example.com/v1\nkind: Widget\n"
+        f"metadata:\n  name: w\n{annotations}spec: {spec}\n",
+    }
+
+
+_DAEMONSET = """\
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+"""
+
+CASES |= {
+    "resources-pod-nested-ninety-deep": Case(
+        _widget("{a: " * 90 + "{hostNetwork: true, containers: []}" + "}" * 90),
+        about="a pod template as deep as the loader allows is found, at its line",
+    ),
+    "resources-pod-huge-lists": Case(
+        _widget(
+            "{template: {spec: {containers: ["
+            + "{}, " * 30_000
+            + "{securityContext: {privileged: true}}], volumes: ["
+            + ", ".join(f"{{name: v{i}, hostPath: {{path: /}}}}" for i in range(250))
+            + "]}}}"
+        ),
+        about="thirty thousand containers checked once each; findings bounded per object",
+    ),
+    "resources-pod-wrong-types": Case(
+        _widget(
+            "{template: {spec: {hostNetwork: 'true', hostPID: 1, volumes: [7, x,"
+            " {hostPath: null}, {name: 7, hostPath: {}}, {name: [a], hostPath: 1}],"
+            " containers: [1, x, null, {securityContext: x}, {securityContext:"
+            " {privileged: 'true', capabilities: {add: SYS_ADMIN}}},"
+            " {securityContext: {capabilities: [NET_ADMIN]}}, {ports: {hostPort: 1}},"
+            " {ports: [7, {hostPort: '80'}, {hostPort: true}, {hostPort: 0}]}],"
+            " initContainers: {a: b}, ephemeralContainers: [{securityContext:"
+            " {privileged: true}}]}}, other: {containers: x, hostNetwork: true}}"
+        ),
+        about="a value of the wrong type is no finding and no crash; what is there is found",
+    ),
+    "resources-core-pod-wrong-types": Case(
+        {
+            **_policy("{podSecurity: baseline}"),
+            "resources/agent.yaml": _DAEMONSET
+            + "      hostNetwork: 'yes'\n      volumes: {x: 1}\n"
+            + "      containers: [{name: a, image: b, securityContext: {privileged: 1}}]\n",
+        },
+        about="a core kind's wrong types are the core definitions' errors, found first",
+    ),
+    "resources-ignore-annotations-hostile": Case(
+        _widget(
+            "{template: {spec: {hostIPC: true, containers: []}}}",
+            annotations="  annotations:\n"
+            '    "lint-ignore.kgen.io/\\e[2Jhost-path": x\n'
+            f'    "lint-ignore.kgen.io/{"y" * 1_000}": x\n'
+            "    lint-ignore.kgen.io/host-port: ''\n"
+            "    lint-ignore.kgen.io/host-namespaces: added by the pull request\n",
+        ),
+        about="an ignore annotation never repaints the terminal nor floods the log, and"
+        " cannot allow what the policy forbids, under its group name either",
+    ),
+}
