@@ -21,6 +21,7 @@ from kgen.spec import fields as f
 from kgen.spec.base import Framework
 from kgen.spec.gitops import ArgoCDSettings, FluxSettings, SourceRef
 from kgen.spec.lint import LintSettings
+from kgen.spec.patches import ObjectPatch, PatchOp, PatchTarget
 from kgen.spec.project import (
     EnvironmentSpec,
     GpuPlacement,
@@ -33,6 +34,7 @@ BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->
 END = "<!-- END SPEC REFERENCE -->"
 
 TYPE_NAMES: dict[Any, str] = {
+    Any: "any value",
     f.DnsName: "DNS-1035 name",
     f.DnsLabel: "DNS label",
     f.ObjectName: "object name",
@@ -82,6 +84,9 @@ def _sections() -> list[Section]:
         ("tensorboard", addons.TensorBoard, ()),
         ("codeSync", addons.CodeSync, ()),
         ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),
+        ("patches[] (job spec or overlay)", ObjectPatch, ()),
+        ("patches[].target", PatchTarget, ()),
+        ("patches[].ops[]", PatchOp, ()),
         ("overlays/<name>.yaml", OverlaySpec, ()),
         ("match (overlays), jobs (environments)", JobSelector, ()),
         ("kgen.yaml", ProjectSpec, ()),

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from kgen.errors import Problem
 from kgen.kinds import KINDS
+from kgen.patch.codes import PATCH_CODES
 from kgen.rules.info import RuleInfo, rule
 from kgen.rules.input_codes import INPUT_CODES
 from kgen.rules.object_codes import OBJECT_CODES
@@ -217,6 +218,7 @@ RULES: dict[str, RuleInfo] = {
         *INPUT_CODES,
         *_RULES,
         *OBJECT_CODES,
+        *PATCH_CODES,
         *(i for k in KINDS.values() for i in k.catalog),
     )
 }
