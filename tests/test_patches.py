@@ -82,6 +82,17 @@ def _validate(run_kgen: RunKgen, root: Path) -> tuple[int, str]:
             " the rendered PyTorchJob 'train' has nothing there (patch-path-missing)",
         ),
         (
+            "  - ops:\n      - {op: add, path: /spec/runPolicy/suspend/x, value: 1}\n",
+            "jobs/train.yaml:8:25: error: 'add' at /spec/runPolicy/suspend/x: the"
+            " rendered PyTorchJob 'train' has a single value at /spec/runPolicy/suspend,"
+            " not a map or list (patch-path-missing)",
+        ),
+        (
+            "  - ops:\n      - {op: move, from: /spec, path: /spec/x}\n",
+            "jobs/train.yaml:8:39: error: 'move' at /spec/x cannot apply to the"
+            " rendered PyTorchJob 'train' (patch-path-missing)",
+        ),
+        (
             "  - ops:\n      - {op: move, from: /spec/nope, path: /spec/x}\n",
             "jobs/train.yaml:8:26: error: 'move' from /spec/nope: the rendered"
             " PyTorchJob 'train' has nothing there (patch-path-missing)",

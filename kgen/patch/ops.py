@@ -50,12 +50,21 @@ def _apply(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
     missing = _missing(patching.body, op, path, source)
     if missing is not None:
         pointer, key = missing
-        written = op.path if key == "path" else op.from_ or ""
-        where = "there" if pointer == written else f"at {pointer_text(pointer)}"
+        written = op.from_ or "" if key == "from" else op.path
+        found = (
+            "nothing there"
+            if pointer == written
+            else f"nothing at {pointer_text(pointer)}"
+        )
+        if key == "scalar":
+            key, found = (
+                "path",
+                f"a single value at {pointer_text(pointer)}, not a map or list",
+            )
         return patching.problem(
             (*at, key),
             f"'{op.op}' {'from' if key == 'from' else 'at'} {pointer_text(written)}:"
-            f" {patching.what} has nothing {where}",
+            f" {patching.what} has {found}",
             "patch-path-missing",
             _HINT,
         )
@@ -122,7 +131,7 @@ def _missing(
             if isinstance(parent, list) and not _insert_index(parent, path[-1]):
                 return op.path, "path"
             if not isinstance(parent, dict | list):
-                return op.path, "path"
+                return _pointer(path[:-1]), "scalar"
         return (found, "path") if found is not None else None
     found = _first_missing(body, path)
     return (found, "path") if found is not None else None
