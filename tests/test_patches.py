@@ -465,3 +465,50 @@ patches:
         " spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0].value,"
         " which would land in git and the cluster (secret-env-literal)",
     ]
+
+
+def test_the_jobs_patches_apply_first_then_each_overlays_in_the_environments_order(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """Each later patch tests what the one before it wrote, so any other order fails."""
+    root = _project(
+        tmp_path,
+        "  - ops: [{op: add, path: /metadata/annotations, value: {step: job}}]\n",
+    )
+    write_tree(
+        root,
+        {
+            "kgen.yaml": KGEN_YAML.replace("[v1, extra]", "[v1, first, second]"),
+            "overlays/first.yaml": """\
+                patches:
+                  - ops:
+                      - {op: test, path: /metadata/annotations/step, value: job}
+                      - {op: replace, path: /metadata/annotations/step, value: first}
+            """,
+            "overlays/second.yaml": """\
+                patches:
+                  - ops:
+                      - {op: test, path: /metadata/annotations/step, value: first}
+                  - merge: {metadata: {annotations: {step: second}}}
+            """,
+        },
+    )
+    assert run_kgen("build", cwd=root).code == 0
+    job = (root / "manifests/dev/train.pytorchjob.yaml").read_text()
+    assert "  annotations:\n    step: second\n" in job
+    (root / "kgen.yaml").write_text(
+        KGEN_YAML.replace("[v1, extra]", "[v1, second, first]")
+    )
+    code, output = _validate(run_kgen, root)
+    # second now finds the job's value, and first the value second merged.
+    assert (code, output.splitlines()[:2]) == (
+        1,
+        [
+            "overlays/first.yaml:3:61: error: 'test' at /metadata/annotations/step"
+            " failed: the rendered PyTorchJob 'train' has another value there"
+            " (patch-test-failed)",
+            "overlays/second.yaml:3:61: error: 'test' at /metadata/annotations/step"
+            " failed: the rendered PyTorchJob 'train' has another value there"
+            " (patch-test-failed)",
+        ],
+    )
