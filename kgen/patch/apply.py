@@ -37,8 +37,11 @@ def apply_patches(
     budget = Budget()
     problems: list[Problem] = []
     for source in sources:
+        # Labels as the patches before this one left them, as kustomize selects.
         chosen = [
-            i for i, o in enumerate(objects) if selects(source.patch.target, o, i)
+            i
+            for i, o in enumerate(objects)
+            if selects(source.patch.target, o, i, body=bodies[i])
         ]
         if not chosen:
             problems.append(_nothing_selected(source))
@@ -59,7 +62,7 @@ def apply_patches(
             problem = _apply(patching, source.patch)
             if problem is not None:
                 problems.append(problem)
-                break
+                break  # once per patch: its other objects would say the same
     patched = [
         replace(o, body=body, patched=marks[i])
         if (body := bodies[i]) is not None
@@ -80,11 +83,18 @@ def _apply(patching: Patching, patch: ObjectPatch) -> Problem | None:
     return merge_into(patching, patch.merge)
 
 
-def selects(target: PatchTarget | None, manifest: Manifest, index: int) -> bool:
-    """Whether `target` picks the object; no target picks the job (the first object)."""
+def selects(
+    target: PatchTarget | None,
+    manifest: Manifest,
+    index: int,
+    *,
+    body: dict[str, Any] | None = None,
+) -> bool:
+    """Whether `target` picks the object (`body`, if patched already); no target
+    picks the job (the first object)."""
     if target is None:
         return index == 0
-    body = manifest.body
+    body = manifest.body if body is None else body
     group, _, version = str(body.get("apiVersion", "")).rpartition("/")
     labels = body.get("metadata", {}).get("labels") or {}
     return (
