@@ -512,3 +512,18 @@ def test_the_jobs_patches_apply_first_then_each_overlays_in_the_environments_ord
             " (patch-test-failed)",
         ],
     )
+
+
+def test_a_target_reads_the_labels_earlier_patches_wrote(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    patches = """\
+  - merge: {metadata: {labels: {team: vision}}}
+  - target: {labels: {team: vision}}
+    merge: {metadata: {annotations: {owner: vision-leads}}}
+"""
+    root = _project(tmp_path, patches)
+    assert _validate(run_kgen, root) == (
+        0,
+        "kgen: 1 job in 1 environment (1 render): valid\n",
+    )
