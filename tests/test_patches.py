@@ -151,6 +151,27 @@ def _validate(run_kgen: RunKgen, root: Path) -> tuple[int, str]:
             " (patch-merge)",
         ),
         (
+            "  - ops:\n      - {op: replace, path: /spec/pytorchReplicaSpecs/Worker/replicas, value: 8}\n",
+            "jobs/train.yaml:8:79: error: the rendered PyTorchJob 'train': a patch changes"
+            " spec.pytorchReplicaSpecs.Worker.replicas, which kgen counts from the spec"
+            " (patch-counted)",
+        ),
+        (
+            # A copy carries the whole replica spec, its count with it.
+            "  - ops:\n      - {op: copy, from: /spec/pytorchReplicaSpecs/Worker,"
+            " path: /spec/pytorchReplicaSpecs/Extra}\n",
+            "jobs/train.yaml:8:66: error: the rendered PyTorchJob 'train': a patch changes"
+            " spec.pytorchReplicaSpecs.Extra.replicas, which kgen counts from the spec"
+            " (patch-counted)",
+        ),
+        (
+            "  - merge:\n      spec: {pytorchReplicaSpecs: {Master: {template: {spec:"
+            " {containers: [{name: pytorch, resources: {limits: {amd.com/gpu: 8}}}]}}}}}\n",
+            "jobs/train.yaml:8:126: error: the rendered PyTorchJob 'train': a patch changes"
+            " spec.pytorchReplicaSpecs.Master.template.spec.containers[0].resources"
+            ".limits.amd.com/gpu, which kgen counts from the spec (patch-counted)",
+        ),
+        (
             "  - ops:\n      - {op: add, path: spec/x, value: 1}\n",
             "jobs/train.yaml:8:25: error: 'spec/x' is not a JSON pointer, which starts"
             " with '/' (RFC 6901): /spec/runPolicy (invalid-value)",
@@ -526,4 +547,21 @@ def test_a_target_reads_the_labels_earlier_patches_wrote(
     assert _validate(run_kgen, root) == (
         0,
         "kgen: 1 job in 1 environment (1 render): valid\n",
+    )
+
+
+def test_a_created_claims_size_is_the_specs(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    job = root / "jobs/train.yaml"
+    job.write_text(
+        job.read_text()
+        + "volumes:\n  - {name: data, claim: data, create: {size: 1Gi}, mountPath: /d}\n"
+        + "patches:\n  - target: {kind: PersistentVolumeClaim}\n"
+        + "    merge: {spec: {resources: {requests: {storage: 1Ti}}}}\n"
+    )
+    assert _validate(run_kgen, root) == (
+        1,
+        "jobs/train.yaml:10:52: error: the rendered PersistentVolumeClaim 'data': a"
+        " patch changes spec.resources.requests.storage, which kgen counts from the"
+        " spec (patch-counted)\n",
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.patch.context import Patching, PatchSource
+from kgen.patch.counted import counted
 from kgen.patch.host_access import host_access
 from kgen.patch.marks import Budget, PatchMarks
 from kgen.patch.ops import apply_ops
@@ -72,7 +73,7 @@ def apply_patches(
     if not problems:
         # The rules over the spec cannot see what the patches wrote.
         problems += patched_secrets(patched, allowed, job_file=job_file)
-        problems += host_access(patched)
+        problems += host_access(patched) + counted(patched)
     return patched, problems
 
 

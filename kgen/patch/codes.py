@@ -35,6 +35,13 @@ PATCH_CODES: list[RuleInfo] = [
         "kgen names each object's file, its index entry and the Argo CD and Flux objects after its identity, and the API server keys the object by it; a patch may not change or remove them (a merge may repeat them unchanged, as kustomize's patches do). Rename the job, or set the environment's namespace, instead.",
     ),
     rule(
+        "patch-counted",
+        "error",
+        False,
+        "A patch that changes what kgen counts from the spec",
+        "The GPU quota and `kgen list` count each job's replicas and GPUs from its spec, and the claim rules compare created claims' size, access modes and class across jobs: a patch may not change a job's `replicas`, `minReplicas`, `maxReplicas` or GPU resources, nor those fields of a claim, or the rules would count one thing while the cluster runs another. Set them in the spec.",
+    ),
+    rule(
         "patch-merge",
         "error",
         False,
