@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
+from kgen.check import core
 from kgen.load.document import Origin
 from kgen.patch.context import Patching
 from kgen.patch.marks import Budget, PatchMarks
-from kgen.patch.strategic import merge_into
+from kgen.patch.strategic import MERGE_KEYS, merge_into
 from tests.conftest import RunKgen, write_tree
 
 KGEN_YAML = """\
@@ -565,3 +566,20 @@ def test_a_created_claims_size_is_the_specs(tmp_path: Path, run_kgen: RunKgen):
         " patch changes spec.resources.requests.storage, which kgen counts from the"
         " spec (patch-counted)\n",
     )
+
+
+def test_the_merge_keys_are_the_core_definitions_own():
+    """Each list of a pod (and a Service's ports) that Kubernetes merges by key, with
+    its key: the `x-kubernetes-patch-merge-key` of the core definitions kgen checks
+    against (generated from k8s.io/api core/v1 types.go `patchMergeKey` tags)."""
+    found = {}
+    definitions = core.definitions(core.DEFAULT_KUBERNETES_VERSION)
+    for name in ("PodSpec", "Container"):
+        for field, schema in definitions[f"io.k8s.api.core.v1.{name}"][
+            "properties"
+        ].items():
+            if "x-kubernetes-patch-merge-key" in schema:
+                found[field] = schema["x-kubernetes-patch-merge-key"]
+    assert found == MERGE_KEYS
+    service = definitions["io.k8s.api.core.v1.ServiceSpec"]["properties"]["ports"]
+    assert service["x-kubernetes-patch-merge-key"] == "port"
