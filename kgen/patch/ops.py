@@ -33,6 +33,29 @@ def tokens(pointer: str) -> list[str]:
 def _apply(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
     path = tokens(op.path)
     source = tokens(op.from_) if op.from_ is not None else None
+    problem = _identity(patching, op, at, path, source) or _absent(
+        patching, op, at, path, source
+    )
+    if problem is not None:
+        return problem
+    out = _resolved(patching.body, path)
+    value = _get(patching.body, source) if source is not None else op.value
+    if op.op in ("add", "replace", "copy") and not patching.budget.take(value):
+        return patching.too_large((*at, "from" if op.op == "copy" else "value"))
+    problem = _run(patching, op, at)
+    if problem is None:
+        _mark(patching, op, at, out, value)
+    return problem
+
+
+def _identity(
+    patching: Patching,
+    op: PatchOp,
+    at: DataPath,
+    path: list[str],
+    source: list[str] | None,
+) -> Problem | None:
+    """A write (a move's source too) to the object's identity or above it."""
     writes = [(path, "path")] if op.op != "test" else []
     writes += [(source, "from")] if op.op == "move" and source is not None else []
     for target, key in writes:
@@ -40,44 +63,58 @@ def _apply(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
         if field is not None:
             return patching.problem(
                 (*at, key),
-                f"'{op.op}' {'from' if key == 'from' else 'at'}"
-                f" {pointer_text(op.path if key == 'path' else op.from_ or '')}"
-                f" would change {'.'.join(map(str, field))}, which names the object",
+                f"'{op.op}' {_where(op, key)} would change"
+                f" {'.'.join(map(str, field))}, which names the object",
                 "patch-identity",
                 "kgen names the object, its file and its index entry; rename the job"
                 " or the environment's namespace in the spec instead",
             )
+    return None
+
+
+def _absent(
+    patching: Patching,
+    op: PatchOp,
+    at: DataPath,
+    path: list[str],
+    source: list[str] | None,
+) -> Problem | None:
     missing = _missing(patching.body, op, path, source)
-    if missing is not None:
-        pointer, key = missing
-        written = op.from_ or "" if key == "from" else op.path
-        found = (
-            "nothing there"
-            if pointer == written
-            else f"nothing at {pointer_text(pointer)}"
+    if missing is None:
+        return None
+    pointer, key = missing
+    if key == "scalar":
+        key, found = (
+            "path",
+            f"a single value at {pointer_text(pointer)}, not a map or list",
         )
-        if key == "scalar":
-            key, found = (
-                "path",
-                f"a single value at {pointer_text(pointer)}, not a map or list",
-            )
-        return patching.problem(
-            (*at, key),
-            f"'{op.op}' {'from' if key == 'from' else 'at'} {pointer_text(written)}:"
-            f" {patching.what} has {found}",
-            "patch-path-missing",
-            _HINT,
-        )
-    out = _resolved(patching.body, path)
-    value: Any = op.value
-    if op.op in ("copy", "move") and source is not None:
-        value = _get(patching.body, source)
-    if op.op in ("add", "replace", "copy") and not patching.budget.take(value):
-        return patching.too_large((*at, "value" if op.op != "copy" else "from"))
+    elif pointer == (op.from_ if key == "from" else op.path):
+        found = "nothing there"
+    else:
+        found = f"nothing at {pointer_text(pointer)}"
+    return patching.problem(
+        (*at, key),
+        f"'{op.op}' {_where(op, key)}: {patching.what} has {found}",
+        "patch-path-missing",
+        _HINT,
+    )
+
+
+def _where(op: PatchOp, key: str) -> str:
+    return (
+        f"from {pointer_text(op.from_ or '')}"
+        if key == "from"
+        else f"at {pointer_text(op.path)}"
+    )
+
+
+def _run(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
+    """The operation through jsonpatch, on the object's own copy."""
     document: dict[str, Any] = {"op": op.op, "path": op.path}
     if op.op in ("add", "replace", "test"):
+        # A copy: the value is the spec's, and later patches may change the object.
         document["value"] = copy.deepcopy(op.value)
-    if source is not None:
+    if op.from_ is not None:
         document["from"] = op.from_
     try:
         jsonpatch.JsonPatch([document]).apply(patching.body, in_place=True)
@@ -90,14 +127,13 @@ def _apply(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
             " (kgen build) and update the patch, or drop it if it is no longer needed",
         )
     except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException):
-        # What _missing does not foresee: a move into its own child.
+        # What _missing does not foresee, such as a move into its own child.
         return patching.problem(
             (*at, "path"),
             f"'{op.op}' at {pointer_text(op.path)} cannot apply to {patching.what}",
             "patch-path-missing",
-            "a value cannot move into itself",
+            "a value cannot move into itself; " + _HINT,
         )
-    _mark(patching, op, at, out, value)
     return None
 
 
