@@ -455,7 +455,10 @@ def test_directives_delete_and_replace_and_null_deletes_a_key():
     assert main["env"] == [{"name": "B", "value": "2"}]
     assert "tolerations" not in body["spec"]
     assert body["metadata"]["labels"] == {"a": "b"}
-    assert ("spec", "containers", 1) in marks.marks  # the deleted sidecar
+    assert [path for path, _ in marks.removed] == [
+        ("spec", "containers", 1),  # the sidecar, at the index it had
+        ("spec", "containers", 0, "env", 0),
+    ]
 
 
 def test_an_overlay_patch_cannot_write_a_secret_into_the_output(

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kgen.errors import DataPath, format_path, shortened
+from kgen.load.document import Origin
 from kgen.render.base import Manifest
 
 _REMOVED = object()
@@ -26,10 +27,18 @@ def patched_rows(manifests: list[Manifest]) -> Iterator[tuple[str, str]]:
                 continue  # what it holds has rows of its own
             value = _at(manifest.body, path)
             shown = "(removed)" if value is _REMOVED else _text(value)
-            yield (
-                f"{manifest.kind} {manifest.name} {format_path(path)}: {shown}",
-                f"{origin.file}:{origin.line}:{origin.column}",
-            )
+            yield _row(manifest, path, shown, origin)
+        for path, origin in manifest.patched.removed:
+            yield _row(manifest, path, "(removed)", origin)
+
+
+def _row(
+    manifest: Manifest, path: DataPath, shown: str, origin: Origin
+) -> tuple[str, str]:
+    return (
+        f"{manifest.kind} {manifest.name} {format_path(path)}: {shown}",
+        f"{origin.file}:{origin.line}:{origin.column}",
+    )
 
 
 def _at(body: Any, path: DataPath) -> Any:

@@ -19,6 +19,9 @@ class PatchMarks:
 
     def __init__(self) -> None:
         self.marks: dict[DataPath, Origin] = {}
+        # List items a merge deleted, at the index they had: for `kgen explain` only
+        # (the items after them moved up, so the places now hold others).
+        self.removed: list[tuple[DataPath, Origin]] = []
         self._under: dict[DataPath, Origin] | None = None
 
     def one(self, out: DataPath, origin: Origin) -> None:

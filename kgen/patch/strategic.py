@@ -172,38 +172,73 @@ def _merge_list(
     out: DataPath,
     src: DataPath,
 ) -> Problem | None:
+    """Deletions first, then merges in order, as apimachinery's strategicpatch does;
+    items found through an index by key, so a long list costs its length."""
     for index, item in enumerate(patch):
-        at = (*src, index)
-        if not isinstance(item, dict) or merge_key not in item:
+        if not isinstance(item, dict) or _key(item.get(merge_key)) is None:
             return patching.problem(
-                at,
+                (*src, index),
                 f"an item merged into {out[-1]} needs its merge key '{merge_key}'",
                 "patch-merge",
                 f"name the item to change with '{merge_key}' (Kubernetes merges"
                 f" {out[-1]} by it); to replace the whole list, use ops",
             )
-        found = next(
-            (
-                i
-                for i, old in enumerate(current)
-                if isinstance(old, dict) and old.get(merge_key) == item[merge_key]
-            ),
-            None,
-        )
+    _delete_items(patching, current, patch, merge_key, out, src)
+    where: dict[Any, int] = {}
+    for position, old in enumerate(current):
+        key = _key(old.get(merge_key)) if isinstance(old, dict) else None
+        if key is not None:
+            where.setdefault(key, position)
+    for index, item in enumerate(patch):
         if item.get(DIRECTIVE) == "delete":
-            if found is not None:
-                del current[found]
-                patching.marks.one((*out, found), patching.where((*patching.base, *at)))
             continue
+        at, found = (*src, index), where.get(_key(item[merge_key]))
         if found is None:
             current.append(None)
-            end = len(current) - 1
-            problem = _write(patching, current, end, item, (*out, end), at)
+            found = where[_key(item[merge_key])] = len(current) - 1
+            problem = _write(patching, current, found, item, (*out, found), at)
         else:
             problem = _merge_map(patching, current[found], item, (*out, found), at)
         if problem is not None:
             return problem
     return None
+
+
+def _delete_items(
+    patching: Patching,
+    current: list[Any],
+    patch: list[Any],
+    merge_key: str,
+    out: DataPath,
+    src: DataPath,
+) -> None:
+    """Remove the items `$patch: delete` names (each at most once, the first)."""
+    doomed = {
+        _key(item[merge_key]): index
+        for index, item in enumerate(patch)
+        if item.get(DIRECTIVE) == "delete"
+    }
+    if not doomed:
+        return
+    kept = []
+    for position, old in enumerate(current):
+        key = _key(old.get(merge_key)) if isinstance(old, dict) else None
+        index = doomed.pop(key, None) if key is not None else None
+        if index is None:
+            kept.append(old)
+        else:
+            # Shown by explain as removed, at the index the item had.
+            patching.marks.removed.append(
+                ((*out, position), patching.where((*patching.base, *src, index)))
+            )
+    current[:] = kept
+
+
+def _key(value: Any) -> Any:
+    """A merge key's value, if it can be one (a string or a number, not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return None
+    return value
 
 
 def _merge_key(kind: str, out: DataPath) -> str | None:

@@ -101,6 +101,17 @@ CASES: dict[str, Case] = {
         args=BUILD,
         about="what the spec rules cannot see, the rules over the patched pods do",
     ),
+    "patches-merge-a-long-list": Case(
+        _patched(
+            "  - merge:\n      spec: {pytorchReplicaSpecs: {Master: {template: {spec:"
+            " {containers: [{name: pytorch, env: ["
+            + ", ".join(f"{{name: V{i}, value: x}}" for i in range(3_000))
+            + "]}]}}}}}\n"
+        ),
+        expected_exit=0,
+        about="items found by key through an index: 3,000 env entries merged by name"
+        " cost their number, not its square",
+    ),
     "patches-merge-directive-bomb": Case(
         _patched(
             "  - merge:\n      spec: {$setElementOrder/pytorchReplicaSpecs: [a, b]}\n"
