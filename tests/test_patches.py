@@ -160,9 +160,9 @@ def _validate(run_kgen: RunKgen, root: Path) -> tuple[int, str]:
         (
             # A copy carries the whole replica spec, its count with it.
             "  - ops:\n      - {op: copy, from: /spec/pytorchReplicaSpecs/Worker,"
-            " path: /spec/pytorchReplicaSpecs/Extra}\n",
+            " path: /spec/pytorchReplicaSpecs/Master}\n",
             "jobs/train.yaml:8:66: error: the rendered PyTorchJob 'train': a patch changes"
-            " spec.pytorchReplicaSpecs.Extra.replicas, which kgen counts from the spec"
+            " spec.pytorchReplicaSpecs.Master.replicas, which kgen counts from the spec"
             " (patch-counted)",
         ),
         (
@@ -283,7 +283,7 @@ def test_a_patch_cannot_slip_host_access_past_the_rules(
     assert lines == [
         "overlays/extra.yaml:8:26: warning: the rendered PyTorchJob 'train': a patch"
         " sets hostPID: the pods share the node's namespace (host-namespaces)",
-        "overlays/extra.yaml:10:19: error: the rendered PyTorchJob 'train': a patch"
+        "overlays/extra.yaml:10:51: error: the rendered PyTorchJob 'train': a patch"
         " makes volume 'node' a hostPath: the pod reads and writes the node's files"
         " (host-path)",
         "overlays/extra.yaml:13:51: error: the rendered PyTorchJob 'train': a patch"
@@ -586,3 +586,28 @@ def test_the_merge_keys_are_the_core_definitions_own():
     assert found == MERGE_KEYS
     service = definitions["io.k8s.api.core.v1.ServiceSpec"]["properties"]["ports"]
     assert service["x-kubernetes-patch-merge-key"] == "port"
+
+
+def test_the_rules_over_patched_objects_and_the_schema_check_report_together(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    overlay = """\
+patches:
+  - merge:
+      spec:
+        pytorchReplicaSpecs:
+          Master:
+            template:
+              spec:
+                volumes: [{name: node, hostPath: {path: /var/run, kind: Socket}}]
+"""
+    code, output = _validate(run_kgen, _project(tmp_path, overlay=overlay))
+    assert code == 1
+    assert [line for line in output.splitlines() if line.startswith("overlays/")] == [
+        "overlays/extra.yaml:8:57: error: the rendered PyTorchJob 'train': a patch"
+        " makes volume 'node' a hostPath: the pod reads and writes the node's files"
+        " (host-path)",
+        "overlays/extra.yaml:8:73: error: the rendered PyTorchJob 'train' is invalid"
+        " at spec.pytorchReplicaSpecs.Master.template.spec.volumes[0].hostPath.kind:"
+        " unknown field (the schema has no such property) (output-schema)",
+    ]

@@ -26,11 +26,7 @@ from kgen.spec.patches import ObjectPatch, PatchTarget
 
 
 def apply_patches(
-    objects: list[Manifest],
-    *,
-    sources: Sequence[PatchSource],
-    allowed: Collection[str] = (),
-    job_file: str = "",
+    objects: list[Manifest], *, sources: Sequence[PatchSource]
 ) -> tuple[list[Manifest], list[Problem]]:
     """The objects with every patch applied, and what went wrong, located."""
     bodies: list[dict[str, Any] | None] = [None] * len(objects)
@@ -70,11 +66,18 @@ def apply_patches(
         else o
         for i, o in enumerate(objects)
     ]
-    if not problems:
-        # The rules over the spec cannot see what the patches wrote.
-        problems += patched_secrets(patched, allowed, job_file=job_file)
-        problems += host_access(patched) + counted(patched)
     return patched, problems
+
+
+def patched_rules(
+    objects: list[Manifest], allowed: Collection[str], *, job_file: str
+) -> list[Problem]:
+    """The secret, host-access and counting rules over what the patches wrote."""
+    return (
+        patched_secrets(objects, allowed, job_file=job_file)
+        + host_access(objects)
+        + counted(objects)
+    )
 
 
 def _apply(patching: Patching, patch: ObjectPatch) -> Problem | None:

@@ -45,19 +45,24 @@ class PatchMarks:
                 self.marks[(*out, *rest)] = origin_of(rest)
 
     def origin(self, out: DataPath) -> Origin | None:
-        """The patch value that wrote `out` or the nearest place above it, else one
-        that wrote below it (a missing key is reported at the object that lacks it)."""
-        for cut in range(len(out), 0, -1):
-            found = self.marks.get(out[:cut])
-            if found is not None:
-                return found
+        """The patch value that wrote `out`, else the first one written below it (an
+        error at a map a patch filled, such as a missing key, is the patch's), else
+        the nearest above it (a value written whole)."""
+        found = self.marks.get(out)
+        if found is not None or not out:
+            return found
         if self._under is None:
             # Built once, when the first output error asks: most objects have none.
             self._under = {}
             for path, origin in self.marks.items():
-                for cut in range(len(path)):
+                for cut in range(1, len(path)):
                     self._under.setdefault(path[:cut], origin)
-        return self._under.get(out) if out else None
+        found = self._under.get(out)
+        for cut in range(len(out) - 1, 0, -1):
+            if found is not None:
+                break
+            found = self.marks.get(out[:cut])
+        return found
 
 
 class Budget:

@@ -6,7 +6,7 @@ code that applies them (kgen.patch.apply, with `jsonpatch`)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from kgen.errors import DataPath, Problem
@@ -22,7 +22,34 @@ from kgen.rules.context import RuleContext
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
-Patcher = Callable[[list[Manifest]], tuple[list[Manifest], list[Problem]]]
+
+class Patcher:
+    """Applies one render's patches (call it with the rendered objects), then runs the
+    rules that must read what they wrote (`rules`, after the output check, so a render
+    reports both)."""
+
+    def __init__(
+        self, sources: list[PatchSource], *, allowed: Collection[str], job_file: str
+    ) -> None:
+        self.sources, self.allowed, self.job_file = sources, allowed, job_file
+        self.applied = False
+
+    def __call__(self, objects: list[Manifest]) -> tuple[list[Manifest], list[Problem]]:
+        # Imported here: only a job with patches needs jsonpatch and the rest.
+        from kgen.patch.apply import apply_patches
+
+        patched, problems = apply_patches(objects, sources=self.sources)
+        self.applied = not problems
+        return patched, problems
+
+    def rules(self, objects: list[Manifest]) -> list[Problem]:
+        """The rules over the spec cannot see what the patches wrote: these read it.
+        Nothing when a patch did not apply (the objects are half patched)."""
+        if not self.applied:
+            return []
+        from kgen.patch.apply import patched_rules
+
+        return patched_rules(objects, self.allowed, job_file=self.job_file)
 
 
 def patcher(
@@ -50,13 +77,8 @@ def patcher(
         ]
     if not sources:
         return None
-    # Imported here: only a job with patches needs jsonpatch and the rest.
-    from kgen.patch.apply import apply_patches
-
     allowed = context.allowed_literals | spec.lint.allow_literals.keys()
-    return functools.partial(
-        apply_patches, sources=sources, allowed=allowed, job_file=job.file
-    )
+    return Patcher(sources, allowed=allowed, job_file=job.file)
 
 
 def _through(origins: Origins, file: str, path: DataPath) -> Origin:

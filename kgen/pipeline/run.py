@@ -239,6 +239,8 @@ def render_one(
             version=stages.context.kubernetes_version,
             crds=stages.context.crds,
         )
+    if patch is not None:
+        render_problems += patch.rules(manifests)
     ignored = spec.lint.ignore
     kept = [p for p in render_problems if p.code not in ignored]
     # A patch's problems come located at its line (kgen.patch).
