@@ -611,3 +611,23 @@ patches:
         " at spec.pytorchReplicaSpecs.Master.template.spec.volumes[0].hostPath.kind:"
         " unknown field (the schema has no such property) (output-schema)",
     ]
+
+
+def test_a_patch_cannot_float_an_image_past_the_rule(tmp_path: Path, run_kgen: RunKgen):
+    patches = f"""\
+  - ops:
+      - {{op: replace, path: {MASTER}/containers/0/image, value: "registry.example.com/train:latest"}}
+      - op: add
+        path: {MASTER}/initContainers
+        value: [{{name: fetch, image: busybox}}]
+"""
+    code, output = _validate(run_kgen, _project(tmp_path, patches))
+    assert code == 0
+    assert output.splitlines()[:2] == [
+        "jobs/train.yaml:8:103: warning: the rendered PyTorchJob 'train': a patch gives"
+        " spec.pytorchReplicaSpecs.Master.template.spec.containers[0].image an image"
+        " tagged latest, so what runs changes over time (image-latest)",
+        "jobs/train.yaml:11:38: warning: the rendered PyTorchJob 'train': a patch gives"
+        " spec.pytorchReplicaSpecs.Master.template.spec.initContainers[0].image an"
+        " image without a tag, so what runs changes over time (image-latest)",
+    ]

@@ -17,6 +17,7 @@ from kgen.errors import Problem
 from kgen.patch.context import Patching, PatchSource
 from kgen.patch.counted import counted
 from kgen.patch.host_access import host_access
+from kgen.patch.images import floating_images
 from kgen.patch.marks import Budget, PatchMarks
 from kgen.patch.ops import apply_ops
 from kgen.patch.secrets import patched_secrets
@@ -72,10 +73,12 @@ def apply_patches(
 def patched_rules(
     objects: list[Manifest], allowed: Collection[str], *, job_file: str
 ) -> list[Problem]:
-    """The secret, host-access and counting rules over what the patches wrote."""
+    """The secret, host-access, image and counting rules over what the patches
+    wrote."""
     return (
         patched_secrets(objects, allowed, job_file=job_file)
         + host_access(objects)
+        + floating_images(objects)
         + counted(objects)
     )
 
