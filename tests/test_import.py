@@ -10,7 +10,8 @@ from typing import Any
 import yaml
 
 from kgen.importer.read import MAX_DOCUMENTS, read_manifests, split_documents
-from tests.conftest import REPO, RunKgen, write_tree
+from tests.conftest import RunKgen, write_tree
+from tests.unpatched import unpatched_repo
 
 KINDS = ("PyTorchJob", "TFJob", "PersistentVolumeClaim")
 
@@ -37,12 +38,13 @@ def _objects(root: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
+    repo = unpatched_repo(tmp_path / "repo", run_kgen)
     inputs = [
-        str(p.relative_to(REPO))
+        str(p.relative_to(repo))
         for kind in ("pytorchjob", "tfjob", "trainjob", "persistentvolumeclaim")
-        for p in sorted(REPO.glob(f"manifests/*/*.{kind}.yaml"))
+        for p in sorted(repo.glob(f"manifests/*/*.{kind}.yaml"))
     ]
-    result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=REPO)
+    result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=repo)
     assert result.code == 0, result
     assert result.err.endswith(
         "kgen: imported 45 jobs into "
@@ -54,7 +56,7 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     built = run_kgen("build", "-C", str(tmp_path / "imported"))
     assert built.code == 0, built
     assert _objects(tmp_path / "imported" / "manifests") == _without_flux(
-        _objects(REPO / "manifests")
+        _objects(repo / "manifests")
     )
     spec = yaml.safe_load((tmp_path / "imported" / "jobs" / "tf-ps.yaml").read_text())
     assert spec["roles"]["ps"]["resources"]["limits"] == {

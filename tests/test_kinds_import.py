@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from tests.conftest import REPO, RunKgen, write_tree
+from tests.conftest import RunKgen, write_tree
+from tests.unpatched import unpatched_repo
 
 KINDS = ("MPIJob", "XGBoostJob", "JAXJob")
 
@@ -24,20 +25,21 @@ def _objects(root: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_round_trip_of_the_new_kinds_in_the_repo(tmp_path: Path, run_kgen: RunKgen):
+    repo = unpatched_repo(tmp_path / "repo", run_kgen)
     inputs = [
-        str(p.relative_to(REPO))
+        str(p.relative_to(repo))
         for kind in ("mpijob", "xgboostjob", "jaxjob")
-        for p in sorted(REPO.glob(f"manifests/*/*.{kind}.yaml"))
+        for p in sorted(repo.glob(f"manifests/*/*.{kind}.yaml"))
     ]
     out = tmp_path / "imported"
-    result = run_kgen("import", *inputs, "--out", str(out), cwd=REPO)
+    result = run_kgen("import", *inputs, "--out", str(out), cwd=repo)
     assert result.code == 0, result
     assert run_kgen("build", "-C", str(out)).code == 0
     objects = _objects(out / "manifests")
     assert len(objects) == 6, (
         "MPIJob v1 twice and v2beta1 once, XGBoost twice, JAX once"
     )
-    assert objects == _objects(REPO / "manifests")
+    assert objects == _objects(repo / "manifests")
 
 
 MPI_PI = """

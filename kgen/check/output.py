@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
-from kgen.check.trace import trace
+from kgen.check.trace import patch_at, trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.kinds import kind_named
 from kgen.kinds.targets import TARGETS
@@ -162,9 +162,10 @@ def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
     where = format_path(out_path) or "the top level"
     # A schema's message quotes the value, which may be the whole object.
     shown = shortened(message, 300)
-    return Problem(
+    problem = Problem(
         f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {shown}",
         "output-schema",
         path=trace(manifest, out_path),
         hint="this spec value produced it; the cluster would reject or prune it",
     )
+    return patch_at(manifest, out_path, problem)

@@ -3,7 +3,9 @@ at the line that caused it."""
 
 from __future__ import annotations
 
-from kgen.errors import DataPath
+from dataclasses import replace
+
+from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_named
 from kgen.kinds.base import Kind
 from kgen.render.base import Manifest
@@ -52,6 +54,17 @@ _POD_FIELDS = {
     "topologySpreadConstraints": "topologySpreadConstraints",
     "terminationGracePeriodSeconds": "terminationGracePeriodSeconds",
 }
+
+
+def patch_at(manifest: Manifest, out: DataPath, problem: Problem) -> Problem:
+    """`problem` at the line of the patch that wrote `out`, if a patch did."""
+    origin = manifest.patched.origin(out) if manifest.patched else None
+    if origin is None:
+        return problem
+    return replace(
+        problem.at(origin.file, origin.line, origin.column),
+        hint="a patch wrote it; the cluster would reject or prune it",
+    )
 
 
 def trace(manifest: Manifest, out: DataPath) -> DataPath:

@@ -36,6 +36,7 @@ Entry = tuple[Facts | None, list[Problem]]
 _DEPENDENCIES = (
     *("pydantic", "pydantic-core", "PyYAML", "ruamel.yaml"),
     *("jsonschema", "jsonschema-rs", "kubernetes-validate"),
+    *("jsonpatch", "jsonpointer"),
 )
 _ALLOWED = {
     ("builtins", name) for name in ("frozenset", "set", "tuple", "list", "dict")

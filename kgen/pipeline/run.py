@@ -225,9 +225,11 @@ def render_one(
     # Imported here: a run whose renders all come from the cache needs none of these
     # (the job models are a fifth of start-up). Forked workers inherit them.
     from kgen.check.output import check_output
+    from kgen.patch.sources import patcher
     from kgen.render.job import render_job
 
-    manifests, render_problems = render_job(spec, env)
+    patch = patcher(job, spec, stage.layers, applied, stages.context)
+    manifests, render_problems = render_job(spec, env, patch=patch)
     # The output check is the safety net for a spec that passed every check before it;
     # after a spec error it would only say the same thing again.
     if not stage.failed and not any(
@@ -239,10 +241,13 @@ def render_one(
             version=stages.context.kubernetes_version,
             crds=stages.context.crds,
         )
+    if patch is not None:
+        render_problems += patch.rules(manifests)
     ignored = spec.lint.ignore
-    located = stage.located + stage.locate(
-        [p for p in render_problems if p.code not in ignored]
-    )
+    kept = [p for p in render_problems if p.code not in ignored]
+    # A patch's problems come located at its line (kgen.patch).
+    located = stage.located + stage.locate([p for p in kept if p.file is None])
+    located += [classified(p) for p in kept if p.file is not None]
     if env.forbidden:
         silenced = stage.silenced + [p for p in render_problems if p.code in ignored]
         located = enforced(env, stage, located, silenced)

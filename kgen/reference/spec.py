@@ -22,6 +22,7 @@ from kgen.spec.base import Framework
 from kgen.spec.env_policy import EnvironmentPolicy
 from kgen.spec.gitops import ArgoCDSettings, FluxSettings, SourceRef
 from kgen.spec.lint import LintSettings
+from kgen.spec.patches import ObjectPatch, PatchOp, PatchTarget
 from kgen.spec.project import (
     EnvironmentSpec,
     GpuPlacement,
@@ -34,6 +35,7 @@ BEGIN = "<!-- BEGIN SPEC REFERENCE: generated from the models by `make docs` -->
 END = "<!-- END SPEC REFERENCE -->"
 
 TYPE_NAMES: dict[Any, str] = {
+    Any: "any value",
     f.DnsName: "DNS-1035 name",
     f.DnsLabel: "DNS label",
     f.ObjectName: "object name",
@@ -91,6 +93,9 @@ def _sections() -> list[Section]:
         ("tensorboard", addons.TensorBoard, ()),
         ("codeSync", addons.CodeSync, ()),
         ("lint (job spec, overlay patch or kgen.yaml)", LintSettings, ()),
+        ("patches[] (job spec or overlay)", ObjectPatch, ()),
+        ("patches[].target", PatchTarget, ()),
+        ("patches[].ops[]", PatchOp, ()),
         ("overlays/<name>.yaml", OverlaySpec, ()),
         ("match (overlays), jobs (environments)", JobSelector, ()),
         ("kgen.yaml", ProjectSpec, ()),

@@ -9,6 +9,7 @@ from kgen.errors import DataPath
 from kgen.kinds.targets import ApiTarget
 
 if TYPE_CHECKING:
+    from kgen.patch.marks import PatchMarks
     from kgen.spec.job import JobSpec
 
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
@@ -36,6 +37,8 @@ class Manifest:
     body: dict[str, Any]
     # The spec field this object comes from, to point at when it conflicts.
     spec_path: DataPath = ()
+    # The places `patches:` wrote, each with the patch value that wrote it (kgen.patch).
+    patched: PatchMarks | None = None
 
     @property
     def filename(self) -> str:

@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
 from kgen.kinds import kind_for
@@ -20,16 +21,26 @@ from kgen.render.claims import render_claims
 from kgen.render.tensorboard import render_tensorboard
 from kgen.spec.job import JobSpec
 
+if TYPE_CHECKING:
+    from kgen.patch.sources import Patcher
 
-def render_job(spec: JobSpec, env: Environment) -> tuple[list[Manifest], list[Problem]]:
+
+def render_job(
+    spec: JobSpec, env: Environment, *, patch: Patcher | None = None
+) -> tuple[list[Manifest], list[Problem]]:
+    """The job's objects; `patch` (kgen.patch) changes them before the run name, so a
+    content-hash name covers what the patches wrote."""
     kind = kind_for(spec.framework, env.target)
     body_spec, problems = kind.render(spec, env)
-    job = named_run(job_manifest(kind.kind, spec, env, body_spec), spec, env)
-    return [
-        job,
+    objects = [
+        job_manifest(kind.kind, spec, env, body_spec),
         *render_claims(spec, env),
         *render_tensorboard(spec, env),
-    ], problems
+    ]
+    if patch is not None:
+        objects, patch_problems = patch(objects)
+        problems = [*problems, *patch_problems]
+    return [named_run(objects[0], spec, env), *objects[1:]], problems
 
 
 HASH_LENGTH = 8

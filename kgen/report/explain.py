@@ -12,6 +12,7 @@ from kgen.kinds import kind_for
 from kgen.load.document import Origin, nearest_origin
 from kgen.merge.layers import merge_layers
 from kgen.merge.provenance import Provenance
+from kgen.patch.explain import patched_rows
 from kgen.pipeline.records import RenderedJob
 from kgen.report.migration import write_migration
 
@@ -45,9 +46,18 @@ def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) 
             )
         stream.write("\n")
     if field is None:
+        _write_patched(rendered, stream)
         _write_contract(rendered, stream)
         write_migration(rendered, stream)
     return True
+
+
+def _write_patched(rendered: RenderedJob, stream: TextIO) -> None:
+    rows = list(patched_rows(rendered.manifests))
+    if rows:
+        width = min(max(len(text) for text, _ in rows), 56)
+        stream.write("\npatched in the rendered objects (patches:):\n")
+        stream.writelines(f"  {text.ljust(width)}  {where}\n" for text, where in rows)
 
 
 # Pods shown per role, and hosts per role in a TF cluster spec: a TF_CONFIG lists every

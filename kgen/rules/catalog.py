@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from kgen.errors import Problem
 from kgen.kinds import ALL_KINDS
+from kgen.patch.codes import PATCH_CODES
 from kgen.rules.cel_codes import CEL_CODES
 from kgen.rules.forbidden import POLICY_CODES
 from kgen.rules.info import RuleInfo, rule
@@ -221,6 +222,7 @@ RULES: dict[str, RuleInfo] = {
         *OBJECT_CODES,
         *POLICY_CODES,
         *CEL_CODES,
+        *PATCH_CODES,
         *(i for k in ALL_KINDS for i in k.catalog),
     )
 }

@@ -74,7 +74,10 @@ def enforced(
     caught = [p for p in silenced if p.code in forbidden]
     if not caught:
         return out
-    out += [forbidden_problem(p, forbidden[p.code]) for p in stage.locate(caught)]
+    # A patch's problems come located at its line (kgen.patch); the rest at the spec's.
+    placed = [p for p in caught if p.file is not None]
+    placed += stage.locate([p for p in caught if p.file is None])
+    out += [forbidden_problem(p, forbidden[p.code]) for p in placed]
     refused = [
         _refused(stage, code, forbidden[code])
         for code in dict.fromkeys(p.code for p in caught)

@@ -21,6 +21,7 @@ from kgen.spec.fields import (
     Quantity,
 )
 from kgen.spec.lint import LintSettings
+from kgen.spec.patches import Patches
 from kgen.spec.pod import (
     EnvFrom,
     EnvVar,
@@ -259,6 +260,13 @@ class JobSpec(SpecModel):
         None,
         description="Appended to the job's object name (`<name>-<runId>`): a new run id is a new job, since the operator never re-runs a finished one.",
         examples=["r7"],
+    )
+    patches: Patches = Field(
+        default_factory=list,
+        description="Changes to the rendered objects, checked after (see below and docs/patches.md); a last resort for what the spec does not model.",
+        examples=[
+            [{"ops": [{"op": "add", "path": "/spec/runPolicy/suspend", "value": True}]}]
+        ],
     )
     lint: LintSettings = Field(
         LintSettings(),

@@ -21,6 +21,7 @@ from kgen.spec.fields import (
 from kgen.spec.folders import MAX_NAME_BYTES, OutputDir, RelativeDir
 from kgen.spec.gitops import ArgoCDSettings, FluxSettings
 from kgen.spec.lint import LintSettings
+from kgen.spec.patches import Patches
 
 PROJECT_FILE = "kgen.yaml"
 # An overlay's `target:`, one of the API targets (kgen.kinds.targets).
@@ -83,6 +84,11 @@ class OverlaySpec(SpecModel):
         None,
         description="A partial job spec merged into each matching job; `key: null` deletes.",
         examples=[{"resources": {"gpu": 1}}],
+    )
+    patches: Patches = Field(
+        default_factory=list,
+        description="Changes to each matching job's rendered objects, after the job's own patches (docs/patches.md).",
+        examples=[[{"merge": {"metadata": {"annotations": {"team": "vision"}}}}]],
     )
 
 

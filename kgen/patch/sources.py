@@ -1,0 +1,89 @@
+"""The patches that apply to one job in one environment, in order: the job's own, then
+each overlay's in the environment's order (kgen.spec.patches), each with the way back
+to its lines. Light to import: most jobs have none, and only those that do load the
+code that applies them (kgen.patch.apply, with `jsonpatch`)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+from kgen.errors import DataPath, Problem
+from kgen.load.document import Origin, Positions, nearest_origin
+from kgen.load.jobs import JobSource
+from kgen.load.project import Overlay
+from kgen.merge.layers import Layer
+from kgen.merge.origins import Origins
+from kgen.patch.context import PatchSource
+from kgen.render.base import Manifest
+from kgen.rules.context import RuleContext
+
+if TYPE_CHECKING:
+    from kgen.spec.job import JobSpec
+
+
+class Patcher:
+    """Applies one render's patches (call it with the rendered objects), then runs the
+    rules that must read what they wrote (`rules`, after the output check, so a render
+    reports both)."""
+
+    def __init__(
+        self, sources: list[PatchSource], *, allowed: Collection[str], job_file: str
+    ) -> None:
+        self.sources, self.allowed, self.job_file = sources, allowed, job_file
+        self.applied = False
+
+    def __call__(self, objects: list[Manifest]) -> tuple[list[Manifest], list[Problem]]:
+        # Imported here: only a job with patches needs jsonpatch and the rest.
+        from kgen.patch.apply import apply_patches
+
+        patched, problems = apply_patches(objects, sources=self.sources)
+        self.applied = not problems
+        return patched, problems
+
+    def rules(self, objects: list[Manifest]) -> list[Problem]:
+        """The rules over the spec cannot see what the patches wrote: these read it.
+        Nothing when a patch did not apply (the objects are half patched)."""
+        if not self.applied:
+            return []
+        from kgen.patch.apply import patched_rules
+
+        return patched_rules(objects, self.allowed, job_file=self.job_file)
+
+
+def patcher(
+    job: JobSource,
+    spec: JobSpec,
+    layers: Sequence[Layer],
+    overlays: Sequence[Overlay],
+    context: RuleContext,
+) -> Patcher | None:
+    """What applies the job's and its overlays' patches; None when there are none."""
+    sources: list[PatchSource] = []
+    if spec.patches:
+        origins = Origins(job.doc.data, job.doc.positions, layers)
+        where = functools.partial(_through, origins, job.file)
+        sources += [
+            PatchSource(patch, ("patches", i), where)
+            for i, patch in enumerate(spec.patches)
+        ]
+    for overlay in overlays:
+        doc = overlay.doc
+        where = functools.partial(_nearest, doc.positions, doc.file)
+        sources += [
+            PatchSource(patch, ("patches", i), where)
+            for i, patch in enumerate(overlay.spec.patches)
+        ]
+    if not sources:
+        return None
+    allowed = context.allowed_literals | spec.lint.allow_literals.keys()
+    return Patcher(sources, allowed=allowed, job_file=job.file)
+
+
+def _through(origins: Origins, file: str, path: DataPath) -> Origin:
+    return origins.nearest(path, file)
+
+
+def _nearest(positions: Positions, file: str, path: DataPath) -> Origin:
+    return nearest_origin(positions, path, file)
