@@ -25,7 +25,17 @@ from kgen.output.safe_paths import (
 )
 from kgen.output.tree_problems import refused_folder, unreadable
 
-Contents = dict[str, "bytes | Unread | None"]
+
+class Same:
+    """A file that holds exactly the expected text: compared as it was read, and not
+    kept (holding every file of a large tree at once cost as much memory as its text)."""
+
+    def __repr__(self) -> str:
+        return "SAME"
+
+
+SAME = Same()
+Contents = dict[str, "bytes | Unread | Same | None"]
 # kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
 # and walking it would hold a descriptor per level.
 MAX_DEPTH = 32
@@ -136,6 +146,15 @@ class OutputTree:
         """Each path's bytes, unless it is over its limit (Unread); None where there is
         no regular file. A comparison needs no more than the expected size: a larger
         file differs, and is never read."""
+        return self._read(limits, None)
+
+    def read_against(self, files: dict[str, str]) -> Contents:
+        """`read` of the paths of `files`, SAME where a file holds exactly its text."""
+        return self._read({path: 4 * len(text) for path, text in files.items()}, files)
+
+    def _read(
+        self, limits: dict[str, int], expected: dict[str, str] | None
+    ) -> Contents:
         found: Contents = dict.fromkeys(limits)
         if self.fd is None:
             return found
@@ -144,7 +163,7 @@ class OutputTree:
         for path in found:
             folders.setdefault(path[cut:].rpartition("/")[0], []).append(path)
         for folder, inside in folders.items():
-            _read_folder(self.fd, folder, inside, found, limits)
+            _read_folder(self.fd, folder, inside, found, limits, expected)
         return found
 
 
@@ -154,6 +173,7 @@ def _read_folder(
     paths: list[str],
     found: Contents,
     limits: dict[str, int],
+    expected: dict[str, str] | None,
 ) -> None:
     try:
         fd = open_folder(output, folder)
@@ -166,7 +186,9 @@ def _read_folder(
             # Anything but a regular file is reported by the scan, and never read.
             with contextlib.suppress(Refused):
                 name = path.rpartition("/")[2]
-                found[path] = read_file(fd, name, path, limit=limits[path])
+                data = read_file(fd, name, path, limit=limits[path])
+                same = expected is not None and data == expected[path].encode()
+                found[path] = SAME if same else data
     except OSError as exc:
         raise KgenError(unreadable(path, exc)) from None
     finally:
@@ -223,7 +245,7 @@ def _kind(entry: os.DirEntry[str]) -> str:
 def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:
     """What the tree holds at each path kgen writes, read no further than needed: a
     file longer than the text's UTF-8 could be (4 bytes a character) differs."""
-    return tree.read({path: 4 * len(text) for path, text in files.items()})
+    return tree.read_against(files)
 
 
 def compare(
@@ -237,7 +259,7 @@ def compare(
         found = current[path]
         if found is None:
             diff.missing.append(path)
-        elif found != text.encode():
+        elif found is not SAME and found != text.encode():
             diff.modified.append(path)
     stale = scan.files - files.keys()
     diff.stale = sorted(p for p in stale if p.startswith(scope) or not scope)

@@ -55,7 +55,9 @@ def unified_diff(
             # Read here, one file at a time: thousands of planted files are never
             # all held at once, and those past the total are never read.
             before = tree.read({path: MAX_SHOWN})[path]
-        chunks.append(_file_diff(printable(path), before, files.get(path)))
+        # (A file that holds its text, SAME, is not among the changes.)
+        shown = before if isinstance(before, bytes | Unread) else None
+        chunks.append(_file_diff(printable(path), shown, files.get(path)))
         budget -= len(chunks[-1])
     return "".join(chunks)
 

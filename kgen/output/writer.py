@@ -16,6 +16,7 @@ from pathlib import Path
 from kgen.errors import KgenError, Problem
 from kgen.output.atomic import Place, SwapError, recover, staging, swap_in
 from kgen.output.compare import (
+    SAME,
     OutputTree,
     Scan,
     TreeDiff,
@@ -141,6 +142,7 @@ def _write(
         if p not in owned
         and p != index_path(output)
         and current[p] is not None
+        and current[p] is not SAME
         and current[p] != text.encode()
     ]
     if foreign:

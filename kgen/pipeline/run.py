@@ -19,7 +19,7 @@ from kgen.load.project import Overlay, Project
 from kgen.merge.select import selector_matches
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
-from kgen.pipeline.facts import Facts, facts_of
+from kgen.pipeline.facts import Facts, facts_of, file_header
 from kgen.pipeline.locate import merge_environments
 from kgen.pipeline.parallel import map_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
@@ -204,7 +204,10 @@ def _render_unit(unit: tuple[int, int]) -> _Outcome:
     rendered, problems = render_one(job, env, overlays, _work.stages)
     if rendered is None:
         return None, None, problems
-    facts = facts_of(rendered.spec, env, rendered.manifests, emit=_work.emit)
+    header = file_header(job.file, env.name, rendered.overlays)
+    facts = facts_of(
+        rendered.spec, env, rendered.manifests, emit=_work.emit, header=header
+    )
     return facts, rendered if _work.keep else None, problems
 
 
