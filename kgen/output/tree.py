@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
 from kgen.load.jobs import located
+from kgen.output.digests import Digest, Expected
 from kgen.output.emitter import dump_documents
-from kgen.pipeline.facts import OutFile
+from kgen.pipeline.facts import OutFile, file_header
 from kgen.pipeline.records import Render, RunResult
 
 if TYPE_CHECKING:
@@ -27,7 +28,19 @@ def build_tree(
 ) -> tuple[dict[str, str], list[Problem]]:
     """The files of every environment and their kustomizations; the team's own objects
     (resources/) beside the jobs', a clash with one of them a problem."""
-    files: dict[str, str] = {}
+    expected, problems = expected_tree(result, output=output, objects=objects)
+    files = {path: text for path, text in expected.items() if isinstance(text, str)}
+    if len(files) != len(expected):  # pragma: no cover - a run with texts=False
+        raise RuntimeError("the run kept digests, not the texts to write")
+    return files, problems
+
+
+def expected_tree(
+    result: RunResult, *, output: str, objects: Sequence[TeamObject] = ()
+) -> tuple[Expected, list[Problem]]:
+    """build_tree, with the files of renders the cache gave without their texts (a run
+    with `texts=False`) as their digests, for `build --check`."""
+    files: Expected = {}
     owners: dict[str, tuple[str, OutFile]] = {}
     conflicts: dict[Problem, list[str]] = {}
     for render in result.renders:
@@ -36,13 +49,13 @@ def build_tree(
             if path in owners:
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
-                if earlier.text[earlier.body :] != out.text[out.body :]:
+                if earlier.digest != out.digest:
                     conflict = _conflict(out, render, first)
                     conflicts.setdefault(conflict, []).append(render.env.name)
                 continue
             owners[path] = (render.job.file, out)
             # The text as the render made it, header included: shared, not copied.
-            files[path] = out.text
+            files[path] = out.text or _digest(out, render)
     conflicts.update(_team_objects(result, output, objects, files, owners))
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
@@ -61,7 +74,7 @@ def _team_objects(
     result: RunResult,
     output: str,
     objects: Sequence[TeamObject],
-    files: dict[str, str],
+    files: Expected,
     owners: dict[str, tuple[str, OutFile]],
 ) -> dict[Problem, list[str]]:
     if not objects:
@@ -80,6 +93,11 @@ def _team_objects(
                 continue
             files[path] = text
     return conflicts
+
+
+def _digest(out: OutFile, render: Render) -> Digest:
+    header = file_header(render.job.file, render.env.name, render.overlays)
+    return Digest(header, out.digest, out.size)
 
 
 def _conflict(out: OutFile, render: Render, first: str) -> Problem:

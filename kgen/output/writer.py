@@ -10,6 +10,7 @@ afterwards: the previous tree unchanged, or the new one in place.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from kgen.output.compare import (
     read_current,
 )
 from kgen.output.diff_text import unified_diff
+from kgen.output.digests import Digest
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root, read_file, write_new
@@ -52,7 +54,7 @@ class Drift:
 
 def check_tree(
     root: Path,
-    files: dict[str, str],
+    files: Mapping[str, str | Digest],
     *,
     output: str,
     scope: tuple[str, ...] = (),
@@ -60,7 +62,7 @@ def check_tree(
 ) -> Drift:
     """Compare the tree on disk with `files` (index included). With `scope` (the
     folders of the environments built), only they and their index entries count; with
-    `show`, the unified diff too."""
+    `show`, the unified diff too (which needs texts, not digests)."""
     try:
         with OutputTree.open(root, output) as tree:
             scan, index = tree.scan(), tree.index()

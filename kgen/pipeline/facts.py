@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.kinds import kind_for, kind_named
+from kgen.output.digests import body_digest
 from kgen.output.emitter import dump_documents
 from kgen.spec.quantity import parse_quantity
 
@@ -55,8 +56,10 @@ class OutFile(NamedTuple):
     kind: str
     name: str
     spec_path: DataPath
-    # Where the emitted YAML starts in `text`, after the header.
-    body: int = 0
+    # The emitted YAML (the text without its header): its SHA-256 and size in bytes.
+    # The cache keeps the text apart; `build --check` needs only these.
+    digest: str = ""
+    size: int = 0
 
 
 class Facts(NamedTuple):
@@ -100,13 +103,8 @@ def facts_of(
         if volume.claim
     )
     texts = [dump_documents([m.body]) for m in manifests] if emit else []
-    files = (
-        tuple(
-            OutFile(m.filename, header + text, m.kind, m.name, m.spec_path, len(header))
-            for m, text in zip(manifests, texts, strict=True)
-        )
-        if emit
-        else ()
+    files = tuple(
+        _out_file(m, header, text) for m, text in zip(manifests, texts, strict=False)
     )
     return Facts(
         manifests[0].name,
@@ -115,6 +113,19 @@ def facts_of(
         job_load(spec, env),
         _fingerprint(manifests[0], texts[0] if texts else None),
         files,
+    )
+
+
+def _out_file(manifest: Manifest, header: str, text: str) -> OutFile:
+    body = text.encode()
+    return OutFile(
+        manifest.filename,
+        header + text,
+        manifest.kind,
+        manifest.name,
+        manifest.spec_path,
+        body_digest(body),
+        len(body),
     )
 
 

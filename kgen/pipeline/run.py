@@ -56,6 +56,7 @@ class _Work:
     context: RuleContext
     keep: bool
     emit: bool
+    texts: bool
     stages: Stages
 
 
@@ -70,12 +71,15 @@ def run(
     select: Callable[[str, str], bool] | None = None,
     keep: bool = False,
     emit: bool = False,
+    texts: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
     `progress` hears (done, total) of the renders the cache did not have.
 
-    `emit` makes each render's YAML text; `keep` keeps the full renders (specs and object
+    `emit` makes each render's YAML text (with `texts` False, a render the cache has
+    comes with its files' digests instead: enough for `build --check`, kgen.output.digests);
+    `keep` keeps the full renders (specs and object
     trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
     results come back in order, so the outcome is the same on one core or many.
     """
@@ -107,7 +111,7 @@ def run(
             units.append((env_index, job_index))
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
-    work = _Work(project, environments, context, keep, emit, Stages(context))
+    work = _Work(project, environments, context, keep, emit, texts, Stages(context))
     outcomes = _outcomes(project, work, units, use_cache, progress)
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
@@ -158,7 +162,9 @@ def _outcomes(
     ]
     outcomes: list[_Outcome | None] = [None] * len(units)
     for index, key in enumerate(keys):
-        entry = cache.render(key, emitted=work.emit) if cache else None
+        entry = (
+            cache.render(key, emitted=work.emit, texts=work.texts) if cache else None
+        )
         if entry is not None:
             outcomes[index] = (entry[0], None, entry[1])
     missing = [i for i, found in enumerate(outcomes) if found is None]
