@@ -5,12 +5,19 @@ Nothing of it depends on the environment (the render does), yet it was redone fo
 1,000 environments applying the same 90 overlays of 100 env entries each merged those
 9,000 entries 1,000 times (22 s), and a problem quoting a 240 KB value was built,
 masked and located once per environment. Kept for a bounded number of lists.
+
+Validation and the rules see only the merged spec, so lists of overlays that merge to
+the same spec share them: an overlay that only sets `target`, or patches what another
+already did, costs no second validation (locating problems stays per list: the lines
+differ).
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import Problem
 from kgen.kinds import kind_for
@@ -59,12 +66,18 @@ class Stage:
         return locate(self.job, self.layers, problems, self._origins)
 
 
+Checked = tuple["JobSpec | None", list[Problem], bool]  # spec, problems, failed
+
+
 class Stages:
     """Stages by (job, overlay names), for one run's context."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self._kept: dict[tuple[str, tuple[str, ...]], Stage] = {}
+        # What validation and the rules made of a merged spec, by its digest.
+        self._checked: dict[tuple[str, str, bytes | None], Checked] = {}
+        self._by_patches: dict[tuple[str, tuple[str, ...]], Checked] = {}
 
     def of(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
         key = (job.file, tuple(o.name for o in applied))
@@ -72,8 +85,31 @@ class Stages:
         if found is None:
             if len(self._kept) >= MAX_KEPT:
                 self._kept.clear()
-            found = self._kept[key] = _stage(job, applied, self.context)
+                self._checked.clear()
+                self._by_patches.clear()
+            found = self._kept[key] = self._stage(job, applied)
         return found
+
+    def _stage(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
+        layers = layers_of(applied)
+        # The same patches (overlays that only set `target` apart) merge alike.
+        patches = (job.file, tuple(o.name for o in applied if o.spec.patch))
+        checked = self._by_patches.get(patches)
+        if checked is None:
+            checked = self._by_patches[patches] = self._checked_merge(job, layers)
+        spec, problems, failed = checked
+        return Stage(job, layers, spec, problems, failed=failed)
+
+    def _checked_merge(self, job: JobSource, layers: tuple[Layer, ...]) -> Checked:
+        merged = merge_layers(job.data, list(layers))
+        pickled = _pickled(merged)
+        key = (job.file, job.framework, pickled)
+        checked = self._checked.get(key) if pickled is not None else None
+        if checked is None:
+            checked = _check(job, merged, self.context)
+            if pickled is not None:
+                self._checked[key] = checked
+        return checked
 
 
 def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:
@@ -86,9 +122,17 @@ def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:
     )
 
 
-def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> Stage:
-    layers = layers_of(applied)
-    merged = merge_layers(job.data, list(layers))
+def _pickled(data: Any) -> bytes | None:
+    """A digest of the data pickled: equal for equal data (of equal types); unequal
+    digests only cost a validation that could have been shared, and None (data pickle
+    cannot hold) one that is not. A digest, not the bytes: a spec may be a MiB."""
+    try:
+        return hashlib.sha256(pickle.dumps(data, protocol=5)).digest()
+    except (pickle.PicklingError, RecursionError, TypeError, ValueError):
+        return None
+
+
+def _check(job: JobSource, merged: Any, context: RuleContext) -> Checked:
     spec, problems = validate_model(kind_for(job.framework).model(), merged)
     if spec is not None:
         # Imported here: a run whose renders all come from the cache needs none of
@@ -99,4 +143,4 @@ def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> 
     failed = any(classified(p).severity == "error" for p in problems)
     if spec is not None:
         problems = [p for p in problems if p.code not in spec.lint.ignore]
-    return Stage(job, layers, spec, problems, failed=failed)
+    return spec, problems, failed
