@@ -95,3 +95,31 @@ def test_a_diff_from_the_cache_shows_texts(root: Path, run_kgen: RunKgen):
     result = run_kgen("build", "--check", "--diff", "-C", str(root))
     assert result.code == 1
     assert "-      replicas: 2\n+      replicas: 1\n" in result.out
+
+
+def test_a_build_after_one_edit_needs_no_other_text(
+    root: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    for path in _texts(root):
+        path.unlink()
+    job = root / "jobs" / "tf-ps.yaml"
+    job.write_text(job.read_text() + "# reviewed\n")
+    rendered = _renders(monkeypatch)
+    assert run_kgen("build", "-C", str(root)).code == 0
+    # Only the edited job's renders; every other file compared by its digest.
+    assert {j.file for j in rendered} == {"jobs/tf-ps.yaml"}  # type: ignore[attr-defined]
+    assert run_kgen("--no-cache", "build", "--check", "-C", str(root)).code == 0
+
+
+def test_a_file_changed_by_hand_is_restored_from_the_cache(
+    root: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    path = root / "manifests" / "dev-cpu" / "mnist-ddp.pytorchjob.yaml"
+    text = path.read_bytes()
+    path.write_text("edited: by hand\n")
+    rendered = _renders(monkeypatch)
+    result = run_kgen("build", "-C", str(root))
+    assert result.code == 0
+    assert "1 files written" in result.err
+    assert rendered == []  # its text came from the cache
+    assert path.read_bytes() == text

@@ -19,6 +19,7 @@ from kgen.output.digests import Expected
 from kgen.output.index import with_index
 from kgen.output.tree import expected_tree
 from kgen.output.writer import Drift, check_tree, write_tree
+from kgen.pipeline.texts import texts_for
 from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
 
@@ -30,8 +31,9 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         raise UsageError(
             "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
         )
-    # Without a diff to show, `--check` takes renders from the cache as digests.
-    outcome, expected = expected_tree_of(options, texts=show_diff or not check)
+    # Renders from the cache come as digests, unless there is a diff to show: a file
+    # is compared by its digest, and a build asks for the texts of those it writes.
+    outcome, expected = expected_tree_of(options, texts=show_diff)
     if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
@@ -46,10 +48,13 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         if drift.problems:
             return EXIT_PROBLEMS
         return _report_drift(options, outcome.project, len(expected), drift)
-    files = texts_only(expected)
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     summary, write_problems = write_tree(
-        options.root, files, output=output, scope=scope
+        options.root,
+        expected,
+        output=output,
+        scope=scope,
+        texts=texts_for(outcome.project, outcome.result, output),
     )
     outcome.problems += [*write_problems, *map(unowned_output, summary.unowned)]
     report(options, outcome)

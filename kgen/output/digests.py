@@ -3,12 +3,14 @@
 `build --check` with every render in the cache compares the tree on disk with what
 kgen would write; holding the text of every file for that cost as much memory as the
 tree is large (430 MB at 5,000 jobs). The cache keeps each file's header apart and a
-digest of the rest, so the comparison needs a few dozen bytes a file.
+digest of the rest, so the comparison needs a few dozen bytes a file, and a build needs
+the texts only of the files it writes.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 
@@ -39,3 +41,19 @@ def body_digest(body: bytes) -> str:
 
 # What kgen would write at each path: the text, or (build --check) its digest.
 Expected = dict[str, "str | Digest"]
+# Gives the texts of the files at the paths asked for, which a tree had as digests.
+TextsOf = Callable[[list[str]], dict[str, str]]
+
+
+def texts_to_write(
+    files: Mapping[str, str | Digest], changed: set[str], texts: TextsOf | None
+) -> dict[str, str]:
+    """The texts of the `changed` files, asking `texts` for those given as digests."""
+    written = {p: t for p in sorted(changed) if isinstance(t := files[p], str)}
+    asked = sorted(changed - written.keys())
+    if asked:
+        found = texts(asked) if texts is not None else {}
+        if set(found) != set(asked):  # pragma: no cover - the caller's promise
+            raise RuntimeError("no text for a file to write")
+        written.update(found)
+    return written

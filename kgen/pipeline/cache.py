@@ -158,6 +158,16 @@ class Cache:
         self._used[key] = entry
         return full
 
+    def texts(self, key: str) -> Texts | None:
+        """The texts of the files of the render at `key`, if the cache has them."""
+        return None if self.folder is None else self._shard(key).get(key)
+
+    def remember_texts(self, key: str, texts: Texts) -> None:
+        """The texts of a render whose entry the cache has, made again."""
+        if self.folder is not None:
+            self._fresh[key] = texts
+            self._dirty.add("texts")
+
     def remember_render(self, key: str, entry: Entry) -> None:
         if self.folder is None:
             return
@@ -183,6 +193,8 @@ class Cache:
                     renders = {**(self._renders or self._read("renders")), **renders}
                 self._write("renders", renders)
                 self._save_texts(renders if whole else None)
+            elif "texts" in self._dirty:
+                self._save_texts(None)
         except OSError:
             pass  # a cache that cannot be written only costs time
         self._dirty.clear()

@@ -157,7 +157,7 @@ def _outcomes(
     global _work
     cache = project.cache if use_cache else None
     keys = [
-        digest(project.inputs, work.environments[e][0].name, project.jobs[j].key)
+        render_key(project, work.environments[e][0].name, project.jobs[j])
         for e, j in units
     ]
     outcomes: list[_Outcome | None] = [None] * len(units)
@@ -187,6 +187,11 @@ def _outcomes(
         if cache:
             cache.remember_render(keys[index], (outcome[0], outcome[2]))
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def render_key(project: Project, env: str, job: JobSource) -> str:
+    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache)."""
+    return digest(project.inputs, env, job.key)
 
 
 def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
