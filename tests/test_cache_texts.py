@@ -123,3 +123,21 @@ def test_a_file_changed_by_hand_is_restored_from_the_cache(
     assert "1 files written" in result.err
     assert rendered == []  # its text came from the cache
     assert path.read_bytes() == text
+
+
+def test_texts_of_another_shape_are_not_used(
+    root: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    import pickle
+
+    for path in _texts(root):
+        salt, table = pickle.loads(path.read_bytes())
+        bad = {key: tuple(1 for _ in texts) for key, texts in table.items()}
+        path.write_bytes(pickle.dumps((salt, bad)))
+    expected = {p: p.read_bytes() for p in sorted((root / "manifests").rglob("*.yaml"))}
+    shutil.rmtree(root / "manifests")
+    rendered = _renders(monkeypatch)
+    assert run_kgen("build", "-C", str(root)).code == 0
+    assert rendered  # rendered again instead
+    found = {p: p.read_bytes() for p in sorted((root / "manifests").rglob("*.yaml"))}
+    assert found == expected

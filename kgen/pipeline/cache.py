@@ -149,7 +149,7 @@ class Cache:
             return None
         full = entry
         if emitted and texts and facts is not None:
-            found = self._shard(key).get(key)
+            found = self.texts(key)
             if found is None or len(found) != len(facts.files):
                 return None
             pairs = zip(facts.files, found, strict=True)
@@ -160,7 +160,10 @@ class Cache:
 
     def texts(self, key: str) -> Texts | None:
         """The texts of the files of the render at `key`, if the cache has them."""
-        return None if self.folder is None else self._shard(key).get(key)
+        found = None if self.folder is None else self._shard(key).get(key)
+        if not isinstance(found, tuple) or not all(isinstance(t, str) for t in found):
+            return None  # none, or not what kgen writes there
+        return found
 
     def remember_texts(self, key: str, texts: Texts) -> None:
         """The texts of a render whose entry the cache has, made again."""
