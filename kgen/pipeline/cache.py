@@ -217,6 +217,9 @@ class Cache:
                 for key in gone:
                     del table[key]
                 self._write(f"texts-{shard}", table)
+                if shard in self._texts:
+                    self._texts[shard] = table
+        self._fresh.clear()  # saved: a later save in this process leaves them be
 
     def _shard(self, key: str) -> dict[str, Texts]:
         shard = key[0]
