@@ -85,3 +85,26 @@ def test_parallel_problems_are_identical(
     assert serial[0] == 1
     assert spread == serial
     assert serial[1].count('"severity": "error"') >= 3, serial[1]
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "workers"),
+    [
+        (2, 0.0, 2),  # idle: every core
+        (2, 0.4, 2),
+        (2, 1.0, 1),  # one core busy elsewhere: a second worker would only queue
+        (2, 3.3, 1),  # busy (the load of the issue): one, never none
+        (8, 3.0, 5),
+        (1, 0.0, 1),
+    ],
+)
+def test_workers_follow_the_idle_cores(cores: int, load: float, workers: int):
+    assert parallel.workers_for(cores, load) == workers
+
+
+def test_kgen_workers_overrides_the_load(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(parallel, "_load", lambda: 50.0)
+    monkeypatch.setenv("KGEN_WORKERS", "3")
+    assert parallel.worker_count() == 3
+    monkeypatch.delenv("KGEN_WORKERS")
+    assert parallel.worker_count() == 1

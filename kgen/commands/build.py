@@ -15,9 +15,11 @@ from kgen.commands.outcome import (
 from kgen.errors import UsageError
 from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
+from kgen.output.digests import Expected
 from kgen.output.index import with_index
-from kgen.output.tree import build_tree
+from kgen.output.tree import expected_tree
 from kgen.output.writer import Drift, check_tree, write_tree
+from kgen.pipeline.texts import texts_for
 from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
 
@@ -29,27 +31,33 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         raise UsageError(
             "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
         )
-    outcome, files = render_tree(options)
-    if files is None or outcome.project is None or outcome.result is None:
+    # Renders from the cache come as digests, unless there is a diff to show: a file
+    # is compared by its digest, and a build asks for the texts of those it writes.
+    outcome, expected = expected_tree_of(options, texts=show_diff)
+    if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
     scope = _scope(options, output)
     if check:
         drift = check_tree(
-            options.root, files, output=output, scope=scope, show=show_diff
+            options.root, expected, output=output, scope=scope, show=show_diff
         )
         outcome.problems = [*(outcome.problems or []), *drift.problems]
         report(options, outcome)
         if drift.problems:
             return EXIT_PROBLEMS
-        return _report_drift(options, outcome.project, files, drift)
+        return _report_drift(options, outcome.project, len(expected), drift)
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     if outcome.failed:  # an immutable field changed in place: nothing is written
         report(options, outcome)
         return EXIT_PROBLEMS
     summary, write_problems = write_tree(
-        options.root, files, output=output, scope=scope
+        options.root,
+        expected,
+        output=output,
+        scope=scope,
+        texts=texts_for(outcome.project, outcome.result, output),
     )
     outcome.problems += [*write_problems, *map(unowned_output, summary.unowned)]
     report(options, outcome)
@@ -70,11 +78,19 @@ def _scope(options: Options, output: str) -> tuple[str, ...]:
 
 def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
     """Load, run and lay out the output tree (index included); no tree on errors."""
-    outcome = load_and_run(options, emit=True, output=True)
+    outcome, expected = expected_tree_of(options, texts=True)
+    return outcome, None if expected is None else texts_only(expected)
+
+
+def expected_tree_of(
+    options: Options, *, texts: bool
+) -> tuple[Outcome, Expected | None]:
+    """render_tree; without `texts`, the files of renders the cache has are digests."""
+    outcome = load_and_run(options, emit=True, texts=texts, output=True)
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None
     output = outcome.project.spec.output
-    files, tree_problems = build_tree(
+    files, tree_problems = expected_tree(
         outcome.result, output=output, objects=outcome.project.resources
     )
     outcome.problems = [*(outcome.problems or []), *tree_problems]
@@ -85,13 +101,18 @@ def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
     )
 
 
-def _report_drift(
-    options: Options, project: Project, files: dict[str, str], drift: Drift
-) -> int:
+def texts_only(files: Expected) -> dict[str, str]:
+    texts = {path: text for path, text in files.items() if isinstance(text, str)}
+    if len(texts) != len(files):  # pragma: no cover - asked for texts
+        raise RuntimeError("the run kept digests, not the texts to write")
+    return texts
+
+
+def _report_drift(options: Options, project: Project, count: int, drift: Drift) -> int:
     diff = drift.diff
     if diff.clean:
         options.err.write(
-            f"kgen: {project.spec.output}/ is up to date ({len(files)} files)\n"
+            f"kgen: {project.spec.output}/ is up to date ({count} files)\n"
         )
         return EXIT_OK
     options.err.write(diff.listing())

@@ -106,13 +106,21 @@ def load_and_run(
     paths: tuple[Path, ...] = (),
     keep: bool = False,
     emit: bool = False,
+    texts: bool = True,
     output: bool = False,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
-    YAML (see pipeline.run); `output` checks where the output root is too. With a base
-    (Options.base), the base commit is rendered too."""
+    YAML (`texts` False: digests where the cache has them; see pipeline.run); `output`
+    checks where the output root is too. With a base (Options.base), the base commit
+    is rendered too."""
     outcome = _load_and_run(
-        options, jobs=jobs, paths=paths, keep=keep, emit=emit, output=output
+        options,
+        jobs=jobs,
+        paths=paths,
+        keep=keep,
+        emit=emit,
+        texts=texts,
+        output=output,
     )
     return with_base(options, outcome)
 
@@ -124,6 +132,7 @@ def _load_and_run(
     paths: tuple[Path, ...],
     keep: bool,
     emit: bool,
+    texts: bool,
     output: bool,
 ) -> Outcome:
     project, problems = load_project(
@@ -153,6 +162,7 @@ def _load_and_run(
             jobs=jobs or None,
             keep=keep,
             emit=emit,
+            texts=texts,
             progress=options.progress,
         )
         if options.progress is not None:

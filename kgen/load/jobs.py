@@ -22,7 +22,7 @@ from kgen.load.files import (
 )
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, Identity, digest
-from kgen.pipeline.parallel import map_units
+from kgen.pipeline.parallel import MIN_PARALLEL, map_units
 from kgen.spec.project import ProjectSpec
 
 JOB_SUFFIXES = (".yaml", ".yml")
@@ -61,6 +61,11 @@ class JobSource:
         # four fifths of a pickled document, and only a problem to locate needs them
         # (`doc` parses the bytes again then).
         return {**self.__dict__, "_doc": None, "_data": self.data}
+
+    def forget_positions(self) -> None:
+        """Keep the data alone; `doc` parses the bytes again if asked."""
+        if self._doc is not None:
+            self._data, self._doc = self._doc.data, None
 
     @property
     def data(self) -> Any:
@@ -142,8 +147,13 @@ def load_jobs(
             found.append(None)
         else:
             found.append(JobSource(display, identity, raw=raw, key=key))
+    # Many jobs parsed in this process (one worker: a busy machine) keep no positions,
+    # as a job from a worker comes (JobSource.__getstate__): they are four fifths of a
+    # document (100 MB at 10,000 jobs), and only a problem to locate needs them (parsed
+    # again then, which a small project, where problems are read, is spared).
+    parse = _parse_job_lean if len(to_parse) >= MIN_PARALLEL else _parse_job
     for (index, _display, _raw, key), (job, errors) in zip(
-        to_parse, map_units(_parse_job, to_parse), strict=True
+        to_parse, map_units(parse, to_parse), strict=True
     ):
         problems += errors
         if job is not None:
@@ -207,6 +217,15 @@ def _read_jobs(
         else:
             read.append((display, reading.raw))
     return read
+
+
+def _parse_job_lean(
+    item: tuple[int, str, bytes, str],
+) -> tuple[JobSource | None, list[Problem]]:
+    job, problems = _parse_job(item)
+    if job is not None:
+        job.forget_positions()
+    return job, problems
 
 
 def _parse_job(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
 from kgen.errors import KgenError, Problem, printable
+from kgen.output.digests import Digest
 from kgen.output.index import Index, index_in
 from kgen.output.safe_paths import (
     Refused,
@@ -25,7 +27,17 @@ from kgen.output.safe_paths import (
 )
 from kgen.output.tree_problems import refused_folder, unreadable
 
-Contents = dict[str, "bytes | Unread | None"]
+
+class Same:
+    """A file that holds exactly the expected text: compared as it was read, and not
+    kept (holding every file of a large tree at once cost as much memory as its text)."""
+
+    def __repr__(self) -> str:
+        return "SAME"
+
+
+SAME = Same()
+Contents = dict[str, "bytes | Unread | Same | None"]
 # kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
 # and walking it would hold a descriptor per level.
 MAX_DEPTH = 32
@@ -136,6 +148,20 @@ class OutputTree:
         """Each path's bytes, unless it is over its limit (Unread); None where there is
         no regular file. A comparison needs no more than the expected size: a larger
         file differs, and is never read."""
+        return self._read(limits, None)
+
+    def read_against(self, files: Mapping[str, str | Digest]) -> Contents:
+        """`read` of the paths of `files`, SAME where a file holds exactly its text
+        (or the text its digest stands for)."""
+        limits = {
+            path: text.limit if isinstance(text, Digest) else 4 * len(text)
+            for path, text in files.items()
+        }
+        return self._read(limits, files)
+
+    def _read(
+        self, limits: dict[str, int], expected: Mapping[str, str | Digest] | None
+    ) -> Contents:
         found: Contents = dict.fromkeys(limits)
         if self.fd is None:
             return found
@@ -144,7 +170,7 @@ class OutputTree:
         for path in found:
             folders.setdefault(path[cut:].rpartition("/")[0], []).append(path)
         for folder, inside in folders.items():
-            _read_folder(self.fd, folder, inside, found, limits)
+            _read_folder(self.fd, folder, inside, found, limits, expected)
         return found
 
 
@@ -154,6 +180,7 @@ def _read_folder(
     paths: list[str],
     found: Contents,
     limits: dict[str, int],
+    expected: Mapping[str, str | Digest] | None,
 ) -> None:
     try:
         fd = open_folder(output, folder)
@@ -166,11 +193,23 @@ def _read_folder(
             # Anything but a regular file is reported by the scan, and never read.
             with contextlib.suppress(Refused):
                 name = path.rpartition("/")[2]
-                found[path] = read_file(fd, name, path, limit=limits[path])
+                data = read_file(fd, name, path, limit=limits[path])
+                found[path] = SAME if _holds(expected, path, data) else data
     except OSError as exc:
         raise KgenError(unreadable(path, exc)) from None
     finally:
         os.close(fd)
+
+
+def _holds(
+    expected: Mapping[str, str | Digest] | None,
+    path: str,
+    data: bytes | Unread | None,
+) -> bool:
+    if expected is None or not isinstance(data, bytes):
+        return False
+    text = expected[path]
+    return text.holds(data) if isinstance(text, Digest) else data == text.encode()
 
 
 def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
@@ -220,14 +259,18 @@ def _kind(entry: os.DirEntry[str]) -> str:
     return describe(entry.stat(follow_symlinks=False).st_mode)
 
 
-def read_current(tree: OutputTree, files: dict[str, str]) -> Contents:
+def read_current(tree: OutputTree, files: Mapping[str, str | Digest]) -> Contents:
     """What the tree holds at each path kgen writes, read no further than needed: a
     file longer than the text's UTF-8 could be (4 bytes a character) differs."""
-    return tree.read({path: 4 * len(text) for path, text in files.items()})
+    return tree.read_against(files)
 
 
 def compare(
-    scan: Scan, files: dict[str, str], current: Contents, *, scope: tuple[str, ...] = ()
+    scan: Scan,
+    files: Mapping[str, str | Digest],
+    current: Contents,
+    *,
+    scope: tuple[str, ...] = (),
 ) -> TreeDiff:
     """How the tree differs from `files` (index included): `current` is what
     read_current gave, `scan` what the tree holds; with `scope`, only files in those
@@ -237,7 +280,7 @@ def compare(
         found = current[path]
         if found is None:
             diff.missing.append(path)
-        elif found != text.encode():
+        elif found is not SAME and (isinstance(text, Digest) or found != text.encode()):
             diff.modified.append(path)
     stale = scan.files - files.keys()
     diff.stale = sorted(p for p in stale if p.startswith(scope) or not scope)

@@ -13,9 +13,11 @@ otherwise), and control characters are escaped so it cannot repaint the terminal
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from kgen.errors import masked, printable
+from kgen.output.digests import Digest
 from kgen.output.safe_paths import Unread
 
 if TYPE_CHECKING:
@@ -37,7 +39,10 @@ _CONTROLS = {
 
 
 def unified_diff(
-    tree: OutputTree, files: dict[str, str], diff: TreeDiff, current: Contents
+    tree: OutputTree,
+    files: Mapping[str, str | Digest],
+    diff: TreeDiff,
+    current: Contents,
 ) -> str:
     """The changes as a unified diff. Only regular files are read, none over
     MAX_SHOWN bytes, none once the diff is MAX_TOTAL characters long, and paths are
@@ -55,7 +60,12 @@ def unified_diff(
             # Read here, one file at a time: thousands of planted files are never
             # all held at once, and those past the total are never read.
             before = tree.read({path: MAX_SHOWN})[path]
-        chunks.append(_file_diff(printable(path), before, files.get(path)))
+        # (A file that holds its text, SAME, is not among the changes.)
+        shown = before if isinstance(before, bytes | Unread) else None
+        after = files.get(path)
+        if isinstance(after, Digest):  # pragma: no cover - a diff is made from texts
+            raise RuntimeError("a diff needs the texts, not their digests")
+        chunks.append(_file_diff(printable(path), shown, after))
         budget -= len(chunks[-1])
     return "".join(chunks)
 

@@ -12,9 +12,10 @@ are opened without following links, and only a regular file is read.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from kgen.errors import KgenError
 from kgen.output.index_grammar import (
@@ -40,6 +41,8 @@ __all__ = [
     "with_index",
 ]
 
+T = TypeVar("T")
+
 # About 160,000 files at ~75 bytes a line: 10,000 jobs in 15 environments. Reading and
 # checking the index takes about 7 bytes of memory a byte, so a hostile one at the
 # limit keeps a build within 200 MB; a larger one is not read at all.
@@ -56,8 +59,8 @@ class Index:
 
 
 def with_index(
-    files: dict[str, str], output: str, *, fingerprints: dict[str, str] | None = None
-) -> dict[str, str]:
+    files: Mapping[str, T], output: str, *, fingerprints: dict[str, str] | None = None
+) -> dict[str, T | str]:
     """`files` plus the index of what kgen owns; a job's line carries a fingerprint of
     its rendered spec, so a later run can tell a job changed without parsing YAML."""
     marks = fingerprints or {}
@@ -69,8 +72,8 @@ def with_index(
 
 
 def scoped_index(
-    files: dict[str, str], old: Index, output: str, scope: tuple[str, ...]
-) -> dict[str, str]:
+    files: Mapping[str, T], old: Index, output: str, scope: tuple[str, ...]
+) -> dict[str, T | str]:
     """`files` of a build of some environments (the folders in `scope`), with an index
     that lists their new files and keeps every other entry of the `old` index as it
     was: `kgen build --env E` owns E's folder, and leaves the rest of the tree alone."""
@@ -78,7 +81,9 @@ def scoped_index(
     marks: dict[str, str | None] = {
         path: mark for path, mark in old.marks.items() if not path.startswith(scope)
     }
-    for line in files[index].split("\n"):
+    text = files[index]
+    assert isinstance(text, str)  # the index is made, never a digest
+    for line in text.split("\n"):
         if line and line[0] != "#":
             path, mark = split_line(line, output)
             marks[path] = mark or None

@@ -101,3 +101,12 @@ def refused_folder(exc: Refused, output: str) -> Problem:
         file=exc.path,
         hint="replace it with a real folder, or choose another output in kgen.yaml",
     )
+
+
+def foreign_file(path: str) -> Problem:
+    return Problem(
+        f"refusing to overwrite {path}: kgen did not write it",
+        "foreign-file",
+        file=path,
+        hint="move the file out of the output folder, or delete it if kgen should own it",
+    )

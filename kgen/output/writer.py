@@ -10,25 +10,26 @@ afterwards: the previous tree unchanged, or the new one in place.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kgen.errors import KgenError, Problem
 from kgen.output.atomic import Place, SwapError, recover, staging, swap_in
-from kgen.output.compare import (
-    OutputTree,
-    Scan,
-    TreeDiff,
-    compare,
-    read_current,
-)
+from kgen.output.compare import SAME, OutputTree, Scan, TreeDiff, compare, read_current
 from kgen.output.diff_text import unified_diff
+from kgen.output.digests import Digest, TextsOf, texts_to_write
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root, read_file, write_new
 from kgen.output.threads import chunks as _chunks
 from kgen.output.threads import threaded as _threaded
-from kgen.output.tree_problems import refused_folder, tree_problems, unreadable
+from kgen.output.tree_problems import (
+    foreign_file,
+    refused_folder,
+    tree_problems,
+    unreadable,
+)
 
 
 @dataclass
@@ -51,7 +52,7 @@ class Drift:
 
 def check_tree(
     root: Path,
-    files: dict[str, str],
+    files: Mapping[str, str | Digest],
     *,
     output: str,
     scope: tuple[str, ...] = (),
@@ -59,7 +60,7 @@ def check_tree(
 ) -> Drift:
     """Compare the tree on disk with `files` (index included). With `scope` (the
     folders of the environments built), only they and their index entries count; with
-    `show`, the unified diff too."""
+    `show`, the unified diff too (which needs texts, not digests)."""
     try:
         with OutputTree.open(root, output) as tree:
             scan, index = tree.scan(), tree.index()
@@ -81,11 +82,17 @@ def check_tree(
 
 
 def write_tree(
-    root: Path, files: dict[str, str], *, output: str, scope: tuple[str, ...] = ()
+    root: Path,
+    files: Mapping[str, str | Digest],
+    *,
+    output: str,
+    scope: tuple[str, ...] = (),
+    texts: TextsOf | None = None,
 ) -> tuple[WriteSummary, list[Problem]]:
     """Make the output root exactly `files` (index included) plus the files kgen does not
     own, in one atomic swap; a build that changes nothing touches nothing. With `scope`
-    (the folders of the environments built), everything outside it stays as it is."""
+    (the folders of the environments built), everything outside it stays as it is.
+    A file given as a digest has its text asked of `texts` only if it is written."""
     folder, _, name = output.rpartition("/")
     try:
         parent = _open_parent(root, folder)
@@ -103,7 +110,7 @@ def write_tree(
         with build_lock(place):
             recover(place)
             with OutputTree.below(parent, name, output) as tree:
-                return _write(place, tree, files, scope)
+                return _write(place, tree, files, scope, texts)
     except KgenError as exc:
         return WriteSummary(), exc.problems
     except OSError as exc:  # reading the tree or beside it, before any change to it
@@ -124,7 +131,11 @@ def _open_parent(root: Path, folder: str) -> int:
 
 
 def _write(
-    place: Place, tree: OutputTree, files: dict[str, str], scope: tuple[str, ...]
+    place: Place,
+    tree: OutputTree,
+    files: Mapping[str, str | Digest],
+    scope: tuple[str, ...],
+    texts: TextsOf | None,
 ) -> tuple[WriteSummary, list[Problem]]:
     output = tree.output
     scan, index = tree.scan(), tree.index()
@@ -141,10 +152,11 @@ def _write(
         if p not in owned
         and p != index_path(output)
         and current[p] is not None
-        and current[p] != text.encode()
+        and current[p] is not SAME
+        and (isinstance(text, Digest) or current[p] != text.encode())
     ]
     if foreign:
-        return WriteSummary(), [_foreign(path) for path in foreign]
+        return WriteSummary(), [foreign_file(path) for path in foreign]
     diff = compare(scan, files, current, scope=scope)
     stale_owned = [p for p in diff.stale if p in owned]
     summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
@@ -158,7 +170,11 @@ def _write(
     # outside them, go into the new tree as they are.
     keep = scan.files - files.keys() - set(stale_owned)
     return summary, _stage_and_swap(
-        place, tree, files, links=keep | same, folders=_kept_folders(scan)
+        place,
+        tree,
+        texts_to_write(files, changed, texts),
+        links=keep | same,
+        folders=_kept_folders(scan),
     )
 
 
@@ -276,12 +292,3 @@ def _folders(paths: list[str]) -> list[str]:
             needed.add(folder)
             folder = folder.rpartition("/")[0]
     return sorted(needed)
-
-
-def _foreign(path: str) -> Problem:
-    return Problem(
-        f"refusing to overwrite {path}: kgen did not write it",
-        "foreign-file",
-        file=path,
-        hint="move the file out of the output folder, or delete it if kgen should own it",
-    )

@@ -6,7 +6,9 @@ so a pull request cannot plant one):
 - identities: job file (name and bytes) -> the name, framework and labels selectors
   read, so a run need not parse specs it does not render;
 - renders: (kgen's code and dependencies, kgen.yaml, overlays, CRDs, environment, job
-  bytes) -> that render's facts and problems.
+  bytes) -> that render's facts and problems, its files by digest (kgen.output.digests);
+- their texts, apart, in sixteen files by the key's first hex digit: `build --check`
+  reads none of them, and saving a few new renders rewrites only the files they are in.
 
 A key covers every input of what it stands for, and kgen's own code, so a hit gives
 exactly what a cold run would (tests compare the two byte for byte). Files that are
@@ -31,6 +33,7 @@ from kgen.pipeline.facts import Facts
 
 Identity = tuple[str, str, Any]  # name, framework, labels
 Entry = tuple[Facts | None, list[Problem]]
+Texts = tuple[str, ...]
 
 # Packages whose versions change what kgen renders or reports.
 _DEPENDENCIES = (
@@ -111,13 +114,16 @@ class _Unpickler(pickle.Unpickler):
 
 
 class Cache:
-    """The two tables for one project; `folder` None means off (every lookup misses)."""
+    """The tables for one project; `folder` None means off (every lookup misses)."""
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self.identities: dict[str, Identity] = self._read("identities")
         self._renders: dict[str, Entry] | None = None
         self._used: dict[str, Entry] = {}
+        # Shards of texts read so far, and the texts of renders made this run.
+        self._texts: dict[str, dict[str, Texts]] = {}
+        self._fresh: dict[str, Texts] = {}
         self._dirty: set[str] = set()
 
     def identity(self, key: str) -> Identity | None:
@@ -128,21 +134,54 @@ class Cache:
             self.identities[key] = identity
             self._dirty.add("identities")
 
-    def render(self, key: str, *, emitted: bool) -> Entry | None:
+    def render(self, key: str, *, emitted: bool, texts: bool = True) -> Entry | None:
+        """A render's entry; with `emitted`, only one made with its files, and their
+        texts unless `texts` is False (each file's text is "" then: its digest says
+        what it is)."""
         if self.folder is None:
             return None
         if self._renders is None:
             self._renders = self._read("renders")
         entry = self._renders.get(key)
-        if entry is None or (emitted and entry[0] is not None and not entry[0].files):
+        if entry is None:
             return None
+        facts = entry[0]
+        if emitted and facts is not None and not facts.files:
+            return None
+        full = entry
+        if emitted and texts and facts is not None:
+            found = self.texts(key)
+            if found is None or len(found) != len(facts.files):
+                return None
+            pairs = zip(facts.files, found, strict=True)
+            files = tuple(f._replace(text=t) for f, t in pairs)
+            full = facts._replace(files=files), entry[1]
         self._used[key] = entry
-        return entry
+        return full
+
+    def texts(self, key: str) -> Texts | None:
+        """The texts of the files of the render at `key`, if the cache has them."""
+        found = None if self.folder is None else self._shard(key).get(key)
+        if not isinstance(found, tuple) or not all(isinstance(t, str) for t in found):
+            return None  # none, or not what kgen writes there
+        return found
+
+    def remember_texts(self, key: str, texts: Texts) -> None:
+        """The texts of a render whose entry the cache has, made again."""
+        if self.folder is not None:
+            self._fresh[key] = texts
+            self._dirty.add("texts")
 
     def remember_render(self, key: str, entry: Entry) -> None:
-        if self.folder is not None:
-            self._used[key] = entry
-            self._dirty.add("renders")
+        if self.folder is None:
+            return
+        facts = entry[0]
+        if facts is not None and facts.files:
+            self._fresh[key] = tuple(f.text for f in facts.files)
+            files = tuple(f._replace(text="") for f in facts.files)
+            entry = facts._replace(files=files), entry[1]
+        self._used[key] = entry
+        self._dirty.add("renders")
 
     def save(self, *, whole: bool) -> None:
         """Write what changed; after a run over everything, only the renders it used."""
@@ -157,9 +196,37 @@ class Cache:
                 if not whole:
                     renders = {**(self._renders or self._read("renders")), **renders}
                 self._write("renders", renders)
+                self._save_texts(renders if whole else None)
+            elif "texts" in self._dirty:
+                self._save_texts(None)
         except OSError:
             pass  # a cache that cannot be written only costs time
         self._dirty.clear()
+
+    def _save_texts(self, kept: dict[str, Entry] | None) -> None:
+        """The shards new texts go into, and those read this run (after a run over
+        everything, without the texts of renders it did not use)."""
+        shards = {key[0] for key in self._fresh} | self._texts.keys()
+        for shard in sorted(shards):
+            table = self._texts.get(shard)
+            if table is None:
+                table = self._read(f"texts-{shard}")
+            fresh = {k: t for k, t in self._fresh.items() if k[0] == shard}
+            gone = [k for k in table if k not in kept] if kept is not None else []
+            if fresh or gone:
+                table = {**table, **fresh}
+                for key in gone:
+                    del table[key]
+                self._write(f"texts-{shard}", table)
+                if shard in self._texts:
+                    self._texts[shard] = table
+        self._fresh.clear()  # saved: a later save in this process leaves them be
+
+    def _shard(self, key: str) -> dict[str, Texts]:
+        shard = key[0]
+        if shard not in self._texts:
+            self._texts[shard] = self._read(f"texts-{shard}")
+        return self._texts[shard]
 
     def _read(self, name: str) -> dict[str, Any]:
         if self.folder is None:

@@ -19,7 +19,7 @@ from kgen.load.project import Overlay, Project
 from kgen.merge.select import selector_matches
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
-from kgen.pipeline.facts import Facts, facts_of
+from kgen.pipeline.facts import Facts, facts_of, file_header
 from kgen.pipeline.locate import merge_environments
 from kgen.pipeline.parallel import map_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
@@ -58,6 +58,7 @@ class _Work:
     context: RuleContext
     keep: bool
     emit: bool
+    texts: bool
     stages: Stages
 
 
@@ -72,12 +73,15 @@ def run(
     select: Callable[[str, str], bool] | None = None,
     keep: bool = False,
     emit: bool = False,
+    texts: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
     """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
     `progress` hears (done, total) of the renders the cache did not have.
 
-    `emit` makes each render's YAML text; `keep` keeps the full renders (specs and object
+    `emit` makes each render's YAML text (with `texts` False, a render the cache has
+    comes with its files' digests instead: enough for `build --check`, kgen.output.digests);
+    `keep` keeps the full renders (specs and object
     trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
     results come back in order, so the outcome is the same on one core or many.
     """
@@ -109,7 +113,7 @@ def run(
             units.append((env_index, job_index))
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
-    work = _Work(project, environments, context, keep, emit, Stages(context))
+    work = _Work(project, environments, context, keep, emit, texts, Stages(context))
     outcomes = _outcomes(project, work, units, use_cache, progress)
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
@@ -155,12 +159,14 @@ def _outcomes(
     global _work
     cache = project.cache if use_cache else None
     keys = [
-        digest(project.inputs, work.environments[e][0].name, project.jobs[j].key)
+        render_key(project, work.environments[e][0].name, project.jobs[j])
         for e, j in units
     ]
     outcomes: list[_Outcome | None] = [None] * len(units)
     for index, key in enumerate(keys):
-        entry = cache.render(key, emitted=work.emit) if cache else None
+        entry = (
+            cache.render(key, emitted=work.emit, texts=work.texts) if cache else None
+        )
         if entry is not None:
             outcomes[index] = (entry[0], None, entry[1])
     missing = [i for i, found in enumerate(outcomes) if found is None]
@@ -185,6 +191,11 @@ def _outcomes(
     return [outcome for outcome in outcomes if outcome is not None]
 
 
+def render_key(project: Project, env: str, job: JobSource) -> str:
+    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache)."""
+    return digest(project.inputs, env, job.key)
+
+
 def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
     import kgen.check.output
     import kgen.render.job
@@ -206,7 +217,10 @@ def _render_unit(unit: tuple[int, int]) -> _Outcome:
     rendered, problems = render_one(job, env, overlays, _work.stages)
     if rendered is None:
         return None, None, problems
-    facts = facts_of(rendered.spec, env, rendered.manifests, emit=_work.emit)
+    header = file_header(job.file, env.name, rendered.overlays)
+    facts = facts_of(
+        rendered.spec, env, rendered.manifests, emit=_work.emit, header=header
+    )
     return facts, rendered if _work.keep else None, problems
 
 

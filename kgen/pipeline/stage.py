@@ -5,17 +5,24 @@ Nothing of it depends on the environment (the render does), yet it was redone fo
 1,000 environments applying the same 90 overlays of 100 env entries each merged those
 9,000 entries 1,000 times (22 s), and a problem quoting a 240 KB value was built,
 masked and located once per environment. Kept for a bounded number of lists.
+
+Validation and the rules see only the merged spec, so lists of overlays that merge to
+the same spec share them: an overlay that only sets `target`, or patches what another
+already did, costs no second validation (locating problems stays per list: the lines
+differ).
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_for
 from kgen.kinds.targets import DEFAULT_TARGET
-from kgen.kinds.trainer.sections import foreign_sections
+from kgen.kinds.trainer.sections import SECTION, foreign_sections
 from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay
@@ -72,12 +79,19 @@ class Stage:
         return self.origins().of(path)
 
 
+# spec, problems, failed, what lint.ignore silenced
+Checked = tuple["JobSpec | None", list[Problem], bool, list[Problem]]
+
+
 class Stages:
     """Stages by (job, overlay names), for one run's context."""
 
     def __init__(self, context: RuleContext) -> None:
         self.context = context
         self._kept: dict[tuple[str, tuple[str, ...]], Stage] = {}
+        # What validation and the rules made of a merged spec, by its digest.
+        self._checked: dict[tuple[str, str, bytes | None], Checked] = {}
+        self._by_patches: dict[tuple[str, str, tuple[str, ...]], Checked] = {}
 
     def of(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
         key = (job.file, tuple(o.name for o in applied))
@@ -85,8 +99,44 @@ class Stages:
         if found is None:
             if len(self._kept) >= MAX_KEPT:
                 self._kept.clear()
-            found = self._kept[key] = _stage(job, applied, self.context)
+                self._checked.clear()
+                self._by_patches.clear()
+            found = self._kept[key] = self._stage(job, applied)
         return found
+
+    def _stage(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
+        layers = layers_of(applied)
+        # The target picks the model (a pytorch job is a TrainJob on a trainer target).
+        target = next((o.spec.target for o in reversed(applied) if o.spec.target), None)
+        # The same patches (overlays that only set `target` apart) merge alike; the
+        # target counts only where it picks another model, or names itself in the
+        # error of a `trainJob:` it cannot take.
+        variant = _variant(job, applied, target)
+        patches = (job.file, variant, tuple(o.name for o in applied if o.spec.patch))
+        checked = self._by_patches.get(patches)
+        if checked is None:
+            checked = self._by_patches[patches] = self._checked_merge(
+                job, layers, target, variant
+            )
+        spec, problems, failed, silenced = checked
+        return Stage(job, layers, spec, problems, failed=failed, silenced=silenced)
+
+    def _checked_merge(
+        self,
+        job: JobSource,
+        layers: tuple[Layer, ...],
+        target: str | None,
+        variant: str,
+    ) -> Checked:
+        merged = merge_layers(job.data, list(layers))
+        pickled = _pickled(merged)
+        key = (job.file, variant, pickled)
+        checked = self._checked.get(key) if pickled is not None else None
+        if checked is None:
+            checked = _check(job, merged, target, self.context)
+            if pickled is not None:
+                self._checked[key] = checked
+        return checked
 
 
 def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:
@@ -99,10 +149,28 @@ def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:
     )
 
 
-def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> Stage:
-    layers = layers_of(applied)
-    merged = merge_layers(job.data, list(layers))
-    target = next((o.spec.target for o in reversed(applied) if o.spec.target), None)
+def _variant(job: JobSource, applied: Sequence[Overlay], target: str | None) -> str:
+    """What of the target the checks of a merged spec depend on: its model (the kind
+    the job's framework is there) and, with a `trainJob:` section, the target itself."""
+    sections = [job.data, *(o.spec.patch for o in applied if o.spec.patch)]
+    if any(isinstance(data, dict) and SECTION in data for data in sections):
+        return f"target:{target or DEFAULT_TARGET}"
+    return f"kind:{kind_for(job.framework, target).kind}"
+
+
+def _pickled(data: Any) -> bytes | None:
+    """A digest of the data pickled: equal for equal data (of equal types); unequal
+    digests only cost a validation that could have been shared, and None (data pickle
+    cannot hold) one that is not. A digest, not the bytes: a spec may be a MiB."""
+    try:
+        return hashlib.sha256(pickle.dumps(data, protocol=5)).digest()
+    except (pickle.PicklingError, RecursionError, TypeError, ValueError):
+        return None
+
+
+def _check(
+    job: JobSource, merged: Any, target: str | None, context: RuleContext
+) -> Checked:
     merged, misplaced = foreign_sections(merged, target or DEFAULT_TARGET)
     spec, problems = validate_model(kind_for(job.framework, target).model(), merged)
     problems = misplaced + problems
@@ -117,4 +185,4 @@ def _stage(job: JobSource, applied: Sequence[Overlay], context: RuleContext) -> 
     if spec is not None:
         silenced = [p for p in problems if p.code in spec.lint.ignore]
         problems = [p for p in problems if p.code not in spec.lint.ignore]
-    return Stage(job, layers, spec, problems, failed=failed, silenced=silenced)
+    return spec, problems, failed, silenced
