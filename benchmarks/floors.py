@@ -1,7 +1,7 @@
-"""The floors every kgen figure is set against, measured in the same run on the same
-machine: a bare `python -c pass`, and writing kgen's output tree from memory
-(write_floor.py). A ratio to a floor holds on every machine kind CI uses, where a
-figure in seconds does not.
+"""The floors every kgen figure is set against, timed in the same run and in turns with
+the figure: a bare `python -c pass`, and writing kgen's output tree from memory
+(write_floor.py). A ratio to a floor holds on every machine kind CI uses, and on a
+machine whose speed drifts, where a figure in seconds does not.
 """
 
 from __future__ import annotations
@@ -11,26 +11,23 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from timing import Figure, Trash, measure
+from timing import Trash, Variant
 
 HERE = Path(__file__).resolve().parent
+WRITE = "write"
+PYTHON = "python -c pass"
 
 
 class Floors(NamedTuple):
-    """The floors of one project: its output tree's size, and the two timings."""
+    """The floor commands of one project, and the size of its output tree."""
 
+    write: Variant
+    python: Variant
     files: int
     size: int
-    write: Figure
-    python: Figure
 
-    def as_json(self) -> dict[str, object]:
-        return {
-            "files": self.files,
-            "bytes": self.size,
-            "write": self.write.as_json(),
-            "python": self.python.as_json(),
-        }
+    def named(self, name: str) -> Variant:
+        return {WRITE: self.write, PYTHON: self.python}[name]
 
 
 def snapshot(tree: Path, blob: Path) -> tuple[int, int]:
@@ -45,16 +42,16 @@ def snapshot(tree: Path, blob: Path) -> tuple[int, int]:
     return len(files), sum(len(data) for _, data in files)
 
 
-def write_floor(blob: Path, dest: Path, *, runs: int, trash: Trash) -> Figure:
-    """Whole-process time of writing the snapshot into an empty `dest`."""
-    return measure(
+def floors_for(tree: Path, work: Path, *, trash: Trash) -> Floors:
+    """The floors of the output tree `tree`: its snapshot goes to `work`, and the
+    write floor writes it into a folder of `work` moved aside before each run."""
+    blob = work / "tree.marshal"
+    files, size = snapshot(tree, blob)
+    dest = work / "written"
+    write = Variant(
         [sys.executable, str(HERE / "write_floor.py"), str(blob), str(dest)],
-        cwd=dest.parent,
-        runs=runs,
+        cwd=work,
         before=lambda: trash.move(dest),
     )
-
-
-def python_floor(cwd: Path, *, runs: int) -> Figure:
-    """A bare interpreter start and exit, the floor of any command."""
-    return measure([sys.executable, "-c", "pass"], cwd=cwd, runs=runs)
+    python = Variant([sys.executable, "-c", "pass"], cwd=work)
+    return Floors(write=write, python=python, files=files, size=size)

@@ -31,11 +31,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import goals
 import kustomize_side
-from floors import Floors, python_floor, snapshot, write_floor
+from floors import PYTHON, WRITE, Floors, floors_for
 from generate import generate
 from goals import Row
-from scenarios import Project, kgen_figures, workers_beside_neighbour
-from timing import Figure, Trash, measure
+from scenarios import Paired, Project, kgen_figures, workers_beside_neighbour
+from timing import Figure, Trash, Variant, alternate, measure
 
 OUT = Path(__file__).resolve().parent / "out"
 
@@ -61,66 +61,56 @@ def new_project(work: Path, name: str, jobs: int, trash: Trash) -> Project:
     return project
 
 
-def floors_of(project: Project, work: Path, *, runs: int) -> Floors:
-    """The write floor for this project's output tree, and the interpreter floor."""
-    blob = work / f"{project.root.name}.tree"
-    files, size = snapshot(project.manifests, blob)
-    dest = work / f"{project.root.name}-floor"
-    dest.mkdir()
-    return Floors(
-        files=files,
-        size=size,
-        write=write_floor(blob, dest / "out", runs=runs, trash=project.trash),
-        python=python_floor(work, runs=runs),
-    )
+def load() -> str:
+    """The load average: a busy machine shows here, and in every figure."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
 
 
-def core_rows(prefix: str, kgen: dict[str, Figure], floors: Floors) -> list[Row]:
-    write, python = floors.write, floors.python
+def core_rows(
+    prefix: str,
+    kgen: dict[str, Paired],
+    floors: Floors,
+    floor_figures: dict[str, Figure],
+) -> list[Row]:
+    def row(name: str, figure: str, at_most: float | None) -> Row:
+        paired = kgen[figure]
+        return goals.against_floor(
+            prefix + name,
+            paired.figure,
+            paired.floor_name,
+            paired.floor,
+            at_most=at_most,
+        )
+
+    rebuild = kgen["rebuild, one spec edited"]
     return [
         goals.against_floor(
             f"{prefix}write floor ({floors.files:,} files, {floors.size / 1e6:.0f} MB)",
-            write,
-            "python -c pass",
-            python,
+            floor_figures[WRITE],
+            PYTHON,
+            floor_figures[PYTHON],
             at_most=None,
         ),
-        goals.against_floor(
-            f"{prefix}kgen build, cold", kgen["cold build"], "write", write, at_most=3
-        ),
+        row("kgen build, cold", "cold build", 3),
         goals.within_seconds(
             f"{prefix}kgen build, one spec edited",
-            kgen["rebuild, one spec edited"],
-            "write",
-            write,
+            rebuild.figure,
+            rebuild.floor_name,
+            rebuild.floor,
             at_most=0.4,
             note="AMD EPYC kind",
         ),
-        goals.against_floor(
-            f"{prefix}kgen build --check, up to date, cache",
-            kgen["build --check, cache"],
-            "write",
-            write,
-            at_most=0.5,
+        row("kgen build --check, up to date, cache", "build --check, cache", 0.5),
+        row("kgen build --check, up to date, no cache", "build --check, no cache", 1.5),
+        row("kgen validate, one changed spec", "validate one changed spec", 6),
+        row("kgen --version", "--version", None),
+        goals.memory(
+            f"{prefix}peak memory, every command",
+            {name: paired.figure for name, paired in kgen.items()},
         ),
-        goals.against_floor(
-            f"{prefix}kgen build --check, up to date, no cache",
-            kgen["build --check, no cache"],
-            "write",
-            write,
-            at_most=1.5,
-        ),
-        goals.against_floor(
-            f"{prefix}kgen validate, one changed spec",
-            kgen["validate one changed spec"],
-            "python",
-            python,
-            at_most=6,
-        ),
-        goals.against_floor(
-            f"{prefix}kgen --version", kgen["--version"], "python", python, at_most=None
-        ),
-        goals.memory(f"{prefix}peak memory, every command", kgen),
     ]
 
 
@@ -136,12 +126,11 @@ def kustomize_row(
     project, cold = base, base_cold
     if jobs != base.jobs:
         project = new_project(work, "kustomize-project", jobs, base.trash)
-        cold = project.time("build", runs=runs, before=project.cold)
+        cold = measure(project.kgen("build", before=project.cold), runs=runs)
     folders = kustomize_side.set_up(project.manifests, work / "kustomize")
     compared = kustomize_side.check_same_objects(kubectl, project.manifests, folders)
     kustomize = measure(
-        kustomize_side.command(kubectl, folders),
-        cwd=work,
+        Variant(kustomize_side.command(kubectl, folders), cwd=work),
         runs=setting("BENCH_KUSTOMIZE_RUNS", 1),
         warm_up=False,
     )
@@ -156,6 +145,29 @@ def kustomize_row(
     return [row], info
 
 
+def project_figures(
+    work: Path, name: str, jobs: int, trash: Trash, *, runs: int
+) -> tuple[Project, Floors, dict[str, Figure], dict[str, Paired]]:
+    """A project of `jobs` jobs, its floors alone, and every kgen figure with its floor."""
+    project = new_project(work, name, jobs, trash)
+    floor_work = work / f"{name}-floor"
+    floor_work.mkdir()
+    floors = floors_for(project.manifests, floor_work, trash=trash)
+    alone = alternate({WRITE: floors.write, PYTHON: floors.python}, runs=runs)
+    return project, floors, alone, kgen_figures(project, floors, runs=runs)
+
+
+def as_json(
+    floors: Floors, alone: dict[str, Figure], kgen: dict[str, Paired]
+) -> dict[str, object]:
+    return {
+        "files": floors.files,
+        "bytes": floors.size,
+        "floors": {name: figure.as_json() for name, figure in alone.items()},
+        "kgen": {name: paired.as_json() for name, paired in kgen.items()},
+    }
+
+
 def main() -> int:
     jobs, runs = setting("BENCH_JOBS", 1000), setting("BENCH_RUNS", 5)
     scale = setting("BENCH_SCALE", 0)
@@ -167,15 +179,17 @@ def main() -> int:
         "python": sys.version.split()[0],
         "jobs": jobs,
         "runs": runs,
+        "load before": load(),
     }
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
         work = Path(tmp)
         trash = Trash(work / "trash")
-        base = new_project(work, "project", jobs, trash)
-        floors = floors_of(base, work, runs=runs)
-        kgen = kgen_figures(base, runs=runs)
-        rows += core_rows("", kgen, floors)
+        base, floors, alone, kgen = project_figures(
+            work, "project", jobs, trash, runs=runs
+        )
+        rows += core_rows("", kgen, floors, alone)
+        results[f"at {jobs}"] = as_json(floors, alone, kgen)
         workers = workers_beside_neighbour(base, runs=runs)
         rows.append(
             goals.not_slower(
@@ -184,26 +198,25 @@ def main() -> int:
                 workers["1 worker"],
             )
         )
-        k_rows, k_info = kustomize_row(work, base, kgen["cold build"], runs=runs)
-        rows += k_rows
-        results["kustomize"] = k_info
-        results["floors"] = floors.as_json()
-        results["kgen"] = {name: fig.as_json() for name, fig in kgen.items()}
         results["workers_beside_neighbour"] = {
             name: fig.as_json() for name, fig in workers.items()
         }
+        k_rows, results["kustomize"] = kustomize_row(
+            work, base, kgen["cold build"].figure, runs=runs
+        )
+        rows += k_rows
         if scale:
-            large = new_project(work, "scale", scale, trash)
             scale_runs = setting("BENCH_SCALE_RUNS", 3)
-            large_floors = floors_of(large, work, runs=scale_runs)
-            large_kgen = kgen_figures(large, runs=scale_runs)
-            rows += core_rows(f"{scale:,}: ", large_kgen, large_floors)
+            _, large_floors, large_alone, large = project_figures(
+                work, "scale", scale, trash, runs=scale_runs
+            )
+            rows += core_rows(f"{scale:,}: ", large, large_floors, large_alone)
             rows.append(
                 goals.per_job(
                     "time per job, cold build",
-                    large_kgen["cold build"],
+                    large["cold build"].figure,
                     scale,
-                    kgen["cold build"],
+                    kgen["cold build"].figure,
                     jobs,
                 )
             )
@@ -211,20 +224,17 @@ def main() -> int:
             rows.append(
                 goals.memory(
                     f"{scale:,}: build --check memory",
-                    {name: large_kgen[name] for name in checks},
+                    {name: large[name].figure for name in checks},
                 )
             )
-            results["scale"] = {
-                "jobs": scale,
-                "runs": scale_runs,
-                "floors": large_floors.as_json(),
-                "kgen": {name: fig.as_json() for name, fig in large_kgen.items()},
-            }
+            results[f"at {scale}"] = as_json(large_floors, large_alone, large)
+    results["load after"] = load()
     results["goals"] = [row.as_json() for row in rows]
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     print(
         f"{jobs:,} jobs x 4 environments, medians of {runs} runs, {results['cpus']} CPUs"
-        f" ({results['cpu']}), Python {results['python']}"
+        f" ({results['cpu']}), Python {results['python']}; load average"
+        f" {results['load before']} before, {results['load after']} after"
     )
     print(goals.table(rows))
     failed = [row.name for row in rows if row.passed is False]

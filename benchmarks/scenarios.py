@@ -1,7 +1,8 @@
-"""What `make bench` times kgen doing, each as a whole process on a generated project:
-the cold build, a rebuild after one spec changed, the CI check of an up-to-date tree
-with and without the cache, the pre-commit validate of one changed spec, `--version`,
-and the cold build with one worker and with two beside a CPU-bound neighbour.
+"""What `make bench` times kgen doing, each as a whole process on a generated project,
+in turns with the floor it is set against: the cold build, a rebuild after one spec
+changed, the CI check of an up-to-date tree with and without the cache, the
+pre-commit validate of one changed spec, `--version`, and the cold build with one
+worker and with two beside a CPU-bound neighbour.
 """
 
 from __future__ import annotations
@@ -12,12 +13,25 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
+from floors import PYTHON, WRITE, Floors
 from generate import edit_spec, spec_path
-from timing import Figure, Trash, measure, measure_alternating
+from timing import Figure, Trash, Variant, alternate
 
 KGEN = [sys.executable, "-m", "kgen"]
 EDITED_JOB = 7
+
+
+class Paired(NamedTuple):
+    """A kgen figure and its floor, timed in turns."""
+
+    figure: Figure
+    floor_name: str
+    floor: Figure
+
+    def as_json(self) -> dict[str, object]:
+        return {"kgen": self.figure.as_json(), self.floor_name: self.floor.as_json()}
 
 
 class Project:
@@ -42,9 +56,9 @@ class Project:
     def no_cache(self) -> None:
         self.trash.move(self.cache)
 
-    def edit(self) -> str:
+    def edit(self) -> None:
         """A new epoch count for one job each time: new bytes and new output."""
-        return str(edit_spec(self.root, EDITED_JOB, next(self._epochs)))
+        edit_spec(self.root, EDITED_JOB, next(self._epochs))
 
     def build(self) -> None:
         """An untimed build that leaves the tree and the cache up to date."""
@@ -56,32 +70,47 @@ class Project:
             capture_output=True,
         )
 
-    def time(
-        self, *args: str, runs: int, before: Callable[[], object] | None = None
-    ) -> Figure:
-        return measure(
-            [*KGEN, *args], cwd=self.root, runs=runs, env=self.env, before=before
+    def kgen(
+        self,
+        *args: str,
+        before: Callable[[], object] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Variant:
+        return Variant(
+            [*KGEN, *args], cwd=self.root, env=env or self.env, before=before
         )
 
 
-def kgen_figures(project: Project, *, runs: int) -> dict[str, Figure]:
-    """Every kgen figure but the workers', in an order that leaves each run the state
-    it needs (a tree and cache up to date unless the figure says otherwise)."""
-    figures = {"cold build": project.time("build", runs=runs, before=project.cold)}
-    project.build()
-    figures["rebuild, one spec edited"] = project.time(
-        "build", runs=runs, before=project.edit
-    )
-    project.build()
-    figures["build --check, cache"] = project.time("build", "--check", runs=runs)
-    figures["build --check, no cache"] = project.time(
-        "build", "--check", runs=runs, before=project.no_cache
-    )
-    project.build()
-    figures["validate one changed spec"] = project.time(
-        "validate", str(spec_path(EDITED_JOB)), runs=runs, before=project.edit
-    )
-    figures["--version"] = project.time("--version", runs=runs)
+# Each figure: its kgen arguments, what runs untimed before each run, and its floor.
+FIGURES: dict[str, tuple[tuple[str, ...], str | None, str]] = {
+    "cold build": (("build",), "cold", WRITE),
+    "rebuild, one spec edited": (("build",), "edit", WRITE),
+    "build --check, cache": (("build", "--check"), None, WRITE),
+    "build --check, no cache": (("build", "--check"), "no_cache", WRITE),
+    "validate one changed spec": (
+        ("validate", str(spec_path(EDITED_JOB))),
+        "edit",
+        PYTHON,
+    ),
+    "--version": (("--version",), None, PYTHON),
+}
+
+
+def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Paired]:
+    """Every kgen figure but the workers', each after an untimed build that leaves
+    the tree and the cache up to date."""
+    figures = {}
+    for name, (args, before, floor_name) in FIGURES.items():
+        project.build()
+        step = None if before is None else getattr(project, before)
+        timed = alternate(
+            {
+                "kgen": project.kgen(*args, before=step),
+                floor_name: floors.named(floor_name),
+            },
+            runs=runs,
+        )
+        figures[name] = Paired(timed["kgen"], floor_name, timed[floor_name])
     project.build()
     return figures
 
@@ -91,15 +120,16 @@ def workers_beside_neighbour(project: Project, *, runs: int) -> dict[str, Figure
     core (a CI runner shared with another job)."""
     neighbour = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        return measure_alternating(
-            [*KGEN, "build"],
-            cwd=project.root,
-            runs=runs,
-            variants={
-                "1 worker": {**project.env, "KGEN_WORKERS": "1"},
-                "2 workers": {**project.env, "KGEN_WORKERS": "2"},
+        return alternate(
+            {
+                f"{n} worker{'s' * (n > 1)}": project.kgen(
+                    "build",
+                    before=project.cold,
+                    env={**project.env, "KGEN_WORKERS": str(n)},
+                )
+                for n in (1, 2)
             },
-            before=project.cold,
+            runs=runs,
         )
     finally:
         neighbour.kill()

@@ -71,60 +71,38 @@ def run_once(
     return wall, usage.ru_maxrss / 1024, proc.returncode
 
 
-def measure(
-    command: list[str],
-    *,
-    cwd: Path,
-    runs: int,
-    before: Callable[[], object] | None = None,
-    env: Mapping[str, str] | None = None,
-    expect: int = 0,
-    warm_up: bool = True,
-) -> Figure:
-    """Median of `runs` counted runs, after one warm-up unless the caller has just run
-    the command itself; `before` runs untimed before each."""
-    walls: list[float] = []
-    peaks: list[float] = []
-    for attempt in range(runs + 1 if warm_up else runs):
-        if before is not None:
-            before()
-        wall, peak, code = run_once(command, cwd=cwd, env=env)
-        if code != expect:
-            raise SystemExit(
-                f"bench: `{' '.join(command)}` exited {code}, expected {expect}"
-            )
-        if attempt or not warm_up:
-            walls.append(wall)
-            peaks.append(peak)
-    return Figure(
-        median_s=statistics.median(walls),
-        min_s=min(walls),
-        max_s=max(walls),
-        peak_mb=max(peaks),
-        runs=runs,
-    )
+class Variant(NamedTuple):
+    """One command to time, where, with what environment, after what untimed step."""
+
+    command: list[str]
+    cwd: Path
+    env: Mapping[str, str] | None = None
+    before: Callable[[], object] | None = None
+    expect: int = 0
 
 
-def measure_alternating(
-    command: list[str],
-    *,
-    cwd: Path,
-    runs: int,
-    variants: Mapping[str, Mapping[str, str]],
-    before: Callable[[], object] | None = None,
+def alternate(
+    variants: Mapping[str, Variant], *, runs: int, warm_up: bool = True
 ) -> dict[str, Figure]:
-    """The same command under each environment in `variants`, run in turns (a, b, a,
-    b, ...) so that a machine drifting over the minutes weighs on each alike."""
+    """Each variant `runs` times, in turns (a, b, a, b, ...), after one warm-up round
+    unless the caller has just run them: on a machine whose speed drifts over the
+    minutes (a shared CI runner), a figure and its floor see the same drift, so
+    their ratio holds where the seconds do not. Medians and the largest peak."""
     walls: dict[str, list[float]] = {name: [] for name in variants}
     peaks: dict[str, list[float]] = {name: [] for name in variants}
-    for attempt in range(runs + 1):
-        for name, env in variants.items():
-            if before is not None:
-                before()
-            wall, peak, code = run_once(command, cwd=cwd, env=env)
-            if code != 0:
-                raise SystemExit(f"bench: `{' '.join(command)}` ({name}) exited {code}")
-            if attempt:
+    for attempt in range(runs + 1 if warm_up else runs):
+        for name, variant in variants.items():
+            if variant.before is not None:
+                variant.before()
+            wall, peak, code = run_once(
+                variant.command, cwd=variant.cwd, env=variant.env
+            )
+            if code != variant.expect:
+                raise SystemExit(
+                    f"bench: `{' '.join(variant.command)}` ({name}) exited {code},"
+                    f" expected {variant.expect}"
+                )
+            if attempt or not warm_up:
                 walls[name].append(wall)
                 peaks[name].append(peak)
     return {
@@ -137,3 +115,8 @@ def measure_alternating(
         )
         for name in variants
     }
+
+
+def measure(variant: Variant, *, runs: int, warm_up: bool = True) -> Figure:
+    """One command alone: the median of `runs` runs."""
+    return alternate({"": variant}, runs=runs, warm_up=warm_up)[""]
