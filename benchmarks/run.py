@@ -109,7 +109,7 @@ def core_rows(
         row("kgen --version", "--version", None),
         goals.memory(
             f"{prefix}peak memory, every command",
-            {name: paired.figure for name, paired in kgen.items()},
+            {name: paired.peak_mb() for name, paired in kgen.items()},
         ),
     ]
 
@@ -224,7 +224,7 @@ def main() -> int:
             rows.append(
                 goals.memory(
                     f"{scale:,}: build --check memory",
-                    {name: large[name].figure for name in checks},
+                    {name: large[name].peak_mb() for name in checks},
                 )
             )
             results[f"at {scale}"] = as_json(large_floors, large_alone, large)

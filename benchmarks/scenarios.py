@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from floors import PYTHON, WRITE, Floors
 from generate import edit_spec, spec_path
+from memory import tree_peak_mb
 from timing import Figure, Trash, Variant, alternate
 
 KGEN = [sys.executable, "-m", "kgen"]
@@ -24,14 +25,24 @@ EDITED_JOB = 7
 
 
 class Paired(NamedTuple):
-    """A kgen figure and its floor, timed in turns."""
+    """A kgen figure and its floor, timed in turns; the peak PSS of kgen's process
+    tree in one more run (None where /proc cannot tell)."""
 
     figure: Figure
     floor_name: str
     floor: Figure
+    tree_mb: float | None
 
     def as_json(self) -> dict[str, object]:
-        return {"kgen": self.figure.as_json(), self.floor_name: self.floor.as_json()}
+        return {
+            "kgen": self.figure.as_json(),
+            self.floor_name: self.floor.as_json(),
+            "tree_pss_mb": None if self.tree_mb is None else round(self.tree_mb, 1),
+        }
+
+    def peak_mb(self) -> float:
+        """The tree's PSS where known, else the largest process's RSS."""
+        return self.figure.peak_mb if self.tree_mb is None else self.tree_mb
 
 
 class Project:
@@ -103,14 +114,12 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
     for name, (args, before, floor_name) in FIGURES.items():
         project.build()
         step = None if before is None else getattr(project, before)
+        kgen = project.kgen(*args, before=step)
         timed = alternate(
-            {
-                "kgen": project.kgen(*args, before=step),
-                floor_name: floors.named(floor_name),
-            },
-            runs=runs,
+            {"kgen": kgen, floor_name: floors.named(floor_name)}, runs=runs
         )
-        figures[name] = Paired(timed["kgen"], floor_name, timed[floor_name])
+        tree = tree_peak_mb(kgen)
+        figures[name] = Paired(timed["kgen"], floor_name, timed[floor_name], tree)
     project.build()
     return figures
 

@@ -17,7 +17,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 import kustomize_side
 from floors import snapshot
 from generate import edit_spec, generate
+from memory import tree_peak_mb
 from objects import differences, objects_of, tree_objects
+from timing import Variant
 
 KUBECTL = shutil.which("kubectl")
 
@@ -117,3 +119,21 @@ def test_kustomize_overlays_yield_kgen_environments(built: Path, tmp_path: Path)
             for n in (1, 2, 4)
         )
     )
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/smaps_rollup").exists(), reason="no /proc smaps_rollup"
+)
+def test_tree_memory_counts_a_forked_child(tmp_path: Path):
+    # The parent holds little; its forked child fills 60 MB: the tree's peak has it.
+    script = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    data = b'x' * 60_000_000\n"
+        "    time.sleep(0.4)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+    )
+    peak = tree_peak_mb(Variant([sys.executable, "-c", script], cwd=tmp_path))
+    assert peak is not None
+    assert 60 <= peak < 120
