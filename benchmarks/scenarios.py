@@ -112,6 +112,7 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
     the tree and the cache up to date."""
     figures = {}
     for name, (args, before, floor_name) in FIGURES.items():
+        project.trash.empty()
         project.build()
         step = None if before is None else getattr(project, before)
         kgen = project.kgen(*args, before=step)
@@ -127,6 +128,7 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
 def workers_beside_neighbour(project: Project, *, runs: int) -> dict[str, Figure]:
     """Cold builds with KGEN_WORKERS=1 and =2, in turns, while one process spins on a
     core (a CI runner shared with another job)."""
+    project.trash.empty()
     neighbour = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         return alternate(
