@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from timing import Variant
@@ -46,7 +47,7 @@ def pss_kb(pid: int) -> int:
     return 0
 
 
-def tree_peak_mb(variant: Variant) -> float | None:
+def tree_peak_mb(variant: Variant, *, after: Callable[[], object]) -> float | None:
     """One untimed run of the variant; the largest PSS sum of its tree, in MB."""
     if not (PROC / "self" / "smaps_rollup").exists():
         return None
@@ -63,6 +64,7 @@ def tree_peak_mb(variant: Variant) -> float | None:
     while proc.poll() is None:
         peak = max(peak, sum(pss_kb(pid) for pid in descendants(proc.pid)))
         time.sleep(INTERVAL_S)
+    after()
     if proc.returncode != variant.expect:
         raise SystemExit(
             f"bench: `{' '.join(variant.command)}` exited {proc.returncode}"

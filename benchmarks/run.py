@@ -126,8 +126,11 @@ def kustomize_row(
     project, cold = base, base_cold
     if jobs != base.jobs:
         project = new_project(work, "kustomize-project", jobs, base.trash)
-        cold = measure(project.kgen("build", before=project.cold), runs=runs)
-    project.trash.empty()
+        cold = measure(
+            project.kgen("build", before=project.cold),
+            runs=runs,
+            after=base.trash.empty,
+        )
     folders = kustomize_side.set_up(project.manifests, work / "kustomize")
     compared = kustomize_side.check_same_objects(kubectl, project.manifests, folders)
     kustomize = measure(
@@ -154,8 +157,9 @@ def project_figures(
     floor_work = work / f"{name}-floor"
     floor_work.mkdir()
     floors = floors_for(project.manifests, floor_work, trash=trash)
-    trash.empty()
-    alone = alternate({WRITE: floors.write, PYTHON: floors.python}, runs=runs)
+    alone = alternate(
+        {WRITE: floors.write, PYTHON: floors.python}, runs=runs, after=trash.empty
+    )
     return project, floors, alone, kgen_figures(project, floors, runs=runs)
 
 

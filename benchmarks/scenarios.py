@@ -112,14 +112,13 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
     the tree and the cache up to date."""
     figures = {}
     for name, (args, before, floor_name) in FIGURES.items():
-        project.trash.empty()
         project.build()
         step = None if before is None else getattr(project, before)
         kgen = project.kgen(*args, before=step)
         timed = alternate(
             {"kgen": kgen, floor_name: floors.named(floor_name)}, runs=runs
         )
-        tree = tree_peak_mb(kgen)
+        tree = tree_peak_mb(kgen, after=project.trash.empty)
         figures[name] = Paired(timed["kgen"], floor_name, timed[floor_name], tree)
     project.build()
     return figures
@@ -128,7 +127,6 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
 def workers_beside_neighbour(project: Project, *, runs: int) -> dict[str, Figure]:
     """Cold builds with KGEN_WORKERS=1 and =2, in turns, while one process spins on a
     core (a CI runner shared with another job)."""
-    project.trash.empty()
     neighbour = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         return alternate(
@@ -141,6 +139,7 @@ def workers_beside_neighbour(project: Project, *, runs: int) -> dict[str, Figure
                 for n in (1, 2)
             },
             runs=runs,
+            after=project.trash.empty,
         )
     finally:
         neighbour.kill()

@@ -39,11 +39,12 @@ class Figure(NamedTuple):
 
 
 class Trash:
-    """Where trees go between runs. Emptied between figures only, each time followed
-    by an untimed build and a warm-up run: on an ext4 mounted with `discard`, each
-    deleted file that reached the disk costs a synchronous discard, and files created
-    meanwhile wait for them. Trees a few seconds old have not reached the disk yet and
-    go cheaply, hence emptying often rather than once at the end."""
+    """Where trees go between runs: moved aside before a run, never deleted right
+    before one. The trash is emptied right after the run that follows the move (see
+    `alternate`), while what it holds is seconds old and still in the page cache: on
+    an ext4 mounted with `discard`, every deleted file that reached the disk costs a
+    synchronous discard (about 1.5 ms a file here, 20 minutes for the trees of one
+    1,000-job run), and files created meanwhile were up to 30x slower."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -53,7 +54,6 @@ class Trash:
     def empty(self) -> None:
         for tree in list(self.folder.iterdir()):
             shutil.rmtree(tree)
-        os.sync()  # what is still to be written goes now, not during the next run
 
     def move(self, *paths: Path) -> None:
         for path in paths:
@@ -92,12 +92,17 @@ class Variant(NamedTuple):
 
 
 def alternate(
-    variants: Mapping[str, Variant], *, runs: int, warm_up: bool = True
+    variants: Mapping[str, Variant],
+    *,
+    runs: int,
+    warm_up: bool = True,
+    after: Callable[[], object] | None = None,
 ) -> dict[str, Figure]:
     """Each variant `runs` times, in turns (a, b, a, b, ...), after one warm-up round
     unless the caller has just run them: on a machine whose speed drifts over the
     minutes (a shared CI runner), a figure and its floor see the same drift, so
-    their ratio holds where the seconds do not. Medians and the largest peak."""
+    their ratio holds where the seconds do not. Medians and the largest peak.
+    `after` runs untimed after each run (emptying the trash)."""
     walls: dict[str, list[float]] = {name: [] for name in variants}
     peaks: dict[str, list[float]] = {name: [] for name in variants}
     for attempt in range(runs + 1 if warm_up else runs):
@@ -107,6 +112,8 @@ def alternate(
             wall, peak, code = run_once(
                 variant.command, cwd=variant.cwd, env=variant.env
             )
+            if after is not None:
+                after()
             if code != variant.expect:
                 raise SystemExit(
                     f"bench: `{' '.join(variant.command)}` ({name}) exited {code},"
@@ -127,6 +134,12 @@ def alternate(
     }
 
 
-def measure(variant: Variant, *, runs: int, warm_up: bool = True) -> Figure:
+def measure(
+    variant: Variant,
+    *,
+    runs: int,
+    warm_up: bool = True,
+    after: Callable[[], object] | None = None,
+) -> Figure:
     """One command alone: the median of `runs` runs."""
-    return alternate({"": variant}, runs=runs, warm_up=warm_up)[""]
+    return alternate({"": variant}, runs=runs, warm_up=warm_up, after=after)[""]
