@@ -27,7 +27,7 @@ class Row(NamedTuple):
 
 
 def seconds(figure: Figure) -> str:
-    return f"{figure.median_s:.3f} s, {figure.peak_mb:.0f} MB"
+    return f"{figure.median_s:.3f} s"
 
 
 def against_floor(

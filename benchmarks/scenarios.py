@@ -41,8 +41,8 @@ class Paired(NamedTuple):
         }
 
     def peak_mb(self) -> float:
-        """The tree's PSS where known, else the largest process's RSS."""
-        return self.figure.peak_mb if self.tree_mb is None else self.tree_mb
+        """The tree's PSS where known, else wait4's figure (see timing)."""
+        return self.figure.maxrss_mb if self.tree_mb is None else self.tree_mb
 
 
 class Project:
@@ -55,6 +55,7 @@ class Project:
         self.cache = root.parent / f"{root.name}-cache"
         self.env = {**os.environ, "KGEN_CACHE_DIR": str(self.cache)}
         self._epochs = itertools.count(1000)
+        self.edited = min(EDITED_JOB, jobs - 1)
 
     @property
     def manifests(self) -> Path:
@@ -69,7 +70,7 @@ class Project:
 
     def edit(self) -> None:
         """A new epoch count for one job each time: new bytes and new output."""
-        edit_spec(self.root, EDITED_JOB, next(self._epochs))
+        edit_spec(self.root, self.edited, next(self._epochs))
 
     def build(self) -> None:
         """An untimed build that leaves the tree and the cache up to date."""
@@ -92,14 +93,16 @@ class Project:
         )
 
 
-# Each figure: its kgen arguments, what runs untimed before each run, and its floor.
+EDITED = "{edited spec}"
+# Each figure: its kgen arguments (EDITED: the spec `edit` changes), what runs
+# untimed before each run, and its floor.
 FIGURES: dict[str, tuple[tuple[str, ...], str | None, str]] = {
     "cold build": (("build",), "cold", WRITE),
     "rebuild, one spec edited": (("build",), "edit", WRITE),
     "build --check, cache": (("build", "--check"), None, WRITE),
     "build --check, no cache": (("build", "--check"), "no_cache", WRITE),
     "validate one changed spec": (
-        ("validate", str(spec_path(EDITED_JOB))),
+        ("validate", EDITED),
         "edit",
         PYTHON,
     ),
@@ -114,7 +117,8 @@ def kgen_figures(project: Project, floors: Floors, *, runs: int) -> dict[str, Pa
     for name, (args, before, floor_name) in FIGURES.items():
         project.build()
         step = None if before is None else getattr(project, before)
-        kgen = project.kgen(*args, before=step)
+        edited = str(spec_path(project.edited))
+        kgen = project.kgen(*(edited if a == EDITED else a for a in args), before=step)
         timed = alternate(
             {"kgen": kgen, floor_name: floors.named(floor_name)}, runs=runs
         )
