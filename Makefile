@@ -61,7 +61,7 @@ schemas: install  ## regenerate schemas/ (editor schemas and job envelopes)
 docs: install  ## regenerate docs/spec-reference.md and docs/rules.md from the code
 	$(BIN)/python -m kgen.reference
 
-bench: bytecode  ## time kgen (and kustomize) on a synthetic project; BENCH_JOBS, BENCH_RUNS
+bench: bytecode  ## kgen against floors measured in the same run, and kustomize on the same work; BENCH_JOBS, BENCH_RUNS, BENCH_SCALE (see benchmarks/run.py)
 	$(BIN)/python benchmarks/run.py
 
 hardening: bytecode  ## hostile corpus within 1 s and 200 MB each, 50 kills, 150 property examples

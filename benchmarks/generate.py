@@ -82,7 +82,27 @@ def generate(root: Path, jobs: int) -> None:
     for name, text in OVERLAYS.items():
         (root / "overlays" / f"{name}.yaml").write_text(text)
     for index in range(jobs):
-        (root / "jobs" / f"job-{index:05d}.yaml").write_text(job(index, rng))
+        (root / spec_path(index)).write_text(job(index, rng))
+
+
+def spec_path(index: int) -> Path:
+    return Path("jobs") / f"job-{index:05d}.yaml"
+
+
+def edit_spec(root: Path, index: int, epochs: int) -> Path:
+    """Give job `index` a new epoch count: its output changes in every environment.
+    The path edited, relative to root."""
+    relative = spec_path(index)
+    path = root / relative
+    lines = path.read_text().splitlines(keepends=True)
+    lines = [
+        f'args: [--epochs, "{epochs}", --lr, "0.01"]\n'
+        if line.startswith("args:")
+        else line
+        for line in lines
+    ]
+    path.write_text("".join(lines))
+    return relative
 
 
 if __name__ == "__main__":

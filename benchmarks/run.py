@@ -1,167 +1,262 @@
-"""`make bench`: whole-process timings of kgen on a synthetic project, and kustomize on
-the same work. Medians over RUNS counted runs after one warm-up, with peak memory (the
-child's own maxrss from wait4). Prints a table; writes benchmarks/out/results.json.
+"""`make bench`: kgen timed as whole processes on a generated project, each figure set
+against floors measured in the same run (writing the same files from memory; a bare
+`python -c pass`), and kustomize timed on the same work after its output was found
+equal to kgen's, object by object. Prints the table of goals; writes
+benchmarks/out/results.json.
 
-Targets (issue 6, on a 2-core machine): cold build of 1,000 jobs x 4 environments <= 5 s
-and >= 15x faster than kustomize; up-to-date `build --check` <= 1.5 s; `validate` of one
-changed spec <= 0.6 s; `--version` <= 0.15 s; peak memory <= 400 MB for the cold build;
-time per job at 1,000 no more than 1.25x that at 100.
+Settings (environment variables):
+  BENCH_JOBS=1000           jobs in the generated project (x 4 environments)
+  BENCH_RUNS=5              counted runs per figure, after one warm-up; the median counts
+  BENCH_SCALE=0             also run at this many jobs (10000 for the scaling goals; long)
+  BENCH_SCALE_RUNS=3        counted runs per figure at BENCH_SCALE
+  BENCH_KUSTOMIZE_JOBS=200  jobs for the kustomize comparison; 0 skips it (so does no
+                            kubectl); kustomize takes about a minute per environment at
+                            1,000 jobs, hence the smaller default
+  BENCH_KUSTOMIZE_RUNS=1    counted kustomize runs (the comparison run is the warm-up)
+  BENCH_DIR                 where the projects go (default: the system's temp folder)
+  BENCH_STRICT=1            exit 1 when a goal fails
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import platform
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import goals
+import kustomize_side
+from floors import PYTHON, WRITE, Floors, floors_for
 from generate import generate
+from goals import Row
+from scenarios import Paired, Project, kgen_figures, workers_beside_neighbour
+from timing import Figure, Trash, Variant, alternate, measure
 
-RUNS = int(os.environ.get("BENCH_RUNS", "5"))
-JOBS = int(os.environ.get("BENCH_JOBS", "1000"))
-KGEN = [sys.executable, "-m", "kgen"]
 OUT = Path(__file__).resolve().parent / "out"
 
 
-def measure(
-    command: list[str], *, cwd: Path, before: Callable[[], None] | None = None
-) -> dict[str, float]:
-    """Median wall seconds and peak RSS (MB) of RUNS runs after a warm-up."""
-    walls, peaks = [], []
-    for run in range(RUNS + 1):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        proc = subprocess.Popen(
-            command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+def setting(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def new_project(work: Path, name: str, jobs: int, trash: Trash) -> Project:
+    generate(work / name, jobs)
+    project = Project(work / name, jobs=jobs, trash=trash)
+    project.build()
+    return project
+
+
+def load() -> str:
+    """The load average: a busy machine shows here, and in every figure."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def core_rows(
+    prefix: str,
+    kgen: dict[str, Paired],
+    floors: Floors,
+    floor_figures: dict[str, Figure],
+) -> list[Row]:
+    def row(name: str, figure: str, at_most: float | None) -> Row:
+        paired = kgen[figure]
+        found = goals.against_floor(
+            prefix + name,
+            paired.figure,
+            paired.floor_name,
+            paired.floor,
+            at_most=at_most,
         )
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"{' '.join(command)} failed")
-        if run:
-            walls.append(wall)
-            peaks.append(usage.ru_maxrss / 1024)
+        return found._replace(figure=f"{found.figure}, {paired.peak_mb():.0f} MB")
+
+    rebuild = kgen["rebuild, one spec edited"]
+    return [
+        goals.against_floor(
+            f"{prefix}write floor ({floors.files:,} files, {floors.size / 1e6:.0f} MB)",
+            floor_figures[WRITE],
+            PYTHON,
+            floor_figures[PYTHON],
+            at_most=None,
+        ),
+        row("kgen build, cold", "cold build", 3),
+        goals.within_seconds(
+            f"{prefix}kgen build, one spec edited",
+            rebuild.figure,
+            rebuild.floor_name,
+            rebuild.floor,
+            at_most=0.4,
+            note="AMD EPYC kind",
+        )._replace(
+            figure=f"{rebuild.figure.median_s:.3f} s, {rebuild.peak_mb():.0f} MB"
+        ),
+        row("kgen build --check, up to date, cache", "build --check, cache", 0.5),
+        row("kgen build --check, up to date, no cache", "build --check, no cache", 1.5),
+        row("kgen validate, one changed spec", "validate one changed spec", 6),
+        row("kgen --version", "--version", None),
+        goals.memory(
+            f"{prefix}peak memory, every command",
+            {name: paired.peak_mb() for name, paired in kgen.items()},
+        ),
+    ]
+
+
+def kustomize_row(
+    work: Path, base: Project, base_cold: Figure, *, runs: int
+) -> tuple[list[Row], dict[str, object]]:
+    """kustomize's 4 overlays against kgen's cold build of the same jobs."""
+    kubectl = shutil.which("kubectl")
+    jobs = setting("BENCH_KUSTOMIZE_JOBS", 200)
+    if kubectl is None or jobs <= 0:
+        reason = "no kubectl" if kubectl is None else "BENCH_KUSTOMIZE_JOBS=0"
+        return [], {"skipped": reason}
+    project, cold = base, base_cold
+    if jobs != base.jobs:
+        project = new_project(work, "kustomize-project", jobs, base.trash)
+        cold = measure(
+            project.kgen("build", before=project.cold),
+            runs=runs,
+            after=base.trash.empty,
+        )
+    folders = kustomize_side.set_up(project.manifests, work / "kustomize")
+    compared = kustomize_side.check_same_objects(kubectl, project.manifests, folders)
+    kustomize = measure(
+        Variant(kustomize_side.command(kubectl, folders), cwd=work),
+        runs=setting("BENCH_KUSTOMIZE_RUNS", 1),
+        warm_up=False,
+    )
+    name = f"kubectl kustomize, 4 overlays ({jobs:,} jobs, {compared:,} objects equal)"
+    row = goals.against_floor(name, kustomize, "kgen cold", cold, at_most=None)
+    info = {
+        "jobs": jobs,
+        "objects_compared": compared,
+        "kustomize": kustomize.as_json(),
+        "kgen_cold_build": cold.as_json(),
+    }
+    return [row], info
+
+
+def project_figures(
+    work: Path, name: str, jobs: int, trash: Trash, *, runs: int
+) -> tuple[Project, Floors, dict[str, Figure], dict[str, Paired]]:
+    """A project of `jobs` jobs, its floors alone, and every kgen figure with its floor."""
+    project = new_project(work, name, jobs, trash)
+    floor_work = work / f"{name}-floor"
+    floor_work.mkdir()
+    floors = floors_for(project.manifests, floor_work, trash=trash)
+    alone = alternate(
+        {WRITE: floors.write, PYTHON: floors.python}, runs=runs, after=trash.empty
+    )
+    return project, floors, alone, kgen_figures(project, floors, runs=runs)
+
+
+def as_json(
+    floors: Floors, alone: dict[str, Figure], kgen: dict[str, Paired]
+) -> dict[str, object]:
     return {
-        "median_s": round(statistics.median(walls), 3),
-        "min_s": round(min(walls), 3),
-        "max_s": round(max(walls), 3),
-        "peak_mb": round(max(peaks), 1),
+        "files": floors.files,
+        "bytes": floors.size,
+        "floors": {name: figure.as_json() for name, figure in alone.items()},
+        "kgen": {name: paired.as_json() for name, paired in kgen.items()},
     }
 
 
-def kustomize_setup(project: Path, work: Path) -> list[Path]:
-    """Bases from kgen's own output for one environment; one overlay per environment
-    setting the namespace, an image tag and a JSON 6902 patch of worker replicas."""
-    base = work / "base"
-    shutil.copytree(project / "manifests" / "prod-gpu", base)
-    jobs = sorted(p.name for p in base.glob("*.pytorchjob.yaml"))
-    overlays = []
-    for index in range(4):
-        overlay = work / f"overlay-{index}"
-        overlay.mkdir()
-        patches = "".join(
-            f"- target: {{group: kubeflow.org, version: v1, kind: PyTorchJob, name: {name.split('.')[0]}}}\n"
-            f"  patch: |-\n    - op: replace\n      path: /spec/pytorchReplicaSpecs/Worker/replicas\n      value: {index + 2}\n"
-            for name in jobs
-        )
-        (overlay / "kustomization.yaml").write_text(
-            f"resources: [../base]\nnamespace: env-{index}\n"
-            f"images:\n- name: registry.example.com/ml/train-1\n  newTag: bench-{index}\n"
-            f"patches:\n{patches}"
-        )
-        overlays.append(overlay)
-    return overlays
-
-
-def main() -> None:
+def main() -> int:
+    jobs, runs = setting("BENCH_JOBS", 1000), setting("BENCH_RUNS", 5)
+    scale = setting("BENCH_SCALE", 0)
     OUT.mkdir(exist_ok=True)
     results: dict[str, object] = {
-        "jobs": JOBS,
-        "runs": RUNS,
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "cpu": cpu_model(),
         "cpus": len(os.sched_getaffinity(0)),
         "python": sys.version.split()[0],
+        "jobs": jobs,
+        "runs": runs,
+        "load before": load(),
     }
-    with tempfile.TemporaryDirectory() as tmp:
-        project = Path(tmp) / "project"
-        generate(project, JOBS)
-        cache = Path(tmp) / "cache"
-        trash = Path(tmp) / "trash"
-        trash.mkdir()
-        moved = iter(range(1_000_000))
-        os.environ["KGEN_CACHE_DIR"] = str(cache)
-
-        def cold_start(root: Path) -> Callable[[], None]:
-            def clean() -> None:
-                # Moved aside, not deleted: deleting 12,000 files just before a run
-                # would time the disk's catching up, not kgen.
-                for folder in (root / "manifests", cache):
-                    if folder.exists():
-                        folder.rename(trash / f"{next(moved)}")
-
-            return clean
-
-        def no_cache() -> None:
-            if cache.exists():
-                cache.rename(trash / f"{next(moved)}")
-
-        edits = iter(range(1_000_000))
-
-        def change_one_spec() -> None:
-            # A different comment each run: the spec's bytes are new every time.
-            with open(project / "jobs" / "job-00007.yaml", "a") as handle:
-                handle.write(f"# edit {next(edits)}\n")
-
-        # 1. Cold: empty output root and empty cache.
-        cold = measure([*KGEN, "build"], cwd=project, before=cold_start(project))
-        results["cold_build"] = cold
-        # 2. No-op CI run on an up-to-date tree: with the cache a previous run left
-        #    (the incremental path), and from a clean clone without one.
-        subprocess.run([*KGEN, "build"], cwd=project, check=True, capture_output=True)
-        results["check_up_to_date"] = measure([*KGEN, "build", "--check"], cwd=project)
-        results["check_up_to_date_no_cache"] = measure(
-            [*KGEN, "build", "--check"], cwd=project, before=no_cache
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
+        work = Path(tmp)
+        trash = Trash(work / "trash")
+        base, floors, alone, kgen = project_figures(
+            work, "project", jobs, trash, runs=runs
         )
-        # 3. Pre-commit: validate the one spec that changed.
-        subprocess.run([*KGEN, "build"], cwd=project, check=True, capture_output=True)
-        results["validate_one_spec"] = measure(
-            [*KGEN, "validate", "jobs/job-00007.yaml"],
-            cwd=project,
-            before=change_one_spec,
-        )
-        # 4. Start-up.
-        results["version"] = measure([*KGEN, "--version"], cwd=project)
-        # 6. Scaling: the same cold build at a tenth of the jobs.
-        small = Path(tmp) / "small"
-        generate(small, JOBS // 10)
-        tenth = measure([*KGEN, "build"], cwd=small, before=cold_start(small))
-        results["cold_build_tenth"] = tenth
-        per_job = cold["median_s"] / JOBS
-        results["scaling_ratio"] = round(
-            per_job / (tenth["median_s"] / (JOBS // 10)), 2
-        )
-        kubectl = shutil.which("kubectl")
-        if kubectl:
-            overlays = kustomize_setup(project, Path(tmp) / "kustomize")
-            script = " && ".join(
-                f"{kubectl} kustomize {o} > /dev/null" for o in overlays
+        rows += core_rows("", kgen, floors, alone)
+        results[f"at {jobs}"] = as_json(floors, alone, kgen)
+        workers = workers_beside_neighbour(base, runs=runs)
+        rows.append(
+            goals.not_slower(
+                "cold build beside a CPU-bound neighbour",
+                workers["2 workers"],
+                workers["1 worker"],
             )
-            kustomize = measure(["sh", "-c", script], cwd=project)
-            results["kustomize_4_envs"] = kustomize
-            results["kustomize_over_kgen"] = round(
-                kustomize["median_s"] / cold["median_s"], 1
+        )
+        results["workers_beside_neighbour"] = {
+            name: fig.as_json() for name, fig in workers.items()
+        }
+        k_rows, results["kustomize"] = kustomize_row(
+            work, base, kgen["cold build"].figure, runs=runs
+        )
+        rows += k_rows
+        if scale:
+            scale_runs = setting("BENCH_SCALE_RUNS", 3)
+            _, large_floors, large_alone, large = project_figures(
+                work, "scale", scale, trash, runs=scale_runs
             )
+            rows += core_rows(f"{scale:,}: ", large, large_floors, large_alone)
+            rows.append(
+                goals.per_job(
+                    "time per job, cold build",
+                    large["cold build"].figure,
+                    scale,
+                    kgen["cold build"].figure,
+                    jobs,
+                )
+            )
+            checks = ("build --check, cache", "build --check, no cache")
+            rows.append(
+                goals.memory(
+                    f"{scale:,}: build --check memory",
+                    {name: large[name].peak_mb() for name in checks},
+                )
+            )
+            results[f"at {scale}"] = as_json(large_floors, large_alone, large)
+        results["load after"] = load()
+        failed = report(results, rows)
+        print(f"removing what the runs wrote under {work} ...", flush=True)
+    return 1 if failed and os.environ.get("BENCH_STRICT") == "1" else 0
+
+
+def report(results: dict[str, object], rows: list[Row]) -> int:
+    """Write results.json, print the table; the number of goals failed."""
+    results["goals"] = [row.as_json() for row in rows]
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    for name, value in results.items():
-        print(f"{name:22} {value}")
+    print(
+        f"{results['jobs']:,} jobs x 4 environments, medians of {results['runs']} runs,"
+        f" {results['cpus']} CPUs ({results['cpu']}), Python {results['python']};"
+        f" load average {results['load before']} before, {results['load after']} after"
+    )
+    print(goals.table(rows))
+    failed = sum(row.passed is False for row in rows)
+    print(f"{failed} of {sum(row.passed is not None for row in rows)} goals failed")
+    return failed
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
