@@ -123,8 +123,11 @@ _SECRET_JOB = (
 _TOKEN = "self.spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0].value"
 
 
-def _case(about: str, *, job: str = VALID_JOB, **rules: str | None) -> Case:
-    files = {"kgen.yaml": _KGEN, "crds/pytorchjob.yaml": _crd(**rules)}
+def _case(
+    about: str, *, job: str = VALID_JOB, list_type: str = "atomic", **rules: str | None
+) -> Case:
+    crd = _crd(list_type=list_type, **rules)
+    files = {"kgen.yaml": _KGEN, "crds/pytorchjob.yaml": crd}
     return Case({**files, "jobs/train.yaml": job}, about=about)
 
 
