@@ -98,10 +98,9 @@ def _mapping(value: Any) -> dict[str, Any]:
 
 def _rules(raw: Any, where: DataPath) -> Iterator[Rule]:
     here = (*where, "x-kubernetes-validations")
-    if raw is None:
-        return
-    if not isinstance(raw, list):
+    if raw is not None and not isinstance(raw, list):
         yield Rule("", None, None, None, None, False, here, _SHAPE)
+    if not isinstance(raw, list):
         return
     for index, item in enumerate(raw):
         item = _mapping(item)
@@ -168,8 +167,7 @@ def compile_problems(tree: RuleTree | None) -> Iterator[tuple[DataPath, str, boo
 
 
 _MISSING = object()
-# What a duplicate in a set or map list breaks: the list type, no rule of the schema.
-_LIST_TYPE = Rule("", None, None, None, None, False, ())
+_LIST_TYPE = Rule("", None, None, None, None, False, ())  # what a duplicate breaks
 
 
 def violations(tree: RuleTree, value: Any, old: Any = _MISSING) -> Iterator[Violation]:
