@@ -482,7 +482,14 @@ def test_a_committed_render_that_is_a_link_is_never_read(
     _changed(root)
     result = run_kgen("validate", cwd=root)
     assert "do-not-read" not in result.err
-    assert "immutable-field-changed" not in result.err
+    # Not a silent pass either: the immutable fields could not be checked.
+    assert result.code == 1, result
+    assert (
+        "error: the committed render manifests/dev/train.pytorchjob.yaml cannot be read"
+        " (manifests/dev/train.pytorchjob.yaml links to a file outside the project;"
+        " kgen reads only files inside it): its immutable fields are not checked"
+        " against this job (immutable-field-changed)"
+    ) in result.err
     assert "Traceback" not in result.err
 
 

@@ -47,17 +47,20 @@ def test_build_then_check_is_clean_and_build_is_idempotent(
     assert first.code == 0, first
     assert (
         first.err
-        == "kgen: 10 jobs in 11 environments (51 renders): 97 files written, 0 removed, 0 unchanged\n"
+        == "kgen: 11 jobs in 11 environments (55 renders): 101 files written, 0 removed, 0 unchanged\n"
     )
     before = _snapshot(example / "manifests")
     again = run_kgen("build", cwd=example)
     assert (
         again.err
-        == "kgen: 10 jobs in 11 environments (51 renders): 0 files written, 0 removed, 97 unchanged\n"
+        == "kgen: 11 jobs in 11 environments (55 renders): 0 files written, 0 removed, 101 unchanged\n"
     )
     assert _snapshot(example / "manifests") == before
     check = run_kgen("build", "--check", cwd=example)
-    assert (check.code, check.err) == (0, "kgen: manifests/ is up to date (97 files)\n")
+    assert (check.code, check.err) == (
+        0,
+        "kgen: manifests/ is up to date (101 files)\n",
+    )
 
 
 def test_check_reports_modified_missing_and_stale_files(
@@ -172,7 +175,7 @@ def test_env_option_limits_validation(example: Path, run_kgen: RunKgen):
     result = run_kgen("validate", "--env", "dev-cpu", "-e", "prod-gpu", cwd=example)
     assert (result.code, result.err) == (
         0,
-        "kgen: 10 jobs in 2 environments (19 renders): valid\n",
+        "kgen: 11 jobs in 2 environments (21 renders): valid\n",
     )
 
 
@@ -185,7 +188,7 @@ def test_render_prints_one_job(example: Path, run_kgen: RunKgen):
     assert unknown.code == 2
     assert (
         unknown.err
-        == "kgen: error: unknown job 'nope' (jobs: horovod-resnet, jax-mnist, llm-elastic, mnist-ddp, nightly-eval, resnet-3node, tf-mwms, tf-ps, vit-pretrain, xgboost-iris)\n"
+        == "kgen: error: unknown job 'nope' (jobs: gpt-deepspeed, horovod-resnet, jax-mnist, llm-elastic, mnist-ddp, nightly-eval, resnet-3node, tf-mwms, tf-ps, vit-pretrain, xgboost-iris)\n"
     )
 
 
@@ -230,7 +233,7 @@ def test_installed_command_and_module_run(tmp_path: Path):
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        assert done.stderr == "kgen: 10 jobs in 11 environments (51 renders): valid\n"
+        assert done.stderr == "kgen: 11 jobs in 11 environments (55 renders): valid\n"
 
 
 def test_repo_output_is_current(run_kgen: RunKgen):
@@ -258,7 +261,7 @@ def test_warnings_alone_pass_unless_strict(example: Path, run_kgen: RunKgen):
         "jobs/tf-ps.yaml:8:8: warning: image docker.io/tensorflow/tensorflow:latest is tagged latest"
     )
     assert relaxed.err.endswith(
-        "kgen: 1 warning in 1 file\nkgen: 9 jobs in 1 environment (9 renders): valid\n"
+        "kgen: 1 warning in 1 file\nkgen: 10 jobs in 1 environment (10 renders): valid\n"
     )
     strict = run_kgen("validate", "--env", "dev-cpu", "--strict", cwd=example)
     assert strict.code == 1
@@ -368,7 +371,7 @@ def test_plan_lists_jobs_and_totals(run_kgen: RunKgen):
     )
     assert run_kgen("list", "--env", "prod-gpu", cwd=REPO).out.splitlines()[-1].split()[
         -4:
-    ] == ["38", "24", "157", "870Gi"]
+    ] == ["40", "26", "173", "998Gi"]
 
 
 def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):

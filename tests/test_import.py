@@ -47,9 +47,9 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     result = run_kgen("import", *inputs, "--out", str(tmp_path / "imported"), cwd=repo)
     assert result.code == 0, result
     assert result.err.endswith(
-        "kgen: imported 45 jobs into "
+        "kgen: imported 49 jobs into "
         + str(tmp_path / "imported")
-        + "/ (50 files); run `kgen build -C "
+        + "/ (55 files); run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )

@@ -22,7 +22,9 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from kgen.check.cel_lists import duplicate_elements
 from kgen.check.cel_runtime import Budget, CelError, compile_rule, evaluate
+from kgen.check.cel_secrets import scrubbed
 from kgen.errors import DataPath, shortened
 
 _REASONS = {
@@ -41,6 +43,9 @@ class Rule(NamedTuple):
     reason: str | None
     optional_old_self: bool
     where: DataPath  # the rule's place in its schema
+    # Why the entry is no rule (not a mapping, no string `rule`): the API server
+    # refuses the CRD, so kgen says so rather than skip it in silence.
+    malformed: str = ""
 
 
 class RuleTree(NamedTuple):
@@ -50,6 +55,9 @@ class RuleTree(NamedTuple):
     values: RuleTree | None  # additionalProperties
     declared: frozenset[str]  # every property the schema names
     map_keys: tuple[str, ...]  # x-kubernetes-list-map-keys of a list-type map
+    # x-kubernetes-list-type: set. The API server refuses a duplicate element of a
+    # set, or of a map by its keys ("Duplicate value"), before any rule runs.
+    is_set: bool = False
 
 
 class Violation(NamedTuple):
@@ -74,13 +82,14 @@ def rule_tree(schema: Any, where: DataPath = ()) -> RuleTree | None:
     values = rule_tree(
         schema.get("additionalProperties"), (*where, "additionalProperties")
     )
-    if not (rules or properties or items or values):
-        return None
     keys = schema.get("x-kubernetes-list-map-keys")
     listed = isinstance(keys, list) and schema.get("x-kubernetes-list-type") == "map"
     map_keys = tuple(str(k) for k in keys) if listed and isinstance(keys, list) else ()
+    is_set = schema.get("x-kubernetes-list-type") == "set"
+    if not (rules or properties or items or values or map_keys or is_set):
+        return None
     declared = frozenset(_mapping(schema.get("properties")))
-    return RuleTree(rules, properties, items, values, declared, map_keys)
+    return RuleTree(rules, properties, items, values, declared, map_keys, is_set)
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -88,12 +97,17 @@ def _mapping(value: Any) -> dict[str, Any]:
 
 
 def _rules(raw: Any, where: DataPath) -> Iterator[Rule]:
+    here = (*where, "x-kubernetes-validations")
+    if raw is not None and not isinstance(raw, list):
+        yield Rule("", None, None, None, None, False, here, _SHAPE)
     if not isinstance(raw, list):
         return
     for index, item in enumerate(raw):
         item = _mapping(item)
         rule = item.get("rule")
-        if isinstance(rule, str):
+        if not isinstance(rule, str) or not rule.strip():
+            yield Rule("", None, None, None, None, False, (*here, index), _ENTRY)
+        else:
             yield Rule(
                 rule,
                 _text(item.get("message")),
@@ -103,6 +117,10 @@ def _rules(raw: Any, where: DataPath) -> Iterator[Rule]:
                 item.get("optionalOldSelf") is True,
                 (*where, "x-kubernetes-validations", index),
             )
+
+
+_SHAPE = "must be a list of rules (`- rule: ...`)"
+_ENTRY = "entry has no rule: each is a mapping with a non-empty string `rule`"
 
 
 def _text(value: Any) -> str | None:
@@ -124,6 +142,9 @@ def compile_problems(tree: RuleTree | None) -> Iterator[tuple[DataPath, str, boo
         if count == MAX_RULES:
             yield rule.where, f"rules: more than {MAX_RULES:,} in one schema", False
             return
+        if rule.malformed:
+            yield rule.where, rule.malformed, False
+            continue
         texts = (("rule", rule.rule), ("messageExpression", rule.message_expression))
         for key, text in texts:
             what = "rule" if key == "rule" else "rule's messageExpression"
@@ -146,6 +167,7 @@ def compile_problems(tree: RuleTree | None) -> Iterator[tuple[DataPath, str, boo
 
 
 _MISSING = object()
+_LIST_TYPE = Rule("", None, None, None, None, False, ())  # what a duplicate breaks
 
 
 def violations(tree: RuleTree, value: Any, old: Any = _MISSING) -> Iterator[Violation]:
@@ -155,7 +177,7 @@ def violations(tree: RuleTree, value: Any, old: Any = _MISSING) -> Iterator[Viol
     budget = Budget()
     for found in _violations(tree, value, old, (), budget):
         if budget.left >= 0:
-            yield found
+            yield found._replace(message=scrubbed(found.message, value))
             continue
         message = (
             "its x-kubernetes-validations rules would cost too much to evaluate on"
@@ -185,7 +207,10 @@ def _violations(
                 )
             if budget.left < 0:
                 return
-    elif isinstance(value, list) and tree.items is not None:
+    elif isinstance(value, list) and (tree.map_keys or tree.is_set):
+        for at, message in duplicate_elements(value, tree.map_keys, path):
+            yield Violation(at, message, _LIST_TYPE, False, value)
+    if isinstance(value, list) and tree.items is not None:
         olds = _correlated(tree, old)
         for index, item in enumerate(value):
             previous = (
@@ -211,6 +236,8 @@ def _correlated(tree: RuleTree, old: Any) -> dict[Any, Any]:
 def _check(
     rule: Rule, value: Any, old: Any, path: DataPath, budget: Budget
 ) -> Violation | None:
+    if rule.malformed:
+        return None  # reported where the schema is loaded
     try:
         compiled = compile_rule(rule.rule)
     except CelError:

@@ -12,7 +12,7 @@ compares) are read and rendered again, so an unchanged project costs nothing her
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kgen.check.cel_envelope import envelope_rules
 from kgen.check.cel_rules import RuleTree, all_rules, violations
@@ -63,7 +63,10 @@ def transition_problems(
     for render, trees in changed:
         job = emitted.get(id(render)) or again.get((render.env.name, render.job.file))
         old = _committed(project, render, job, base_files) if job else None
-        if job is None or old is None:
+        if isinstance(old, Problem):  # unreadable: said, never skipped in silence
+            located = locate(render.job, render.layers, [old])
+            findings += [Finding(p, render.job.file, render.env.name) for p in located]
+        if job is None or not isinstance(old, Document):
             continue
         where = " of the base" if base is not None else ""
         for problem in _broken(job, trees, old, where):
@@ -140,22 +143,39 @@ def _has_transitions(tree: RuleTree) -> bool:
 
 def _committed(
     project: Project, render: Render, job: Manifest, base_files: dict[str, str] | None
-) -> Document | None:
+) -> Document | Problem | None:
     """The committed render of this job, read as input (a regular file inside the
-    project, bounded); None where there is none or it does not parse."""
+    project, bounded); None where the base has none; a warning where it cannot be
+    read or is no YAML mapping (a link, a pipe, a huge or hand-mangled file): the
+    immutable fields go unchecked, and validate says so."""
     output = project.spec.output
     key = f"{render.env.name}/{job.filename}"
+    display = f"{output}/{key}"
     if base_files is not None:
         text = base_files.get(key)
         raw = None if text is None else text.encode()
-        display = f"{output}/{key}"
+        if raw is None:
+            return None
     else:
-        display = f"{output}/{key}"
-        raw = read_input(project.root / display, display, root=project.root).raw
-    if raw is None:
-        return None
+        reading = read_input(project.root / display, display, root=project.root)
+        if reading.raw is None or reading.problem is not None:
+            why = reading.problem.message if reading.problem else "it cannot be read"
+            return _unchecked(display, why)
+        raw = reading.raw
     doc, _ = load_bytes(raw, display)
-    return doc if doc is not None and isinstance(doc.data, dict) else None
+    if doc is None or not isinstance(doc.data, dict):
+        return _unchecked(display, "it is not a YAML mapping")
+    return doc
+
+
+def _unchecked(display: str, why: str) -> Problem:
+    return Problem(
+        f"the committed render {display} cannot be read ({why}): its immutable"
+        " fields are not checked against this job",
+        CODE,
+        hint=f"restore it from git (`git checkout -- {display}`); or, to replace the"
+        f" object anyway, add {CODE} to the job's lint.ignore with a reason",
+    )
 
 
 def _broken(
@@ -179,6 +199,20 @@ def _problem(
         f"the {job.kind} '{job.name}' changes {where} in place, which its CRD forbids"
         f" ({message}); the committed value is at {old.file}:{origin.line}{committed}",
         CODE,
-        path=trace(job, path),
+        path=trace(job, _changed_at(job.body, old.data, path)),
         hint=_HINT,
     )
+
+
+def _changed_at(new: Any, old: Any, path: DataPath) -> DataPath:
+    """`path` down to the first key whose value changed (spec.trainer to
+    spec.trainer.image), so the error points at the spec line that changed it."""
+    for key in path:
+        new = new.get(key) if isinstance(new, dict) else None
+        old = old.get(key) if isinstance(old, dict) else None
+    while isinstance(new, dict) and isinstance(old, dict):
+        changed = next((k for k in new if new[k] != old.get(k)), None)
+        if changed is None:
+            break
+        path, new, old = (*path, changed), new[changed], old.get(changed)
+    return path

@@ -68,13 +68,24 @@ def replica_view(doc: Document, kind: Kind, as_kind: Kind) -> Document:
 
 
 def _override(spec: dict[str, Any]) -> tuple[DataPath, dict[str, Any]]:
-    """The pod template the TrainJob puts on the runtime's pods, and where it is."""
-    for override in spec.get("podTemplateOverrides") or []:
-        return _V21, {k: v for k, v in override.items() if k != "targetJobs"}
+    """The pod template the TrainJob puts on the runtime's pods, and where it is: one
+    for every job it patches (kgen writes one; on an MPI runtime for both `node` and
+    `launcher`), as any other would be lost on import."""
+    found: list[tuple[DataPath, dict[str, Any]]] = [
+        (_V21, {k: v for k, v in override.items() if k != "targetJobs"})
+        for override in spec.get("podTemplateOverrides") or []
+    ]
     for patch in spec.get("runtimePatches") or []:
         jobs = patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"]
-        return _PATCH, jobs[0]["template"]["spec"]["template"]
-    return (), {}
+        found += [(_PATCH, job["template"]["spec"]["template"]) for job in jobs]
+        if not jobs:
+            raise IndexError("a runtime patch of no replicated job")
+    if any(template != found[0][1] for _, template in found[1:]):
+        raise ValueError(
+            "it overrides the runtime's jobs with different pod templates, and a job"
+            " spec has one pod template for every node"
+        )
+    return found[0] if found else ((), {})
 
 
 def _moved(doc: Document, source: DataPath, target: DataPath) -> dict[DataPath, Any]:

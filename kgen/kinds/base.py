@@ -84,6 +84,10 @@ class Replica(NamedTuple):
     where: str = ""
     # Pods of the same role left out just before this one (kgen explain's limit).
     skipped: int = 0
+    # Files the operator writes into the pod (an MPI hostfile): path and lines.
+    files: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # What the runtime is and what it does not set, said once before the pods.
+    note: str = ""
 
 
 def shown_indices(replicas: int, limit: int | None) -> list[tuple[int, int]]:

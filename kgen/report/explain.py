@@ -85,6 +85,8 @@ def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
     name = next(m.name for m in rendered.manifests if m.kind == kind.kind)
     pods = kind.env_contract(rendered.spec, rendered.env, name=name, limit=SHOWN)
     where = f" ({pods[0].where})" if pods and pods[0].where else ""
+    if pods and pods[0].note:
+        stream.write(f"\n{pods[0].note}")
     stream.write(f"\nset by the operator in each pod{where}:\n")
     for replica in pods:
         if replica.skipped:
@@ -94,6 +96,9 @@ def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:
             stream.write(f"    (nothing: {replica.why_empty})\n")
         for name, value in replica.env.items():
             stream.write(f"    {name}={value}\n")
+        for path, lines in replica.files:
+            stream.write(f"    file {path}:\n")
+            stream.writelines(f"      {line}\n" for line in lines)
 
 
 def _leaves(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Any]]:

@@ -3,6 +3,13 @@ cannot hold is an error at the key that says it, naming the target; never a drop
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from io import StringIO
+from pathlib import Path
+
+from kgen.cli import main
 from tests.hostile.case import VALID_JOB, Case, Content
 
 _PROJECT = """\
@@ -60,6 +67,35 @@ def _trainjob(spec: str) -> dict[str, Content]:
         "metadata: {name: tj, namespace: ml}\nspec:\n"
     )
     return {"manifest.yaml": head + spec}
+
+
+_DS = "trainJob: {runtimeRef: {name: deepspeed-distributed}}\n"
+_MPI_JOB = VALID_JOB + "command: [mpirun, python, train.py]\nresources: {gpu: 2}\n"
+_COMMITTED = "manifests/dev/train.trainjob.yaml"
+
+
+def _committed_then(change: Callable[[Path], object]) -> Callable[[Path], None]:
+    """Build (the committed render), change the job's image (an update that breaks
+    the trainer's immutability), then `change` the committed render."""
+
+    def prepare(root: Path) -> None:
+        with redirect_stdout(StringIO()), redirect_stderr(StringIO()):
+            assert main(["build", "-C", str(root)]) == 0
+        spec = root / "jobs/train.yaml"
+        spec.write_text(spec.read_text().replace("train:1.0", "train:2.0"))
+        change(root / _COMMITTED)
+
+    return prepare
+
+
+def _fifo(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def _link_out(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("/dev/zero")
 
 
 CASES: dict[str, Case] = {
@@ -220,5 +256,103 @@ CASES: dict[str, Case] = {
         args=_IMPORT,
         expected_exit=0,
         about="no image: imported as a PyTorchJob without one is, and the build says so",
+    ),
+    "trainer-mpi-explained": Case(
+        _on("trainer-v2.3", _MPI_JOB + _DS),
+        args=("explain", "train", "--env", "dev"),
+        expected_exit=0,
+        about="deepspeed-distributed: launcher and nodes, OMPI_MCA_*, the hostfile; no PET_*",
+    ),
+    "trainer-mpi-no-torchrun-needed": Case(
+        _on("trainer-v2.3", _MPI_JOB + _DS + "env: [{name: PET_NNODES, value: '9'}]\n"),
+        expected_exit=0,
+        about="an MPI launcher runs mpirun: no torchrun warning, PET_* are not reserved",
+    ),
+    "trainer-mpi-slots-by-name": Case(
+        _on(
+            "trainer-v2.1",
+            _MPI_JOB
+            + "trainJob: {runtimeRef: {name: deepspeed-distributed}, numProcPerNode: auto}\n",
+        ),
+        about="the hostfile's slots are a number: auto on an MPI runtime is an error",
+    ),
+    "trainer-mpi-launcher-name-too-long": Case(
+        _on("trainer-v2.3", "name: " + "d" * 51 + "\n" + _MPI_JOB + _DS),
+        about="{job}-launcher-0-0 is the longest hostname of an MPI TrainJob",
+    ),
+    "trainer-runtime-policy-contradicts": Case(
+        _on(
+            "trainer-v2.3",
+            _MPI_JOB
+            + "trainJob: {runtimeRef: {name: deepspeed-distributed}, runtimePolicy: torch}\n",
+        ),
+        about="kgen knows deepspeed-distributed's mlPolicy: a declaration saying otherwise is wrong",
+    ),
+    "trainer-runtime-policy-unknown-explained": Case(
+        _v23("trainJob: {runtimeRef: {name: team-runtime, kind: TrainingRuntime}}\n"),
+        args=("explain", "train", "--env", "dev"),
+        expected_exit=0,
+        about="a runtime kgen does not know: explain says so, rather than guess PET_*",
+    ),
+    "trainer-runtime-policy-of-a-wrong-type": Case(
+        _v23("trainJob: {runtimePolicy: [mpi]}\n"),
+        about="torch or mpi, nothing else",
+    ),
+    "trainer-num-proc-arabic-indic-digit": Case(
+        _v23("trainJob: {numProcPerNode: '٣'}\n"),
+        about="str.isdigit() takes it; the CRD's integer does not: ASCII digits only",
+    ),
+    "trainer-num-proc-superscript-two": Case(
+        _v23("trainJob: {numProcPerNode: '²'}\n"),
+        about="isdigit() but not int(): refused with kgen's message, not Python's",
+    ),
+    "trainer-num-proc-beyond-int32": Case(
+        _v23("trainJob: {numProcPerNode: '99999999999'}\n"),
+        about="numProcPerNode is an int32 in the CRD",
+    ),
+    "trainer-import-mpi-jobs-patched-differently": Case(
+        _trainjob(
+            "  runtimeRef: {name: deepspeed-distributed}\n"
+            "  trainer: {image: 'x:1', numNodes: 3, command: [mpirun]}\n"
+            "  runtimePatches:\n  - manager: kgen.io/kgen\n"
+            "    trainingRuntimeSpec:\n      template:\n        spec:\n"
+            "          replicatedJobs:\n"
+            "          - {name: node, template: {spec: {template: {spec: {nodeSelector: {pool: a}}}}}}\n"
+            "          - {name: launcher, template: {spec: {template: {spec: {nodeSelector: {pool: b}}}}}}\n"
+        ),
+        args=_IMPORT,
+        about="one pod template per job spec: a second, different one is never dropped",
+    ),
+    "trainer-committed-render-not-yaml": Case(
+        _v23(),
+        prepare=_committed_then(lambda path: path.write_bytes(b"\x00\xff: [\n")),
+        about="immutable fields cannot be checked against it: said, never skipped",
+    ),
+    "trainer-committed-render-a-fifo": Case(
+        _v23(),
+        prepare=_committed_then(_fifo),
+        about="never opened: a pipe would block the read",
+    ),
+    "trainer-committed-render-links-out": Case(
+        _v23(),
+        prepare=_committed_then(_link_out),
+        about="a link out of the project is not followed",
+    ),
+    "trainer-committed-render-huge": Case(
+        _v23(),
+        prepare=_committed_then(lambda path: path.write_text("a: " + "b" * 2_000_000)),
+        about="bounded like any input",
+    ),
+    "trainer-committed-render-edited-by-hand": Case(
+        _v23(),
+        prepare=_committed_then(
+            lambda path: path.write_text(
+                path.read_text().replace(
+                    "trainer.kubeflow.org/trainjob-controller",
+                    "kueue.x-k8s.io/multikueue",
+                )
+            )
+        ),
+        about="the committed managedBy differs: the update changes an immutable field",
     ),
 }

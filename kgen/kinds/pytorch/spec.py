@@ -13,15 +13,21 @@ from kgen.spec.fields import AtMost, Count, Int32
 from kgen.spec.job import JobSpec, Role, framework_field, role_field
 from kgen.spec.pod import KubeObject
 
+_INT32_MAX = 2**31 - 1
+
 
 def _nproc(value: Any) -> Any:
+    # ASCII digits only: str.isdigit() also takes '٣' (read as 3) and '²' (which
+    # int() refuses), and leading zeros are one number written two ways.
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
             raise ValueError("nprocPerNode must be at least 1")
+        if value > _INT32_MAX:
+            raise ValueError(f"nprocPerNode must be at most {_INT32_MAX}")
         return str(value)
-    if isinstance(value, str) and (value in ("auto", "cpu", "gpu") or value.isdigit()):
-        if value.isdigit() and int(value) < 1:
-            raise ValueError("nprocPerNode must be at least 1")
+    if isinstance(value, str) and value in ("auto", "cpu", "gpu"):
         return value
     raise ValueError(
         "nprocPerNode must be auto, cpu, gpu or a whole number of processes"

@@ -36,6 +36,8 @@ INSTALLED_RUNTIMES = frozenset(
 )
 # The runtime's replicated job and container (torch_distributed.yaml: both `node`).
 NODE = "node"
+# An MPI runtime's job that runs mpirun (deepspeed_distributed.yaml: `launcher`).
+LAUNCHER = "launcher"
 # torchrun's rendezvous port the torch plugin sets (kubeflow/trainer@v2.3.0:
 # pkg/constants/constants.go ContainerTrainerPort).
 TORCH_PORT = 29500

@@ -50,4 +50,15 @@ CATALOG: tuple[RuleInfo, ...] = (
         and every node trains alone. Start it with `torchrun` (or `python -m
         torch.distributed.run`).""",
     ),
+    rule(
+        "trainjob-runtime-policy",
+        "error",
+        False,
+        "A runtime policy that contradicts the runtime, or MPI slots that are not a number",
+        """kgen knows the mlPolicy of the ClusterTrainingRuntimes Kubeflow installs
+        (torch-distributed: torch; deepspeed-distributed, mlx-distributed: mpi), so a
+        trainJob.runtimePolicy that says otherwise is a mistake. On an MPI runtime
+        numProcPerNode becomes each host's slots in the hostfile: a number, not
+        auto, cpu or gpu.""",
+    ),
 )

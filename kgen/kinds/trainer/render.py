@@ -14,7 +14,8 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.kinds.targets import ApiTarget
-from kgen.kinds.trainer import CONTROLLER, GROUP, NODE, RUNTIMES
+from kgen.kinds.trainer import CONTROLLER, GROUP, LAUNCHER, NODE, RUNTIMES
+from kgen.kinds.trainer.policy import policy
 from kgen.kinds.trainer.spec import StorageSource, TrainJobSpec, own
 from kgen.kinds.trainer.unmappable import unmappable
 from kgen.render.base import Environment
@@ -43,7 +44,7 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
     out["trainer"] = _trainer(job, settings, target)
     pod = pod_override(job, settings, target)
     if pod:
-        out |= _placed(pod, target)
+        out |= _placed(pod, target, override_jobs(job))
     out["suspend"] = job.train_job.suspend
     deadline = job.run_policy.active_deadline_seconds
     if deadline is not None and target.has("trainer.activeDeadlineSeconds"):
@@ -167,13 +168,25 @@ def _metadata(settings: RoleSettings) -> dict[str, Any]:
     return meta
 
 
-def _placed(template: dict[str, Any], target: ApiTarget) -> dict[str, Any]:
-    """v2.1: a podTemplateOverride for the `node` job; v2.2+: kgen's runtime patch of
-    the `node` replicated job's pod template."""
+def override_jobs(job: TrainJobSpec) -> tuple[str, ...]:
+    """The runtime's jobs whose pods run the training: `node`, and on an MPI runtime
+    also its `launcher`, a node itself (runLauncherAsNode in Kubeflow's MPI runtimes,
+    kubeflow/trainer@v2.3.0 manifests/base/runtimes/deepspeed_distributed.yaml)."""
+    return (NODE, LAUNCHER) if policy(job) == "mpi" else (NODE,)
+
+
+def _placed(
+    template: dict[str, Any], target: ApiTarget, jobs: tuple[str, ...]
+) -> dict[str, Any]:
+    """v2.1: a podTemplateOverride for the runtime's jobs; v2.2+: kgen's runtime patch
+    of those replicated jobs' pod template."""
     if target.has("trainer.podTemplateOverrides"):
-        return {"podTemplateOverrides": [{"targetJobs": [{"name": NODE}], **template}]}
-    node = {"name": NODE, "template": {"spec": {"template": template}}}
-    patch = {"template": {"spec": {"replicatedJobs": [node]}}}
+        targets = [{"name": name} for name in jobs]
+        return {"podTemplateOverrides": [{"targetJobs": targets, **template}]}
+    nodes = [
+        {"name": name, "template": {"spec": {"template": template}}} for name in jobs
+    ]
+    patch = {"template": {"spec": {"replicatedJobs": nodes}}}
     return {
         "runtimePatches": [{"manager": PATCH_MANAGER, "trainingRuntimeSpec": patch}]
     }

@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kgen.errors import Problem
-from kgen.kinds.trainer import INSTALLED_RUNTIMES, RUNTIMES
+from kgen.kinds.trainer import INSTALLED_RUNTIMES, LAUNCHER, NODE, RUNTIMES
+from kgen.kinds.trainer.policy import installed_policy, policy, runtime_name
 from kgen.kinds.trainer.spec import own
+from kgen.render.names import run_name
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.spec import MAX_NAME
 from kgen.spec.job import JobSpec, role_items
 
 RESERVED_ENV = (
@@ -37,6 +40,8 @@ def _nodes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 
 def _reserved_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    if policy(own(spec)) != "torch":  # the torch plugin's check; MPI sets no PET_*
+        return
     for index, var in enumerate(spec.env):
         if var.name in RESERVED_ENV:
             yield Problem(
@@ -49,6 +54,8 @@ def _reserved_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 def _torchrun(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
+    if policy(job) != "torch":  # an MPI launcher runs mpirun or deepspeed
+        return
     words = [*(job.command or []), *(job.args or [])]
     if any(name in word for word in words for name in _TORCHRUN):
         return
@@ -98,7 +105,56 @@ def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     )
 
 
+def _declared_policy(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    job = own(spec)
+    known, declared = installed_policy(job), job.train_job.runtime_policy
+    if known is not None and declared is not None and known != declared:
+        yield Problem(
+            f"runtimePolicy {declared} contradicts the runtime {runtime_name(job)}, whose mlPolicy is {known}",
+            "trainjob-runtime-policy",
+            path=("trainJob", "runtimePolicy"),
+            hint="remove it: kgen knows the policy of the runtimes Kubeflow installs",
+        )
+
+
+def _mpi_slots(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    # The MPI plugin writes numProcPerNode as each host's slots, a number (mpi.go).
+    job = own(spec)
+    nproc = job.train_job.num_proc_per_node
+    if policy(job) == "mpi" and nproc is not None and not nproc.isdigit():
+        yield Problem(
+            f"numProcPerNode {nproc} on an MPI runtime: the hostfile's slots are a number",
+            "trainjob-runtime-policy",
+            path=("trainJob", "numProcPerNode"),
+            hint="set the processes per node as a number, or leave it out (the GPUs per node, else 1)",
+        )
+
+
+def _launcher_name_fits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    # An MPI runtime's launcher pod `{job}-launcher-0-0` is a hostname in the hostfile
+    # (mpi_env); name-too-long in kgen.rules.spec checks the node pods only.
+    job = own(spec)
+    if policy(job) != "mpi" or not role_items(job):
+        return
+    run = run_name(job, ctx.job_names)
+    launcher = f"{run}-{LAUNCHER}-0-0"
+    nodes = sum(role.replicas for _, role in role_items(job))
+    if len(launcher) <= MAX_NAME or len(launcher) <= len(f"{run}-{NODE}-0-{nodes - 1}"):
+        return
+    room = MAX_NAME - (len(launcher) - len(job.name))
+    yield Problem(
+        f"job name is too long: the MPI runtime's launcher pod would be named '{launcher}'"
+        f" ({len(launcher)} characters, limit {MAX_NAME})",
+        "name-too-long",
+        path=("name",),
+        hint=f"shorten the name to at most {room} characters",
+    )
+
+
 RULES: tuple[Rule, ...] = (
+    _declared_policy,
+    _launcher_name_fits,
+    _mpi_slots,
     _nodes,
     _reserved_env,
     _torchrun,

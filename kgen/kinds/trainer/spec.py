@@ -89,6 +89,11 @@ class TrainJobSection(SpecModel):
         description="The runtime; default the ClusterTrainingRuntime `torch-distributed`.",
         examples=[{"name": "torch-distributed"}],
     )
+    runtime_policy: Literal["torch", "mpi"] | None = Field(
+        None,
+        description="The ML policy of a runtime kgen does not know by name (`torch` or `mpi`): what `kgen explain` shows and which launcher rules apply. Kubeflow's own runtimes need none.",
+        examples=["mpi"],
+    )
     num_proc_per_node: NprocPerNode | None = Field(
         None,
         description="Processes per node. Default: the GPU count, else 1. `auto`, `cpu` and `gpu` on trainer-v2.1 only.",

@@ -26,6 +26,8 @@ _POD: dict[str, str] = {
     "terminationGracePeriodSeconds": "terminationGracePeriodSeconds",
 }
 _OWN = ("runtimeRef", "suspend", "managedBy")
+# On an MPI runtime the same pod template also patches the launcher, the second job.
+_LAUNCHER_POD = (*PATCHED_POD[:6], 1, *PATCHED_POD[7:])
 
 
 def spec_path(out: DataPath) -> DataPath:
@@ -40,7 +42,7 @@ def spec_path(out: DataPath) -> DataPath:
         return ("trainJob", field)
     if field == "activeDeadlineSeconds":
         return ("runPolicy", field)
-    for prefix in (V21_POD, PATCHED_POD):
+    for prefix in (V21_POD, PATCHED_POD, _LAUNCHER_POD):
         if out[: len(prefix)] == prefix:
             return _pod(out[len(prefix) :])
     return (field,)

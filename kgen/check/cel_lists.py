@@ -1,0 +1,31 @@
+"""Duplicates in a list the schema says is a set or a map (`x-kubernetes-list-type`),
+which the API server refuses ("Duplicate value") before it runs any rule
+(k8s.io/apiextensions-apiserver pkg/apiserver/schema/listtype/validation.go, v1.31):
+a set's elements must be unique, a map's elements by their `x-kubernetes-list-map-keys`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from kgen.errors import DataPath, shortened
+
+
+def duplicate_elements(
+    value: list[Any], map_keys: tuple[str, ...], path: DataPath
+) -> Iterator[tuple[DataPath, str]]:
+    """Where each repeated element is, and the message the API server gives."""
+    seen: set[str] = set()
+    for index, item in enumerate(value):
+        if map_keys:
+            if not isinstance(item, dict):
+                continue
+            shown = {key: item.get(key) for key in map_keys}
+        else:
+            shown = item
+        key = json.dumps(shown, sort_keys=True, default=str)
+        if key in seen:
+            yield (*path, index), f"Duplicate value: {shortened(key, 200)}"
+        seen.add(key)
