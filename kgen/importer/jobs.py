@@ -15,6 +15,7 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object
+from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
 from kgen.importer.trainjob import replica_view
@@ -44,6 +45,8 @@ class ImportResult:
     problems: list[Problem] = field(default_factory=list)
     # The objects beside the jobs, for resources/ (kgen.importer.beside).
     objects: list[Beside] = field(default_factory=list)
+    # Fields of the inputs no spec field says, kept as patches (kgen.importer.leftover).
+    kept: int = 0
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
@@ -99,7 +102,7 @@ def _import_document(
     if refused is not None:
         result.problems.append(refused)
         return
-    own, source = None, data.get("spec") or {}
+    own, source, given = None, data.get("spec") or {}, doc
     if not kind.replica_key:  # a TrainJob: read as the job it renders from
         own, kind = kind, kind_for(kind.framework)
         doc = replica_view(doc, own, kind)
@@ -142,7 +145,12 @@ def _import_document(
     out |= kind.read_fields(spec_in, target, out)
     if own is not None:
         out |= own.read_fields(source, target, out)
+    kept, problems, count = kept_as_patches(
+        given, out, (target, meta.get("namespace")), problems
+    )
+    out |= {"patches": kept} if kept else {}
     result.problems += problems
+    result.kept += count
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
 
 

@@ -31,6 +31,20 @@ _RULES = [
         "A volume type kgen does not render (gitRepo, iscsi, ...), or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently. Sidecars, init containers, probes, ports and the core volume sources import as the spec's own fields.",
     ),
     rule(
+        "import-as-patch",
+        "warning",
+        False,
+        "A field kgen import kept as a patch",
+        "A field of an imported job that no job spec field says (a pod's `enableServiceLinks`, a container's `stdin`): the import renders the spec it wrote, compares it with the input object and keeps what the render lacks in the spec's `patches:` (a strategic merge), so `kgen build` gives the same object back. Each field is named at its line; move it to a spec field where there is one.",
+    ),
+    rule(
+        "import-dropped",
+        "warning",
+        False,
+        "Something of an imported object that is the cluster's",
+        "The `status` of an object read from a cluster, and the metadata the API server sets (`uid`, `resourceVersion`, `creationTimestamp`, `managedFields`, ...): no manifest sets them, so the import leaves them out and says where they were.",
+    ),
+    rule(
         "job-changed-in-place",
         "warning",
         True,
