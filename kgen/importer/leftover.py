@@ -206,6 +206,7 @@ def kept_as_patches(
     refused = _not_kept(patches, rendered, given)
     if refused is not None:
         why, at = refused
+        at = at or leftover.places[0]  # the first field it would have kept
         message = f"cannot keep what this {what} has beyond the spec as a patch: {why}"
         hint = "add it by hand after import, or leave it out"
         problem = _problem(doc, at, message, "import-unsupported", hint)
@@ -226,8 +227,8 @@ def kept_as_patches(
         problems.append(
             _problem(
                 doc,
-                (),
-                f"{what}: {rest:,} more fields kept as a patch",
+                leftover.places[MAX_REPORTED],
+                f"{what}: {rest:,} more fields kept as a patch, from here on",
                 "import-as-patch",
                 None,
             )
