@@ -183,20 +183,13 @@ def kept_as_patches(
     problems = [*found, *_dropped(doc, what)]
     rendered = _render(spec, *env)
     if rendered is None:
-        return (
-            [],
-            [
-                *problems,
-                _problem(
-                    doc,
-                    (),
-                    f"cannot compare this {what} with its render: the imported spec does not validate",
-                    "import-unsupported",
-                    "run `kgen validate` on the imported project to see why",
-                ),
-            ],
-            0,
-        )
+        # The import's own error says why; else the build will, and this says what
+        # was not looked at until then.
+        if any(p.severity == "error" for p in found):
+            return [], problems, 0
+        message = f"{what} was not compared with its render, as the imported spec does not validate: fields no spec field says may be missing"
+        hint = "run `kgen validate` on the imported project, fix the input and import again"
+        return [], [*problems, _problem(doc, (), message, "import-unchecked", hint)], 0
     leftover = Leftover()
     given = _comparable(data)
     merge = leftover.extra(given, rendered, ())
@@ -393,5 +386,5 @@ def _problem(
         line=origin.key_line,
         column=origin.key_column,
         hint=hint,
-        severity="error" if code == "import-unsupported" else "warning",
+        severity="error" if code == "import-unsupported" else "warning",  # catalogue
     )

@@ -28,7 +28,7 @@ _RULES = [
         "error",
         False,
         "Something kgen import cannot express",
-        "A volume type kgen does not render (gitRepo, iscsi, ...), or a suspended job: the import leaves it out and says where it was, so nothing is dropped silently. Sidecars, init containers, probes, ports and the core volume sources import as the spec's own fields.",
+        "An object kgen import cannot turn into a job (no name, an apiVersion kgen does not render, a role without its container), or fields no spec field says that a patch would not give back either (a container kgen renders that the input lacks, more values than a patch may add, nesting deeper than a spec may have): the import says where, so nothing is dropped silently. What a patch gives back is kept as one (`import-as-patch`).",
     ),
     rule(
         "import-as-patch",
@@ -43,6 +43,13 @@ _RULES = [
         False,
         "Something of an imported object that is the cluster's",
         "The `status` of an object read from a cluster, and the metadata the API server sets (`uid`, `resourceVersion`, `creationTimestamp`, `managedFields`, ...): no manifest sets them, so the import leaves them out and says where they were.",
+    ),
+    rule(
+        "import-unchecked",
+        "warning",
+        False,
+        "An imported job kgen import could not compare with its render",
+        "The spec import wrote does not validate (a TrainJob without a trainer image), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again.",
     ),
     rule(
         "job-changed-in-place",
