@@ -123,10 +123,20 @@ def test_a_pod_field_per_role_and_container_fields_come_back(
 def test_the_status_and_server_set_metadata_are_named_not_kept(
     tmp_path: Path, run_kgen: RunKgen
 ):
+    # As `kubectl get -o yaml` gives it: server-set metadata, defaults filled in
+    # (kubernetes pkg/apis/core/v1/defaults.go SetDefaults_Container, tag v1.31.0),
+    # and a status.
     live = JOB.replace(
         "  namespace: ml\n",
         "  namespace: ml\n  uid: 0d1c\n  resourceVersion: '42'\n",
+    ).replace(
+        "              image: registry.example.com/mnist:1\n            - name: log-shipper\n              image: fluent/fluent-bit:3.0\n",
+        "              image: registry.example.com/mnist:1\n"
+        "              terminationMessagePath: /dev/termination-log\n"
+        "              terminationMessagePolicy: File\n"
+        "            - name: log-shipper\n              image: fluent/fluent-bit:3.0\n",
     )
+    assert live.count("terminationMessagePolicy: File") == 1
     live += "status:\n  conditions: [{type: Running, status: 'True'}]\n"
     result = _import(tmp_path, run_kgen, {"job.yaml": live}, "job.yaml")
     assert result.code == 0, result
@@ -134,7 +144,7 @@ def test_the_status_and_server_set_metadata_are_named_not_kept(
     assert dropped == [
         "job.yaml:6:3: warning: PyTorchJob mnist: metadata.uid is the cluster's, not the manifest's; not imported (import-dropped)",
         "job.yaml:7:3: warning: PyTorchJob mnist: metadata.resourceVersion is the cluster's, not the manifest's; not imported (import-dropped)",
-        "job.yaml:35:1: warning: PyTorchJob mnist: status is the cluster's, not the manifest's; not imported (import-dropped)",
+        "job.yaml:37:1: warning: PyTorchJob mnist: status is the cluster's, not the manifest's; not imported (import-dropped)",
     ]
     assert "3 fields kept as patches" in result.err
     assert "status" not in (tmp_path / "p" / "jobs" / "mnist.yaml").read_text()

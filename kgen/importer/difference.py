@@ -12,13 +12,19 @@ from typing import Any
 from kgen.errors import DataPath, printable
 from kgen.patch.strategic import MERGE_KEYS
 
-# What the API server or the operator fills in when a field is missing: written out in
-# the input, kgen leaves it to them, and it is no patch. By the field's last keys.
-# A container port's protocol: k8s.io/api core/v1 types.go ContainerPort.Protocol,
-# default TCP (tag v0.31.0). runPolicy.suspend: training-operator
+# What the API server or the operator fills in when a field is missing (an object
+# exported from a cluster has them all): written out in the input, kgen leaves it to
+# them, and it is no patch. By the field's list or map and its key.
+# A container port's protocol, a container's termination message path and policy:
+# kubernetes pkg/apis/core/v1/defaults.go SetDefaults_ContainerPort and
+# SetDefaults_Container (tag v1.31.0). runPolicy.suspend: training-operator
 # pkg/apis/kubeflow.org/v1 common_types.go RunPolicy.Suspend, default false (v1.8.0).
 DEFAULTS: dict[tuple[str, str], Any] = {
     ("ports", "protocol"): "TCP",
+    ("containers", "terminationMessagePath"): "/dev/termination-log",
+    ("containers", "terminationMessagePolicy"): "File",
+    ("initContainers", "terminationMessagePath"): "/dev/termination-log",
+    ("initContainers", "terminationMessagePolicy"): "File",
     ("runPolicy", "suspend"): False,
 }
 SAME = object()  # no difference
