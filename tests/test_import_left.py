@@ -286,3 +286,24 @@ def test_what_a_patch_cannot_give_back_stays_an_error(
         f"job.yaml:28:11: error: cannot keep what this PyTorchJob mnist has beyond the spec as a patch: the patched render still differs at {WORKER}.containers (import-unsupported)\n"
         "    hint: add it by hand after import, or leave it out\n"
     ), result.err
+
+
+def test_the_repositorys_patched_job_comes_back_through_import(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # jobs/xgboost-iris.yaml sets enableServiceLinks by `patches:`, and overlays/
+    # hardened.yaml adds more in prod-gpu: import keeps each environment's as its own.
+    files = {
+        f"{env}/xgboost-iris.yaml": (
+            REPO / "manifests" / env / "xgboost-iris.xgboostjob.yaml"
+        ).read_text()
+        for env in ("dev-cpu", "prod-gpu")
+    }
+    result = _import(tmp_path, run_kgen, files, *files)
+    assert result.code == 0, result
+    assert "6 fields kept as patches" in result.err
+    rebuilt = _rebuilt(tmp_path, run_kgen)
+    for env, text in files.items():
+        original = yaml.safe_load(text.split("---\n", 1)[1])
+        again = rebuilt[f"{env.split('/')[0]}/xgboost-iris.xgboostjob.yaml"]
+        assert again["spec"] == original["spec"], env
