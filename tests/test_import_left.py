@@ -307,3 +307,68 @@ def test_the_repositorys_patched_job_comes_back_through_import(
         original = yaml.safe_load(text.split("---\n", 1)[1])
         again = rebuilt[f"{env.split('/')[0]}/xgboost-iris.xgboostjob.yaml"]
         assert again["spec"] == original["spec"], env
+
+
+CLAIMED = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: x:1
+              volumeMounts: [{name: data, mountPath: /data}]
+          volumes:
+            - name: data
+              persistentVolumeClaim: {claimName: data}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+  labels: {team: vision}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 5Gi}}
+  dataSource: {kind: VolumeSnapshot, name: snap, apiGroup: snapshot.storage.k8s.io}
+"""
+
+
+def test_a_created_claim_keeps_its_own_fields_by_a_targeted_patch(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # A claim restored from a snapshot (k8s.io/api core/v1 types.go
+    # PersistentVolumeClaimSpec.DataSource, tag v0.31.0) and a team label.
+    result = _import(tmp_path, run_kgen, {"job.yaml": CLAIMED}, "job.yaml")
+    assert result.code == 0, result
+    assert [line for line in result.err.splitlines() if "import-as-patch" in line] == [
+        "job.yaml:22:12: warning: PersistentVolumeClaim data: metadata.labels.team has no job spec field; kept as a patch (import-as-patch)",
+        "job.yaml:26:3: warning: PersistentVolumeClaim data: spec.dataSource has no job spec field; kept as a patch (import-as-patch)",
+    ]
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "mnist.yaml").read_text())
+    assert spec["patches"] == [
+        {
+            "target": {"kind": "PersistentVolumeClaim", "name": "data"},
+            "merge": {
+                "metadata": {"labels": {"team": "vision"}},
+                "spec": {
+                    "dataSource": {
+                        "kind": "VolumeSnapshot",
+                        "name": "snap",
+                        "apiGroup": "snapshot.storage.k8s.io",
+                    }
+                },
+            },
+        }
+    ]
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+    [path] = (tmp_path / "p" / "manifests").rglob("data.persistentvolumeclaim.yaml")
+    claim = yaml.safe_load(path.read_text().split("---\n", 1)[1])
+    original = list(yaml.safe_load_all(CLAIMED))[1]
+    assert claim["metadata"]["labels"]["team"] == "vision"
+    assert claim["spec"]["dataSource"] == original["spec"]["dataSource"]

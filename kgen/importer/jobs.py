@@ -54,14 +54,15 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     documents, result.problems = read_manifests(paths, cwd=cwd)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
+    claim_docs: dict[str, Document] = {}  # what a created claim has beyond its spec
     for doc in documents:
         data = doc.data
         name = _name(data) if isinstance(data, dict) else None
         if name and data.get("kind") == "PersistentVolumeClaim":
-            claims[name] = data.get("spec") or {}
+            claims[name], claim_docs[name] = data.get("spec") or {}, doc
     for doc in documents:
         try:
-            _import_document(doc, result, claims=claims)
+            _import_document(doc, result, claims=claims, claim_docs=claim_docs)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             # Manifests from anywhere: a shape the API does not have is the input's fault.
             start = doc.origin(())
@@ -89,6 +90,7 @@ def _import_document(
     result: ImportResult,
     *,
     claims: dict[str, dict[str, Any]],
+    claim_docs: dict[str, Document],
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
@@ -146,7 +148,7 @@ def _import_document(
     if own is not None:
         out |= own.read_fields(source, target, out)
     kept, problems, count = kept_as_patches(
-        given, out, (target, meta.get("namespace")), problems
+        given, out, (target, meta.get("namespace")), problems, claim_docs
     )
     out |= {"patches": kept} if kept else {}
     result.problems += problems

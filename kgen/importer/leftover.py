@@ -43,15 +43,16 @@ def kept_as_patches(
     spec: dict[str, Any],
     env: tuple[str, str | None],
     found: list[Problem],
+    claims: dict[str, Document] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Problem], int]:
-    """The `patches:` entry that keeps what of `doc`'s object `spec` does not render
-    for `env` (target, namespace); `found` (what the import reported) and the problems
-    that say what was kept and what could not be; and the number of fields kept.
+    """The `patches:` entries that keep what of `doc`'s object, and of the `claims` it
+    creates, `spec` does not render for `env` (target, namespace); `found` (what the
+    import reported) and the problems that say what was kept and what could not be;
+    and the number of fields kept.
 
     What the import could not express and reported (`import-unsupported` at a path) is
     withdrawn when the patch keeps it."""
-    data = doc.data
-    what = f"{data.get('kind')} {printable(str(data['metadata']['name']))}"
+    what = _what(doc.data)
     problems = [*found, *_dropped(doc, what)]
     rendered = _render(spec, *env)
     if rendered is None:
@@ -62,6 +63,32 @@ def kept_as_patches(
         message = f"{what} was not compared with its render, as the imported spec does not validate: fields no spec field says may be missing"
         hint = "run `kgen validate` on the imported project, fix the input and import again"
         return [], [*problems, _problem(doc, (), message, "import-unchecked", hint)], 0
+    patches, problems, count = _kept_for(doc, rendered[0], None, problems)
+    for body in rendered[1:]:
+        name = body["metadata"]["name"]
+        claim = (claims or {}).get(name)
+        if body.get("kind") != "PersistentVolumeClaim" or claim is None:
+            continue
+        problems += _dropped(claim, _what(claim.data))
+        target = {"kind": "PersistentVolumeClaim", "name": name}
+        more, problems, n = _kept_for(claim, body, target, problems)
+        patches, count = patches + more, count + n
+    return patches, problems, count
+
+
+def _what(data: dict[str, Any]) -> str:
+    return f"{data.get('kind')} {printable(str(data['metadata']['name']))}"
+
+
+def _kept_for(
+    doc: Document,
+    rendered: dict[str, Any],
+    target: dict[str, str] | None,
+    problems: list[Problem],
+) -> tuple[list[dict[str, Any]], list[Problem], int]:
+    """The patches that keep what `doc`'s object has beyond `rendered` (the object
+    `target` selects; the job's own without one)."""
+    data, what = doc.data, _what(doc.data)
     leftover = Leftover()
     given = _comparable(data)
     merge = leftover.extra(given, rendered, ())
@@ -98,6 +125,8 @@ def kept_as_patches(
                 None,
             )
         )
+    if target is not None:
+        patches = [{"target": target, **patch} for patch in patches]
     return patches, problems, len(leftover.places)
 
 
@@ -144,8 +173,9 @@ def _dropped(doc: Document, what: str) -> list[Problem]:
 
 def _render(
     spec: dict[str, Any], target: str, namespace: str | None
-) -> dict[str, Any] | None:
-    """The job's own object as `kgen build` renders the imported spec, before patches."""
+) -> list[dict[str, Any]] | None:
+    """The objects `kgen build` renders from the imported spec (the job's own first),
+    before patches."""
     from kgen.kinds import kind_for
     from kgen.kinds.targets import TARGETS
     from kgen.kinds.trainer.sections import foreign_sections
@@ -160,7 +190,7 @@ def _render(
     if model is None:
         return None
     objects, _ = render_job(model, Environment("import", TARGETS[target], namespace))
-    return objects[0].body
+    return [obj.body for obj in objects]
 
 
 def _problem(
