@@ -372,3 +372,16 @@ def test_a_created_claim_keeps_its_own_fields_by_a_targeted_patch(
     original = list(yaml.safe_load_all(CLAIMED))[1]
     assert claim["metadata"]["labels"]["team"] == "vision"
     assert claim["spec"]["dataSource"] == original["spec"]["dataSource"]
+
+
+def test_a_claim_no_job_creates_goes_to_resources_whole(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    orphan = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: scratch}\nspec:\n  resources: {requests: {storage: 1Gi}}\n"
+    result = _import(tmp_path, run_kgen, {"job.yaml": CLAIMED + orphan}, "job.yaml")
+    assert result.code == 0, result
+    assert "imported 1 jobs and 1 objects beside them (resources/)" in result.err
+    kept = (
+        tmp_path / "p" / "resources" / "scratch.persistentvolumeclaim.yaml"
+    ).read_text()
+    assert yaml.safe_load(kept) == yaml.safe_load(orphan.split("---\n", 1)[1])

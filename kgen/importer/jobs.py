@@ -15,6 +15,7 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object
+from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
@@ -54,12 +55,13 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     documents, result.problems = read_manifests(paths, cwd=cwd)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
-    claim_docs: dict[str, Document] = {}  # what a created claim has beyond its spec
+    claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
     for doc in documents:
         data = doc.data
         name = _name(data) if isinstance(data, dict) else None
         if name and data.get("kind") == "PersistentVolumeClaim":
-            claims[name], claim_docs[name] = data.get("spec") or {}, doc
+            claims[name] = data.get("spec") or {}
+            claim_docs.setdefault(name, []).append(doc)
     for doc in documents:
         try:
             _import_document(doc, result, claims=claims, claim_docs=claim_docs)
@@ -76,6 +78,8 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
                     column=start.column,
                 )
             )
+    specs = [job.spec for job in result.jobs]
+    result.objects += unclaimed(claim_docs, specs, result.problems)
     return result
 
 
@@ -90,7 +94,7 @@ def _import_document(
     result: ImportResult,
     *,
     claims: dict[str, dict[str, Any]],
-    claim_docs: dict[str, Document],
+    claim_docs: dict[str, list[Document]],
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
@@ -148,7 +152,7 @@ def _import_document(
     if own is not None:
         out |= own.read_fields(source, target, out)
     kept, problems, count = kept_as_patches(
-        given, out, (target, meta.get("namespace")), problems, claim_docs
+        given, out, (target, meta.get("namespace")), problems, beside(claim_docs, doc)
     )
     out |= {"patches": kept} if kept else {}
     result.problems += problems

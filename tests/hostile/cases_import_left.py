@@ -77,4 +77,13 @@ CASES: dict[str, Case] = {
         about="keys named escaped and quoted where they would read as a path; the"
         " value under a secret's name never echoed",
     ),
+    "import-left-unmounted-claim-named-as-a-path": Case(
+        {
+            "manifest.yaml": _job()
+            + "---\napiVersion: v1\nkind: PersistentVolumeClaim\n"
+            + "metadata: {name: ../../../outside/x}\nspec: {}\n"
+        },
+        args=IMPORT,
+        about="a claim no job creates goes to resources/ under its name: never a path",
+    ),
 }
