@@ -49,8 +49,12 @@ def not_kept(
     kind, name = str(body.get("kind")), str(body["metadata"]["name"])
     patching = Patching(body, kind, name, (), lambda _: nowhere, PatchMarks(), Budget())
     for patch in patches:
+        try:
+            ops = [PatchOp.model_validate(op) for op in patch.get("ops") or []]
+        except ValueError:  # a pointer the spec would refuse (a control character)
+            return "a container it renames is at a path no JSON pointer may name", ()
         problem = (
-            apply_ops(patching, [PatchOp.model_validate(op) for op in patch["ops"]])
+            apply_ops(patching, ops)
             if "ops" in patch
             else merge_into(patching, patch["merge"])
         )
