@@ -385,3 +385,14 @@ def test_a_claim_no_job_creates_goes_to_resources_whole(
         tmp_path / "p" / "resources" / "scratch.persistentvolumeclaim.yaml"
     ).read_text()
     assert yaml.safe_load(kept) == yaml.safe_load(orphan.split("---\n", 1)[1])
+
+
+def test_a_claim_two_jobs_create_is_reported_once(tmp_path: Path, run_kgen: RunKgen):
+    job, claim = CLAIMED.split("---\n")
+    second = job.replace("name: mnist}", "name: mnist2}")
+    files = {"in.yaml": job + "---\n" + second + "---\n" + claim}
+    result = _import(tmp_path, run_kgen, files, "in.yaml")
+    assert result.code == 0, result
+    assert result.err.count("(import-as-patch)") == 2
+    assert "4 fields kept as patches" in result.err, "2 in each job's patches"
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0

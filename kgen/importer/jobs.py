@@ -80,6 +80,8 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
             )
     specs = [job.spec for job in result.jobs]
     result.objects += unclaimed(claim_docs, specs, result.problems)
+    # A claim two jobs create is compared, and reported, once for each.
+    result.problems = list(dict.fromkeys(result.problems))
     return result
 
 
