@@ -3,8 +3,9 @@ their claims become job specs; inputs that share a job name become one spec plus
 overlay each. What is the kind's own (its fields and their defaults) the kind reads
 (kgen/kinds/<kind>/importer.py).
 
-What kgen cannot express (sidecars, other volume types, unknown fields) is reported at
-the input's file:line:col instead of being dropped.
+What no spec field says is kept in the spec's `patches:` (kgen.importer.leftover), and
+what even a patch cannot give back is reported at the input's file:line:col: nothing is
+dropped silently.
 """
 
 from __future__ import annotations
