@@ -95,9 +95,30 @@ def test_an_mpijob_imports_by_its_first_container(tmp_path: Path, run_kgen: RunK
         "runPolicy": {"cleanPodPolicy": "Running"},
         "slotsPerWorker": 1,
         "sshAuthMountPath": "/home/mpiuser/.ssh",
+        # kgen names the container itself; the input's names come back by patches.
+        "patches": [
+            {
+                "ops": [
+                    {
+                        "op": "replace",
+                        "path": f"/spec/mpiReplicaSpecs/{role}/template/spec/containers/0/name",
+                        "value": role.lower(),
+                    }
+                    for role in ("Launcher", "Worker")
+                ]
+            }
+        ],
     }
+    assert "2 fields kept as patches" in result.err
     built = run_kgen("build", "-C", str(tmp_path / "p"))
     assert built.code == 0, built
+    [rebuilt] = (tmp_path / "p" / "manifests").rglob("pi.mpijob.yaml")
+    job = yaml.safe_load(rebuilt.read_text().split("---\n", 1)[1])
+    roles = job["spec"]["mpiReplicaSpecs"]
+    assert [roles[r]["template"]["spec"]["containers"][0]["name"] for r in roles] == [
+        "launcher",
+        "worker",
+    ]
 
 
 MPI_V1 = """

@@ -23,11 +23,18 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
     written = write_project(result, out)
     objects = sum(path.startswith("resources/") for path in written)
     beside = f" and {objects} objects beside them (resources/)" if objects else ""
+    kept = f"; {_kept(result.kept)}" if result.kept else ""
     options.err.write(
-        f"kgen: imported {len(result.jobs)} jobs{beside} into {out}/ ({len(written)} files); run `kgen build -C {out}`\n"
+        f"kgen: imported {len(result.jobs)} jobs{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
     )
     return (
         EXIT_PROBLEMS
         if any(p.severity == "error" for p in result.problems)
         else EXIT_OK
+    )
+
+
+def _kept(count: int) -> str:
+    return (
+        "1 field kept as a patch" if count == 1 else f"{count:,} fields kept as patches"
     )

@@ -3,8 +3,9 @@ their claims become job specs; inputs that share a job name become one spec plus
 overlay each. What is the kind's own (its fields and their defaults) the kind reads
 (kgen/kinds/<kind>/importer.py).
 
-What kgen cannot express (sidecars, other volume types, unknown fields) is reported at
-the input's file:line:col instead of being dropped.
+What no spec field says is kept in the spec's `patches:` (kgen.importer.leftover), and
+what even a patch cannot give back is reported at the input's file:line:col: nothing is
+dropped silently.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object
+from kgen.importer.claims import beside, unclaimed
+from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
 from kgen.importer.trainjob import replica_view
@@ -44,6 +47,8 @@ class ImportResult:
     problems: list[Problem] = field(default_factory=list)
     # The objects beside the jobs, for resources/ (kgen.importer.beside).
     objects: list[Beside] = field(default_factory=list)
+    # Fields of the inputs no spec field says, kept as patches (kgen.importer.leftover).
+    kept: int = 0
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
@@ -51,14 +56,16 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     documents, result.problems = read_manifests(paths, cwd=cwd)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
+    claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
     for doc in documents:
         data = doc.data
         name = _name(data) if isinstance(data, dict) else None
         if name and data.get("kind") == "PersistentVolumeClaim":
             claims[name] = data.get("spec") or {}
+            claim_docs.setdefault(name, []).append(doc)
     for doc in documents:
         try:
-            _import_document(doc, result, claims=claims)
+            _import_document(doc, result, claims=claims, claim_docs=claim_docs)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             # Manifests from anywhere: a shape the API does not have is the input's fault.
             start = doc.origin(())
@@ -72,6 +79,10 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
                     column=start.column,
                 )
             )
+    specs = [job.spec for job in result.jobs]
+    result.objects += unclaimed(claim_docs, specs, result.problems)
+    # A claim two jobs create is compared, and reported, once for each.
+    result.problems = list(dict.fromkeys(result.problems))
     return result
 
 
@@ -86,6 +97,7 @@ def _import_document(
     result: ImportResult,
     *,
     claims: dict[str, dict[str, Any]],
+    claim_docs: dict[str, list[Document]],
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
@@ -99,7 +111,7 @@ def _import_document(
     if refused is not None:
         result.problems.append(refused)
         return
-    own, source = None, data.get("spec") or {}
+    own, source, given = None, data.get("spec") or {}, doc
     if not kind.replica_key:  # a TrainJob: read as the job it renders from
         own, kind = kind, kind_for(kind.framework)
         doc = replica_view(doc, own, kind)
@@ -142,7 +154,12 @@ def _import_document(
     out |= kind.read_fields(spec_in, target, out)
     if own is not None:
         out |= own.read_fields(source, target, out)
+    kept, problems, count = kept_as_patches(
+        given, out, (target, meta.get("namespace")), problems, beside(claim_docs, doc)
+    )
+    out |= {"patches": kept} if kept else {}
     result.problems += problems
+    result.kept += count
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
 
 

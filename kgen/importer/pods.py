@@ -49,6 +49,7 @@ class PodReader:
                 line=origin.key_line,
                 column=origin.key_column,
                 hint="add it by hand after import, or leave it out",
+                path=path,  # a patch that keeps it withdraws this (kgen.importer.leftover)
             )
         )
 

@@ -78,17 +78,18 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
             files[f"overlays/{job.target}.yaml"] = {"target": job.target}
         by_name.setdefault(job.spec["name"], []).append((env, job))
     for name, variants in by_name.items():
-        specs = [job.spec for _, job in variants]
+        specs, own = _own_patches([job.spec for _, job in variants])
         base = specs[0] if len(specs) == 1 else common_spec(specs)
         files[f"jobs/{name}.yaml"] = base
-        for env, job in variants if len(specs) > 1 else []:
-            patch = overlay_patch(base, job.spec)
-            if patch:
+        for (env, _), spec, kept in zip(variants, specs, own, strict=True):
+            patch = overlay_patch(base, spec) if len(specs) > 1 else {}
+            if patch or kept:
                 overlay = f"{env}-{name}"
-                files[f"overlays/{overlay}.yaml"] = {
-                    "match": {"names": [name]},
-                    "patch": patch,
-                }
+                files[f"overlays/{overlay}.yaml"] = (
+                    {"match": {"names": [name]}}
+                    | ({"patch": patch} if patch else {})
+                    | ({"patches": kept} if kept else {})
+                )
                 environments[env]["overlays"].insert(0, overlay)
     env_of = {obj.file: _env_name(obj.file) for obj in result.objects}
     for obj in result.objects:
@@ -118,6 +119,18 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
     }
     write_all(out, texts)
     return list(texts)
+
+
+def _own_patches(
+    specs: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[list[Any]]]:
+    """What each input kept as patches (kgen.importer.leftover) stays in the job's spec
+    when all its inputs keep the same, else goes to each input's own overlay, whose
+    `patches:` apply after the job's: the specs, and each input's own patches."""
+    kept = [spec.get("patches") or [] for spec in specs]
+    if all(k == kept[0] for k in kept):
+        return specs, [[] for _ in specs]
+    return [{k: v for k, v in s.items() if k != "patches"} for s in specs], kept
 
 
 def _header(path: str) -> bytes:

@@ -18,6 +18,7 @@ from typing import Any
 from kgen.errors import DataPath
 from kgen.kinds.base import Kind
 from kgen.kinds.trainer.importer import PATCHED_POD, V21_POD
+from kgen.kinds.trainer.render import PATCH_MANAGER
 from kgen.load.document import Document
 
 # The override of the runtime's pods, by where each release keeps it.
@@ -75,7 +76,13 @@ def _override(spec: dict[str, Any]) -> tuple[DataPath, dict[str, Any]]:
         (_V21, {k: v for k, v in override.items() if k != "targetJobs"})
         for override in spec.get("podTemplateOverrides") or []
     ]
-    for patch in spec.get("runtimePatches") or []:
+    patches = spec.get("runtimePatches") or []
+    # kgen's own patch when there is one: another manager's (Kueue's scheduling gate)
+    # is not the job's pod, and the import keeps it as a patch (kgen.importer.leftover).
+    own = [
+        p for p in patches if isinstance(p, dict) and p.get("manager") == PATCH_MANAGER
+    ]
+    for patch in own or patches:
         jobs = patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"]
         found += [(_PATCH, job["template"]["spec"]["template"]) for job in jobs]
         if not jobs:
