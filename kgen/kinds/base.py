@@ -251,3 +251,6 @@ class Kind:
         """Import what rendering needs, once, before worker processes fork."""
         for part in ("spec", "render", "rules"):
             self._part(part)
+        # Job models build their validators at first use (kgen.spec.base): here, once,
+        # not in every worker.
+        self.model().model_rebuild()

@@ -25,6 +25,9 @@ class SpecModel(BaseModel):
         strict=True,
         alias_generator=to_camel,
         populate_by_name=False,
+        # Validators are built at a model's first use, not at import: a run validates
+        # a few of the models it imports (one kind's jobs), or none (renders from the cache).
+        defer_build=True,
     )
 
 
