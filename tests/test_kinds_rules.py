@@ -117,7 +117,7 @@ def test_kinds_name_the_targets_they_exist_on(project: Project, run_kgen: RunKge
         "    hint: JAXJob exists on the target training-operator-1.9; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
         "    in environment dev\n"
         "jobs/pt.yaml:1:12: error: PyTorchJob does not exist on API target mpi-operator (kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8) (target-unsupported-kind)\n"
-        "    hint: PyTorchJob exists on the targets training-operator-1.3, training-operator-1.4, training-operator-1.5, training-operator-1.6, training-operator-1.7, training-operator-1.8, training-operator-1.9, v1, v1-legacy, v1beta1, v1beta2; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
+        "    hint: PyTorchJob exists on the targets training-operator-1.3 to training-operator-1.9, v1, v1-legacy, v1beta1, v1beta2; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target\n"
         "    in environment hpc\n"
         "kgen: 3 errors in 2 files\n"
     )

@@ -136,3 +136,21 @@ def test_import_reads_the_release_from_the_object():
     old: dict[str, object] = {"runPolicy": {"cleanPodPolicy": "None"}}
     assert target_of_manifest("kubeflow.org/v1", old) == "training-operator-1.6"
     assert target_of_manifest("kubeflow.org/v1beta1", {}) == "v1beta1"
+
+
+def test_messages_name_an_unbroken_run_of_releases_as_a_range():
+    from kgen.kinds.targets import named_targets
+
+    assert (
+        named_targets(
+            {f"training-operator-1.{m}" for m in range(4, 10)} | {"v1", "mpi-operator"}
+        )
+        == "mpi-operator, training-operator-1.4 to training-operator-1.9, v1"
+    )
+    # A gap, or fewer than three, is listed release by release.
+    assert named_targets(
+        {"training-operator-1.3", "training-operator-1.5", "training-operator-1.6"}
+    ) == ("training-operator-1.3, training-operator-1.5, training-operator-1.6")
+    assert (
+        named_targets({"trainer-v2.2", "trainer-v2.3"}) == "trainer-v2.2, trainer-v2.3"
+    )

@@ -198,7 +198,9 @@ class Kind:
     def _not_on(self, target: ApiTarget) -> Problem:
         """A kind the target's operator does not serve: the API server has no such
         resource there, so the job could never be applied."""
-        where = ", ".join(sorted(self.targets))
+        from kgen.kinds.targets import named_targets
+
+        where = named_targets(self.targets)
         targets = "the target" if len(self.targets) == 1 else "the targets"
         return Problem(
             f"{self.kind} does not exist on API target {target.name} ({target.description})",
