@@ -176,9 +176,8 @@ def _render(
 ) -> list[dict[str, Any]] | None:
     """The objects `kgen build` renders from the imported spec (the job's own first),
     before patches."""
-    from kgen.kinds import kind_for
+    from kgen.kinds import foreign_sections, kind_for
     from kgen.kinds.targets import TARGETS
-    from kgen.kinds.trainer.sections import foreign_sections
     from kgen.render.base import Environment
     from kgen.render.job import render_job
     from kgen.spec.validate import validate_model

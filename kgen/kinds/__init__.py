@@ -10,8 +10,9 @@ spec's `framework:`; when a framework renders as different kinds on different ta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from kgen.errors import Problem
 from kgen.kinds import jax, mpi, paddle, pytorch, tensorflow, trainer, xgboost
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import ApiTarget
@@ -37,6 +38,8 @@ TARGET_KINDS: tuple[Kind, ...] = (trainer.KIND,)
 # Every kind kgen renders, in registry order.
 ALL_KINDS: tuple[Kind, ...] = (*KINDS.values(), *TARGET_KINDS)
 _BY_KIND: dict[str, Kind] = {kind.kind: kind for kind in ALL_KINDS}
+# Top-level spec sections that only some kinds take (TrainJob's `trainJob:`).
+OWN_SECTIONS: frozenset[str] = frozenset(s for k in ALL_KINDS for s in k.sections)
 
 
 def kind_for(framework: str, target: ApiTarget | str | None = None) -> Kind:
@@ -66,3 +69,13 @@ def kind_named(kind: str) -> Kind | None:
 def kinds_on(target: ApiTarget) -> list[Kind]:
     """The kinds `target` serves, in registry order."""
     return [kind for kind in ALL_KINDS if target.name in kind.targets]
+
+
+def foreign_sections(data: Any, target: str) -> tuple[Any, list[Problem]]:
+    """`data` without the sections of kinds `target` does not render (a `trainJob:` on
+    a training-operator target), and the errors that say so."""
+    problems: list[Problem] = []
+    for kind in ALL_KINDS:
+        data, found = kind.foreign_sections(data, target)
+        problems += found
+    return data, problems

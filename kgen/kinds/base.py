@@ -14,6 +14,8 @@ in modules the record imports on first use, named by their job:
 - `rules.py`: `RULES`, its own rules over a validated spec;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
 - `importer.py`: `read_fields(spec, target, out)`, its own fields of an existing object.
+- `sections.py` (only a kind that declares `sections`): `foreign_sections(data, target)`,
+  its own spec sections refused where the target renders another kind.
 
 The code is imported on first use for start-up time: building the job models is a fifth
 of kgen's start-up, and a run whose renders all come from the cache never needs them.
@@ -130,6 +132,9 @@ class Kind:
     # The operator takes the first container whatever its name (MPIJob), so an
     # imported object's main container need not carry `container`'s name.
     first_container: bool = False
+    # Top-level spec sections only this kind takes (TrainJob's `trainJob:`); its
+    # `sections` part refuses them on a target that renders another kind.
+    sections: tuple[str, ...] = ()
     _by_name: dict[str, RoleDef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -163,6 +168,15 @@ class Kind:
         if module is None:
             module = _PARTS[module_name] = importlib.import_module(module_name)
         return module
+
+    def foreign_sections(self, data: Any, target: str) -> tuple[Any, list[Problem]]:
+        """`data` without this kind's own sections where `target` does not render
+        it, and the errors that say so."""
+        if not self.sections:
+            return data, []
+        found: tuple[Any, list[Problem]]
+        found = self._part("sections").foreign_sections(data, target)
+        return found
 
     def model(self) -> type[JobSpec]:
         model: type[JobSpec] = self._part("spec").MODEL

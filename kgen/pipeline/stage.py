@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
-from kgen.kinds import kind_for
+from kgen.kinds import OWN_SECTIONS, foreign_sections, kind_for
 from kgen.kinds.targets import DEFAULT_TARGET
-from kgen.kinds.trainer.sections import SECTION, foreign_sections
 from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay
@@ -153,7 +152,7 @@ def _variant(job: JobSource, applied: Sequence[Overlay], target: str | None) -> 
     """What of the target the checks of a merged spec depend on: its model (the kind
     the job's framework is there) and, with a `trainJob:` section, the target itself."""
     sections = [job.data, *(o.spec.patch for o in applied if o.spec.patch)]
-    if any(isinstance(data, dict) and SECTION in data for data in sections):
+    if any(isinstance(d, dict) and OWN_SECTIONS & d.keys() for d in sections):
         return f"target:{target or DEFAULT_TARGET}"
     return f"kind:{kind_for(job.framework, target).kind}"
 

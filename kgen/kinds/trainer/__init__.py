@@ -76,4 +76,5 @@ KIND = Kind(
     health=TRAINJOB_HEALTH,
     catalog=CATALOG,
     package=__name__,
+    sections=("trainJob",),
 )
