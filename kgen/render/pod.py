@@ -70,7 +70,7 @@ def pod_template(
     if volumes:
         pod["volumes"] = volumes
     template: dict[str, Any] = {}
-    metadata = _template_metadata(settings)
+    metadata = template_metadata(settings)
     if metadata:
         template["metadata"] = metadata
     template["spec"] = pod
@@ -248,7 +248,8 @@ def git_sync_container(sync: CodeSync) -> dict[str, Any]:
     return container
 
 
-def _template_metadata(settings: RoleSettings) -> dict[str, Any]:
+def template_metadata(settings: RoleSettings) -> dict[str, Any]:
+    """A pod template's labels and annotations (TrainJob's override uses it too)."""
     meta: dict[str, Any] = {}
     if settings.pod_labels:
         meta["labels"] = settings.pod_labels

@@ -19,7 +19,7 @@ from kgen.kinds.trainer.policy import policy
 from kgen.kinds.trainer.spec import StorageSource, TrainJobSpec, own
 from kgen.kinds.trainer.unmappable import unmappable
 from kgen.render.base import Environment
-from kgen.render.pod import env_entry
+from kgen.render.pod import env_entry, template_metadata
 from kgen.render.roles import RoleSettings, role_settings
 from kgen.render.volumes import container_mounts, pod_volumes
 from kgen.spec.job import JobSpec, role_items
@@ -151,21 +151,12 @@ def pod_override(
     if grace is not None and target.has("trainer.terminationGracePeriodSeconds"):
         pod["terminationGracePeriodSeconds"] = grace
     template: dict[str, Any] = {}
-    metadata = _metadata(settings)
+    metadata = template_metadata(settings)
     if metadata:
         template["metadata"] = metadata
     if pod:
         template["spec"] = pod
     return template
-
-
-def _metadata(settings: RoleSettings) -> dict[str, Any]:
-    meta: dict[str, Any] = {}
-    if settings.pod_labels:
-        meta["labels"] = settings.pod_labels
-    if settings.pod_annotations:
-        meta["annotations"] = settings.pod_annotations
-    return meta
 
 
 def override_jobs(job: TrainJobSpec) -> tuple[str, ...]:
