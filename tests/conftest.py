@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 import textwrap
 from collections.abc import Callable
@@ -64,6 +65,20 @@ def run_kgen(
         return Result(code, captured.out, captured.err)
 
     return run
+
+
+# The repository's example project: kgen.yaml and the folders it reads.
+EXAMPLE_INPUTS = ("jobs", "overlays", "resources", "crds")
+
+
+def copy_example(dest: Path, *, extra: tuple[str, ...] = ()) -> Path:
+    """A copy of the repository's example project at `dest` (created), with the
+    `extra` folders (committed output) too; returns `dest`."""
+    dest.mkdir(parents=True)
+    shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
+    for folder in (*EXAMPLE_INPUTS, *extra):
+        shutil.copytree(REPO / folder, dest / folder)
+    return dest
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -11,16 +11,12 @@ import pytest
 
 from kgen.pipeline import cache as kgen_cache
 from kgen.pipeline import run as pipeline
-from tests.conftest import REPO, RunKgen
+from tests.conftest import RunKgen, copy_example
 
 
 @pytest.fixture
 def root(tmp_path: Path, run_kgen: RunKgen) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    shutil.copy(REPO / "kgen.yaml", root / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources", "crds"):
-        shutil.copytree(REPO / folder, root / folder)
+    root = copy_example(tmp_path / "project")
     assert run_kgen("build", "-C", str(root)).code == 0
     return root
 

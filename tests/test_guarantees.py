@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, RunKgen, write_tree
+from tests.conftest import RunKgen, copy_example, write_tree
 
 NO_NETWORK = """
 import socket, sys
@@ -30,11 +30,7 @@ sys.exit(main(sys.argv[1:]))
 
 
 def _copy_repo(dest: Path) -> Path:
-    dest.mkdir()
-    shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources", "manifests", "argocd", "crds"):
-        shutil.copytree(REPO / folder, dest / folder)
-    return dest
+    return copy_example(dest, extra=("manifests", "argocd"))
 
 
 @pytest.mark.parametrize(

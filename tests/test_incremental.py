@@ -16,15 +16,11 @@ import pytest
 
 from kgen.pipeline import cache as kgen_cache
 from kgen.pipeline import run as pipeline
-from tests.conftest import REPO, Result, RunKgen
+from tests.conftest import Result, RunKgen, copy_example
 
 
 def _copy(dest: Path) -> Path:
-    dest.mkdir()
-    shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources", "crds"):
-        shutil.copytree(REPO / folder, dest / folder)
-    return dest
+    return copy_example(dest)
 
 
 def _tree(root: Path) -> dict[str, bytes]:

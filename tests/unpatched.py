@@ -4,20 +4,16 @@ an import writes can say, so the round trips compare what the spec models."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import yaml
 
-from tests.conftest import REPO, RunKgen
+from tests.conftest import RunKgen, copy_example
 
 
 def unpatched_repo(dest: Path, run_kgen: RunKgen) -> Path:
     """A copy of the repository's project at `dest` without patches, built there."""
-    dest.mkdir(parents=True)
-    shutil.copy(REPO / "kgen.yaml", dest / "kgen.yaml")
-    for folder in ("jobs", "overlays", "resources", "crds"):
-        shutil.copytree(REPO / folder, dest / folder)
+    copy_example(dest)
     for path in [*(dest / "jobs").glob("*.yaml"), *(dest / "overlays").glob("*.yaml")]:
         data = yaml.safe_load(path.read_text())
         if isinstance(data, dict) and data.pop("patches", None) is not None:
