@@ -20,7 +20,6 @@ from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
-from kgen.importer.trainjob import replica_view
 from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
@@ -114,7 +113,7 @@ def _import_document(
     own, source, given = None, data.get("spec") or {}, doc
     if not kind.replica_key:  # a TrainJob: read as the job it renders from
         own, kind = kind, kind_for(kind.framework)
-        doc = replica_view(doc, own, kind)
+        doc = own.replica_view(doc, kind)
         data = doc.data
     problems: list[Problem] = []
     reader = PodReader(doc, problems)

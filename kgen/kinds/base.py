@@ -14,6 +14,8 @@ in modules the record imports on first use, named by their job:
 - `rules.py`: `RULES`, its own rules over a validated spec;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
 - `importer.py`: `read_fields(spec, target, out)`, its own fields of an existing object.
+- `view.py` (only a kind without replica specs): `replica_view(doc, kind, as_kind)`, an
+  object of it as the replica-spec job it renders from, for import;
 - `sections.py` (only a kind that declares `sections`): `foreign_sections(data, target)`,
   its own spec sections refused where the target renders another kind.
 
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from kgen.kinds.targets import ApiTarget
+    from kgen.load.document import Document
     from kgen.render.base import Environment
     from kgen.rules.context import Rule
     from kgen.spec.job import JobSpec
@@ -177,6 +180,12 @@ class Kind:
         found: tuple[Any, list[Problem]]
         found = self._part("sections").foreign_sections(data, target)
         return found
+
+    def replica_view(self, doc: Document, as_kind: Kind) -> Document:
+        """A kind without replica specs (TrainJob): an object of it read as the
+        replica-spec job of `as_kind` it renders from (its `view` part), for import."""
+        view: Document = self._part("view").replica_view(doc, self, as_kind)
+        return view
 
     def model(self) -> type[JobSpec]:
         model: type[JobSpec] = self._part("spec").MODEL

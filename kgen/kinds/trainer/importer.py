@@ -1,4 +1,4 @@
-"""What `kgen import` reads of a TrainJob beyond what kgen.importer.trainjob maps to
+"""What `kgen import` reads of a TrainJob beyond what kgen.kinds.trainer.view maps to
 the job spec's shared keys: the `trainJob:` section."""
 
 from __future__ import annotations
