@@ -10,7 +10,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kgen.check.crds import load_crd_schemas
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input
@@ -64,9 +63,15 @@ def load_project(
     jobs = load_jobs(root, spec, doc, problems, store)
     incomplete = any(p.severity == "error" for p in problems[before:])
     crd_files = [*spec.crds, *extra_crds]
-    crds, crd_problems, crd_bytes = load_crd_schemas(root, crd_files)
-    crd_problems = [_at_crds_entry(p, spec, doc) for p in crd_problems]
-    read |= crd_bytes
+    crds: dict[tuple[str, str], Any] = {}
+    crd_problems: list[Problem] = []
+    if crd_files:
+        # Imported here: only a project with CRDs needs their checks (and CEL).
+        from kgen.check.crds import load_crd_schemas
+
+        crds, crd_problems, crd_bytes = load_crd_schemas(root, crd_files)
+        crd_problems = [_at_crds_entry(p, spec, doc) for p in crd_problems]
+        read |= crd_bytes
     # The bytes as read: reading a file again could give others, or block.
     inputs = digest(
         code_digest(),

@@ -8,7 +8,6 @@ of receiving it; only each piece's result crosses back. Small runs, a single cor
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -68,17 +67,14 @@ def map_units(
     """`[func(item) for item in items]`, on every core when it pays; `progress` hears
     (done, total) as pieces finish."""
     workers = min(worker_count(), max(1, len(items) // (MIN_PARALLEL // 2)))
-    if (
-        not parallel
-        or workers < 2
-        or len(items) < MIN_PARALLEL
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
+    if not parallel or workers < 2 or len(items) < MIN_PARALLEL or not _can_fork():
         if progress is None:
             return [func(item) for item in items]
         return _in_process(func, items, progress)
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
     chunks = [(func, items[i : i + size]) for i in range(0, len(items), size)]
+    import multiprocessing
+
     # Objects the workers inherit stay out of their garbage collector: its passes
     # would write to every one of them and copy the parent's memory page by page.
     gc.freeze()
@@ -92,6 +88,13 @@ def map_units(
     finally:
         gc.unfreeze()
     return [result for chunk in done for result in chunk]
+
+
+def _can_fork() -> bool:
+    # Imported here: a run small enough for one process never needs it (6 ms).
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _in_process(

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from kgen import __version__
 from kgen.errors import Problem, format_path
 from kgen.report.base import StreamReporter, summary
-from kgen.rules.catalog import RULES
 
 # GitHub shows 10 annotations of each kind per step and drops the rest silently.
 GITHUB_SHOWN = 10
@@ -92,6 +91,10 @@ class SarifReporter(StreamReporter):
     def report(
         self, problems: Sequence[Problem], *, checked: Sequence[str] = ()
     ) -> None:
+        # Imported here: the catalogue (every kind's codes) is needed by SARIF alone,
+        # and `kgen --help` imports this module for the format names.
+        from kgen.rules.catalog import RULES
+
         ids = sorted(RULES)
         rules = [_sarif_rule(rule_id) for rule_id in ids]
         results = [_sarif_result(p, ids) for p in problems]
@@ -115,6 +118,8 @@ class SarifReporter(StreamReporter):
 
 
 def _sarif_rule(rule_id: str) -> dict[str, object]:
+    from kgen.rules.catalog import RULES
+
     rule = RULES[rule_id]
     return {
         "id": rule.id,
