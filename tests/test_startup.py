@@ -1,0 +1,130 @@
+"""What each command imports, in a fresh interpreter as `kgen` starts.
+
+Start-up is a benchmark target (docs/performance.md): a module imported at the top for
+a rare case costs every run, and no other test notices. These tests name modules,
+never times: a light command that starts importing a heavy library fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from generate import edit_spec, generate
+
+# Libraries that only some runs need: the spec models (pydantic), YAML with positions
+# (ruamel), emitting YAML (PyYAML), checking rendered objects (jsonschema, its compiled
+# twin, kubernetes-validate), workers, and what pydantic's plugin lookup costs.
+SPEC_MODELS = "pydantic.main"
+POSITIONS = "ruamel.yaml"
+EMITTER = "yaml"
+OUTPUT_CHECKS = ("jsonschema", "jsonschema_rs", "kubernetes_validate")
+CEL = "kgen.check.cel_runtime"
+WORKERS = "multiprocessing"
+METADATA = "importlib.metadata"
+JOB_MODELS = "kgen.kinds.pytorch.spec"
+RENDERERS = "kgen.render.job"
+
+
+def imported(*args: str, cwd: Path) -> tuple[int, set[str]]:
+    """The exit code of `kgen ARGS` run as the command runs, and every module loaded."""
+    script = (
+        "import json, sys\n"
+        f"sys.argv = ['kgen', *{list(args)!r}]\n"
+        "from kgen.__main__ import main\n"
+        "code = main()\n"
+        "sys.stderr.write('\\n' + json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    env = {**os.environ, "NO_COLOR": "1"}
+    env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, modules = json.loads(done.stderr.splitlines()[-1])
+    return code, set(modules)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three jobs, no CRDs, built once: the tree and the cache are up to date."""
+    root = tmp_path_factory.mktemp("startup") / "project"
+    generate(root, 3)
+    code, _ = imported("build", cwd=root)
+    assert code == 0
+    return root
+
+
+def test_help_loads_no_library_but_click(tmp_path: Path):
+    code, modules = imported("--help", cwd=tmp_path)
+    assert code == 0
+    heavy = {
+        SPEC_MODELS,
+        POSITIONS,
+        EMITTER,
+        *OUTPUT_CHECKS,
+        WORKERS,
+        METADATA,
+        "kgen.load.project",
+        "kgen.pipeline.run",
+        "kgen.rules.catalog",
+    }
+    assert "click" in modules
+    assert heavy & modules == set()
+
+
+def test_build_check_from_the_cache_renders_and_checks_nothing(generated: Path):
+    code, modules = imported("build", "--check", cwd=generated)
+    assert code == 0
+    heavy = {JOB_MODELS, RENDERERS, CEL, EMITTER, *OUTPUT_CHECKS, WORKERS, METADATA}
+    assert heavy & modules == set()
+    # kgen.yaml and the overlays are still read and validated.
+    assert {SPEC_MODELS, POSITIONS} <= modules
+
+
+def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path):
+    edited = edit_spec(generated, 1, 77)
+    code, modules = imported("validate", str(edited), cwd=generated)
+    assert code == 0
+    # It validates, renders and checks that job: its model, the renderer, the compiled
+    # check and the CEL rules of its kind's envelope.
+    assert {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, CEL, "jsonschema_rs"} <= (
+        modules
+    )
+    # Nothing it writes, no error to word, no workers for four renders, and pydantic
+    # is not left looking for plugins.
+    assert {EMITTER, "jsonschema", "kubernetes_validate", WORKERS, METADATA} & (
+        modules
+    ) == set()
+
+
+def test_plugin_discovery_stays_on_where_asked_for(tmp_path: Path):
+    # PYDANTIC_DISABLE_PLUGINS set to a plugin's name turns that plugin off, not the
+    # lookup: kgen then leaves pydantic's loader alone.
+    script = (
+        "import os, sys\n"
+        "os.environ['PYDANTIC_DISABLE_PLUGINS'] = 'some-plugin'\n"
+        "sys.argv = ['kgen', 'validate']\n"
+        "from kgen.__main__ import main\n"
+        "main()\n"
+        "from pydantic.plugin import _loader\n"
+        "print(hasattr(_loader, 'PYDANTIC_ENTRY_POINT_GROUP'))\n"
+    )
+    (tmp_path / "kgen.yaml").write_text("environments: {dev: {overlays: []}}\n")
+    (tmp_path / "jobs").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.stdout == "True\n", done.stderr
