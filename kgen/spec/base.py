@@ -16,6 +16,13 @@ else:
     Framework = Literal[FRAMEWORKS]
 
 
+def new_list() -> list[Any]:
+    """An empty list: the default_factory of list fields. pydantic reads a factory's
+    signature when it builds a model, and `list`'s is parsed from its text signature
+    with tokenize, whose regular expressions then compile (3 ms of start-up)."""
+    return []
+
+
 class SpecModel(BaseModel):
     """Strict types, camelCase keys like Kubernetes, and no unknown keys."""
 

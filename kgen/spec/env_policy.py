@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
 
 from kgen.rules.groups import expanded
-from kgen.spec.base import SpecModel
+from kgen.spec.base import SpecModel, new_list
 from kgen.spec.fields import AtMost, Reason, checked
 
 # The rules of each Pod Security Standard level that kgen checks, from the level's table
@@ -92,7 +92,7 @@ class EnvironmentPolicy(SpecModel):
         examples=["baseline"],
     )
     forbid: Annotated[list[ForbiddableRule], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="More rules to forbid (`host-namespaces` stands for all three).",
         examples=[["image-latest"]],
     )

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from kgen.kinds import FRAMEWORKS, kind_for
 from kgen.spec.addons import CodeSync, TensorBoard
-from kgen.spec.base import SpecModel
+from kgen.spec.base import SpecModel, new_list
 from kgen.spec.fields import (
     AbsolutePath,
     AtMost,
@@ -85,7 +85,7 @@ class JobSpec(SpecModel):
         None, description="When to pull the image.", examples=["IfNotPresent"]
     )
     image_pull_secrets: Annotated[list[ObjectName], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Registry credentials, by Secret name.",
         examples=[["registry-example-com"]],
     )
@@ -103,12 +103,12 @@ class JobSpec(SpecModel):
         examples=["/app"],
     )
     env: Annotated[list[EnvVar], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Environment variables (see below).",
         examples=[[{"name": "LOG_LEVEL", "value": "info"}]],
     )
     env_from: Annotated[list[EnvFrom], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="All keys of ConfigMaps or Secrets as variables.",
         examples=[[{"configMap": "settings"}]],
     )
@@ -123,7 +123,7 @@ class JobSpec(SpecModel):
         examples=["2Gi"],
     )
     volumes: Annotated[list[Volume], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Volumes mounted in every role (see below).",
         examples=[[{"name": "data", "claim": "mnist-data", "mountPath": "/data"}]],
     )
@@ -133,7 +133,7 @@ class JobSpec(SpecModel):
         examples=[{"cloud.google.com/gke-accelerator": "nvidia-tesla-t4"}],
     )
     tolerations: Annotated[list[Toleration], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Taints pods tolerate (see below).",
         examples=[[{"key": "nvidia.com/gpu", "operator": "Exists"}]],
     )
@@ -177,17 +177,17 @@ class JobSpec(SpecModel):
         examples=[True],
     )
     containers: Containers = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Sidecars: core Containers beside the trainer, in every pod.",
         examples=[[{"name": "exporter", "image": "registry.example.com/exp:1.2"}]],
     )
     init_containers: Containers = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Core Containers that run before the trainer (after codeSync).",
         examples=[[{"name": "fetch", "image": "registry.example.com/fetch:1.0"}]],
     )
     ports: Ports = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="The trainer's ports beside the operator's; one named as the operator's port moves it.",
         examples=[[{"name": "metrics", "containerPort": 9400}]],
     )
@@ -221,12 +221,12 @@ class JobSpec(SpecModel):
         None, description="A PodDNSConfig.", examples=[{"nameservers": ["10.0.0.10"]}]
     )
     host_aliases: Annotated[list[KubeObject], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="HostAliases in every pod's /etc/hosts.",
         examples=[[{"ip": "10.0.0.5", "hostnames": ["storage.local"]}]],
     )
     topology_spread_constraints: Annotated[list[KubeObject], AtMost] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="TopologySpreadConstraints of every pod.",
         examples=[
             [
@@ -262,7 +262,7 @@ class JobSpec(SpecModel):
         examples=["r7"],
     )
     patches: Patches = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Changes to the rendered objects, checked after (see below and docs/patches.md); a last resort for what the spec does not model.",
         examples=[
             [{"ops": [{"op": "add", "path": "/spec/runPolicy/suspend", "value": True}]}]

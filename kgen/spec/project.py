@@ -8,7 +8,7 @@ from pydantic import BeforeValidator, Field
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.kinds.targets import TARGETS
-from kgen.spec.base import Framework, SpecModel
+from kgen.spec.base import Framework, SpecModel, new_list
 from kgen.spec.env_policy import EnvironmentPolicy
 from kgen.spec.fields import (
     MAX_ENVIRONMENTS,
@@ -86,7 +86,7 @@ class OverlaySpec(SpecModel):
         examples=[{"resources": {"gpu": 1}}],
     )
     patches: Patches = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Changes to each matching job's rendered objects, after the job's own patches (docs/patches.md).",
         examples=[[{"merge": {"metadata": {"annotations": {"team": "vision"}}}}]],
     )
@@ -103,7 +103,7 @@ class EnvironmentSpec(SpecModel):
     overlays: Annotated[
         list[OverlayName], at_most(MAX_OVERLAYS, "applied in order to every job")
     ] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Overlay files, in order; later ones win.",
         examples=[["gpu", "prod", "v1"]],
     )
@@ -132,12 +132,12 @@ class GpuPlacement(SpecModel):
     """How this project's GPU pods reach GPU nodes: a GPU pod must use one of these."""
 
     node_selector_keys: list[str] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Node selector keys that pick GPU nodes.",
         examples=[["cloud.google.com/gke-accelerator"]],
     )
     toleration_keys: list[str] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Taint keys GPU nodes carry.",
         examples=[["nvidia.com/gpu"]],
     )
@@ -177,7 +177,7 @@ class ProjectSpec(SpecModel):
         examples=["1.31"],
     )
     external_claims: list[ObjectName] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="Claims that exist outside kgen (jobs may mount them without `create`).",
         examples=[["imagenet"]],
     )
@@ -187,7 +187,7 @@ class ProjectSpec(SpecModel):
         examples=[{"tolerationKeys": ["nvidia.com/gpu"]}],
     )
     crds: list[RelativeDir] = Field(
-        default_factory=list,
+        default_factory=new_list,
         description="CRD files of your cluster's operator; rendered jobs are checked against them too.",
         examples=[["crds/pytorchjobs-v1.9.yaml"]],
     )
