@@ -49,6 +49,46 @@ class RoleSettings:
 
 
 _PROBES = ("liveness_probe", "readiness_probe", "startup_probe")
+# Settings whose values the spec types (strings, its own models) compare by value; the
+# rest hold Kubernetes objects as written, where 1 == True == 1.0 would call two
+# different pods alike, so only the very same object is the same.
+_TYPED = (
+    "image",
+    "command",
+    "args",
+    "env",
+    "requests",
+    "limits",
+    "node_selector",
+    "tolerations",
+    "shared_memory",
+    "pod_labels",
+    "pod_annotations",
+)
+_AS_WRITTEN = ("affinity", "security_context", "pod_security_context")
+_LISTS_AS_WRITTEN = ("containers", "init_containers", "ports")
+
+
+def same_settings(one: RoleSettings, other: RoleSettings) -> bool:
+    """Whether two roles of one spec run the same pods (the usual chief and worker)."""
+    if one is other:
+        return True
+    return (
+        all(getattr(one, name) == getattr(other, name) for name in _TYPED)
+        and all(getattr(one, name) is getattr(other, name) for name in _AS_WRITTEN)
+        and all(
+            _same_items(getattr(one, name), getattr(other, name))
+            for name in _LISTS_AS_WRITTEN
+        )
+        and one.probes.keys() == other.probes.keys()
+        and all(value is other.probes[key] for key, value in one.probes.items())
+    )
+
+
+def _same_items(one: list[Any], other: list[Any]) -> bool:
+    return len(one) == len(other) and all(
+        a is b for a, b in zip(one, other, strict=True)
+    )
 
 
 # The settings of the specs rendered last, by spec identity: the policy rules, the
