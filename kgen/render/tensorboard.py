@@ -16,22 +16,28 @@ from kgen.spec.addons import TENSORBOARD_IMAGE, TensorBoard
 from kgen.spec.job import JobSpec
 
 PORT = 6006
-# The spec rendered last, by identity, with its log source and, once made, the
+# The specs rendered last, by identity, with their log source and, once made, the
 # Deployment's and Service's specs: none depends on the environment, and environments
 # that merge a job alike share its spec (kgen.render.pod keeps its replica specs so).
 # The specs are shared: the emitter writes each once, and no caller may change them.
-_RECENT: list[
-    tuple[JobSpec, LogSource | None, tuple[dict[str, Any], dict[str, Any]] | None]
-] = []
+# Each spec is held, so its id is not reused.
+_RECENT: dict[
+    int,
+    tuple[JobSpec, LogSource | None, tuple[dict[str, Any], dict[str, Any]] | None],
+] = {}
+_RECENT_SPECS = 8
 
 
 def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
     board = spec.tensorboard
     if board is None:
         return []
-    if not _RECENT or _RECENT[0][0] is not spec:
-        _RECENT[:] = [(spec, tensorboard_source(spec), None)]
-    source = _RECENT[0][1]
+    recent = _RECENT.get(id(spec))
+    if recent is None or recent[0] is not spec:
+        if len(_RECENT) >= _RECENT_SPECS:
+            _RECENT.clear()
+        recent = _RECENT[id(spec)] = (spec, tensorboard_source(spec), None)
+    source = recent[1]
     if source is None:
         return []
     name = tensorboard_name(spec.name)
@@ -56,10 +62,10 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
             "spec": {"logspath": logspath},
         }
         return [Manifest("Tensorboard", name, body)]
-    specs = _RECENT[0][2]
+    specs = recent[2]
     if specs is None:
         specs = _new_specs(board, source, labels)
-        _RECENT[:] = [(spec, source, specs)]
+        _RECENT[id(spec)] = (spec, source, specs)
     deployment_spec, service_spec = specs
     deployment = {
         "apiVersion": "apps/v1",
