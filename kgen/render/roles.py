@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,18 +76,22 @@ def same_settings(one: RoleSettings, other: RoleSettings) -> bool:
     if one is other:
         return True
     return (
-        all(getattr(one, name) == getattr(other, name) for name in _TYPED)
-        and all(getattr(one, name) is getattr(other, name) for name in _AS_WRITTEN)
+        _typed(one) == _typed(other)
+        and _same_items(_as_written(one), _as_written(other))
         and all(
             _same_items(getattr(one, name), getattr(other, name))
             for name in _LISTS_AS_WRITTEN
         )
-        and one.probes.keys() == other.probes.keys()
-        and all(value is other.probes[key] for key, value in one.probes.items())
+        and list(one.probes) == list(other.probes)
+        and _same_items(list(one.probes.values()), list(other.probes.values()))
     )
 
 
-def _same_items(one: list[Any], other: list[Any]) -> bool:
+_typed = operator.attrgetter(*_TYPED)
+_as_written = operator.attrgetter(*_AS_WRITTEN)
+
+
+def _same_items(one: Sequence[Any], other: Sequence[Any]) -> bool:
     return len(one) == len(other) and all(
         a is b for a, b in zip(one, other, strict=True)
     )
