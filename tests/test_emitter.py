@@ -174,3 +174,17 @@ def test_direct_emitter_agrees_on_tricky_strings(value: str):
 
     document = {"key": value, "list": [value, {"name": value}], value: 1}
     assert dump_documents([document]) == _dump_with_pyyaml([document])
+
+
+def test_a_shared_map_is_written_as_a_copy_would_be_at_every_indentation():
+    import copy
+
+    from kgen.output.emitter import _dump_with_pyyaml, shared
+
+    template = shared({"spec": {"containers": [{"name": "a", "args": ["1", "x"]}]}})
+    roles = shared({"Chief": {"template": template}, "Worker": {"template": template}})
+    document = {"kind": "Job", "spec": {"replicaSpecs": roles}, "other": roles}
+    expected = dump_documents([copy.deepcopy(document)])
+    assert dump_documents([document]) == expected
+    assert dump_documents([document]) == expected  # and again, from what it kept
+    assert expected == _dump_with_pyyaml([copy.deepcopy(document)])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from kgen.check import core
 from kgen.load.document import Origin
@@ -655,3 +656,33 @@ def test_a_policy_forbids_host_access_a_patch_writes_whatever_lint_ignore_says(
     ]
     assert all("as a patch left it" in line for line in forbidden)
     assert "forbidden by the project's policy (kgen.yaml:5:23)" in forbidden[0]
+
+
+@pytest.mark.parametrize("container", [0, 1], ids=["trainer", "sidecar"])
+def test_a_patch_on_one_roles_pod_leaves_the_other_roles_alone(
+    tmp_path: Path, run_kgen: RunKgen, container: int
+):
+    # Roles share what they inherit (the sidecar is the job's; both pods are alike),
+    # yet each role's pod is its own object in the output.
+    worker = "/spec/pytorchReplicaSpecs/Worker/template/spec"
+    patches = (
+        f"  - ops: [{{op: replace, path: {worker}/containers/{container}/image,"
+        ' value: "registry.example.com/patched:2.0"}]\n'
+    )
+    root = _project(tmp_path, patches)
+    job = root / "jobs/train.yaml"
+    job.write_text(
+        job.read_text()
+        + 'containers:\n  - {name: side, image: "registry.example.com/side:1.0"}\n'
+    )
+    assert run_kgen("build", cwd=root).code == 0
+    body = yaml.safe_load((root / "manifests/dev/train.pytorchjob.yaml").read_text())
+    specs = body["spec"]["pytorchReplicaSpecs"]
+    images = {
+        role: [c["image"] for c in specs[role]["template"]["spec"]["containers"]]
+        for role in ("Master", "Worker")
+    }
+    expected = ["registry.example.com/train:1.0", "registry.example.com/side:1.0"]
+    assert images["Master"] == expected
+    expected[container] = "registry.example.com/patched:2.0"
+    assert images["Worker"] == expected

@@ -147,3 +147,29 @@ def test_a_field_the_target_cannot_express_is_an_error_naming_it():
 def test_worker_only_pytorch_needs_master_on_old_targets():
     _, problems = render({**PYTORCH, "roles": {"worker": {"replicas": 2}}}, "v1-legacy")
     assert [p.code for p in problems] == ["target-needs-master"]
+
+
+def test_roles_alike_share_one_pod_template_and_others_get_their_own():
+    data = {
+        **TF,
+        "roles": {
+            "chief": {"replicas": 1},
+            "worker": {"replicas": 2},
+            "ps": {"replicas": 1, "image": "repo/ps:1"},
+        },
+    }
+    specs = render(data)[0]["spec"]["tfReplicaSpecs"]
+    assert specs["Chief"]["template"] is specs["Worker"]["template"]
+    assert specs["PS"]["template"] is not specs["Chief"]["template"]
+    assert specs["PS"]["template"]["spec"]["containers"][0]["image"] == "repo/ps:1"
+
+
+def test_every_role_setting_counts_when_roles_are_compared():
+    # A setting same_settings does not look at would let two different pods share one
+    # template.
+    from dataclasses import fields
+
+    from kgen.render import roles
+
+    compared = {*roles._TYPED, *roles._AS_WRITTEN, *roles._LISTS_AS_WRITTEN, "probes"}
+    assert compared == {f.name for f in fields(roles.RoleSettings)}

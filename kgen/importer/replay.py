@@ -4,7 +4,6 @@ than a patch may add, or deeper than a spec may nest, is not kept."""
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from kgen.errors import DataPath
@@ -36,6 +35,7 @@ def not_kept(
     are applied as `kgen build` applies them, and what is still left over is
     compared."""
     from kgen.load.document import Origin
+    from kgen.patch.apply import own_copy
     from kgen.patch.context import Patching
     from kgen.patch.marks import Budget, PatchMarks
     from kgen.patch.ops import apply_ops
@@ -45,7 +45,9 @@ def not_kept(
     if max(_depth(p) for p in patches) + PATCH_DEPTH > MAX_DEPTH:
         return f"it is nested deeper than a job spec may be ({MAX_DEPTH} levels)", ()
     nowhere = Origin("", 1, 1, 1, 1)
-    body = copy.deepcopy(rendered)
+    # A copy that shares nothing, as `kgen build` patches: roles alike share one pod
+    # template in the render.
+    body = own_copy(rendered)
     kind, name = str(body.get("kind")), str(body["metadata"]["name"])
     patching = Patching(body, kind, name, (), lambda _: nowhere, PatchMarks(), Budget())
     for patch in patches:

@@ -172,6 +172,33 @@ def _head(key: Any, indent: int, heads: dict[str, str]) -> str:
     return head
 
 
+# Maps the renderers share (kgen.render.pod: one pod template for roles alike, one set
+# of replica specs for every environment that merges a job alike), by identity, with
+# their text at each indentation: written once, then reused. Each map is held, so its id
+# is not reused; the renderers never change a shared map.
+_SHARED: dict[int, tuple[Mapping[str, Any], dict[int, str]]] = {}
+_MAX_SHARED = 64
+
+
+def shared(tree: dict[str, Any]) -> dict[str, Any]:
+    """`tree`, marked as a map the renderers share and never change again."""
+    if len(_SHARED) >= _MAX_SHARED:
+        _SHARED.clear()
+    _SHARED[id(tree)] = (tree, {})
+    return tree
+
+
+def _emit_shared(
+    data: Mapping[str, Any], texts: dict[int, str], indent: int, lines: list[str]
+) -> None:
+    text = texts.get(indent)
+    if text is None:
+        own: list[str] = []
+        _emit_mapping(data, indent, own)
+        text = texts[indent] = "".join(own)
+    lines.append(text)
+
+
 def _emit_mapping(data: Mapping[str, Any], indent: int, lines: list[str]) -> None:
     """Append `data`'s lines in block style at `indent`: one function, one list, no
     generators, since it runs for every line kgen writes."""
@@ -188,7 +215,11 @@ def _emit_mapping(data: Mapping[str, Any], indent: int, lines: list[str]) -> Non
         elif kind is dict or (kind is not list and isinstance(value, Mapping)):
             if value:
                 append(head + "\n")
-                _emit_mapping(value, indent + 2, lines)
+                known = _SHARED.get(id(value))
+                if known is not None and known[0] is value:
+                    _emit_shared(value, known[1], indent + 2, lines)
+                else:
+                    _emit_mapping(value, indent + 2, lines)
             else:
                 append(head + " {}\n")
         elif kind is list:

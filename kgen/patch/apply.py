@@ -46,7 +46,7 @@ def apply_patches(
         for index in chosen:
             body = bodies[index]
             if body is None:
-                body = bodies[index] = copy.deepcopy(objects[index].body)
+                body = bodies[index] = own_copy(objects[index].body)
             manifest = objects[index]
             patching = Patching(
                 body,
@@ -68,6 +68,21 @@ def apply_patches(
         for i, o in enumerate(objects)
     ]
     return patched, problems
+
+
+def own_copy(tree: Any) -> Any:
+    """A copy of a rendered tree that shares no map or list, within itself or with the
+    render. Renderers share sub-trees (the spec's sidecars in every role's pod, one pod
+    template for roles alike), and `copy.deepcopy` keeps them shared: a patch on the
+    Worker's sidecar changed the Chief's too."""
+    kind = type(tree)
+    if kind is dict:
+        return {key: own_copy(value) for key, value in tree.items()}
+    if kind is list:
+        return [own_copy(item) for item in tree]
+    if kind in (str, int, float, bool) or tree is None:
+        return tree
+    return copy.deepcopy(tree)
 
 
 def patched_rules(

@@ -22,6 +22,7 @@ from kgen.output.emitter import dump_documents
 from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
     from kgen.render.base import Environment, Manifest
     from kgen.spec.job import JobSpec
 
@@ -158,11 +159,31 @@ def _fingerprint(job: Manifest, text: str | None) -> tuple[str, str] | None:
 def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
     maximum size, since that is what a quota must hold."""
+    kind = kind_for(spec.framework, env.target)
+    key = (id(spec), kind.kind)
+    recent = _RECENT.get(key)
+    if recent is None or recent[0] is not spec:
+        if len(_RECENT) >= _RECENT_SPECS:
+            _RECENT.clear()
+        recent = _RECENT[key] = (spec, _load(spec, kind))
+    roles, pods, gpus, cpu, memory = recent[1]
+    return JobLoad(
+        env.name, spec.name, kind.kind, env.target.name, roles, pods, gpus, cpu, memory
+    )
+
+
+# The load of the specs counted last, by identity and kind: the environments that
+# merge a job alike share its spec. Each spec is held, so its id is not reused.
+_Load = tuple[str, int, int, Decimal, Decimal]  # roles, pods, GPUs, CPU, memory
+_RECENT: dict[tuple[int, str], tuple[JobSpec, _Load]] = {}
+_RECENT_SPECS = 8
+
+
+def _load(spec: JobSpec, kind: Kind) -> _Load:
     # Imported here: runs that take every render from the cache never build the models.
     from kgen.render.roles import role_settings
     from kgen.spec.job import role_items
 
-    kind = kind_for(spec.framework, env.target)
     limit = kind.scale_limit(spec)
     pods = gpus = 0
     cpu = memory = Decimal(0)
@@ -179,14 +200,4 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
         parts.append(
             f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
         )
-    return JobLoad(
-        env.name,
-        spec.name,
-        kind.kind,
-        env.target.name,
-        ", ".join(parts),
-        pods,
-        gpus,
-        cpu,
-        memory,
-    )
+    return ", ".join(parts), pods, gpus, cpu, memory

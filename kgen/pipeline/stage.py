@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds import OWN_SECTIONS, foreign_sections, kind_for
@@ -35,9 +35,10 @@ from kgen.spec.validate import validate_model
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
-# Distinct (job, overlay list) pairs kept: a run renders jobs environment by
-# environment, so a job comes back after every other job of its environment.
+# Distinct (job, overlay list) pairs kept.
 MAX_KEPT = 256
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class Stage:
@@ -96,11 +97,7 @@ class Stages:
         key = (job.file, tuple(o.name for o in applied))
         found = self._kept.get(key)
         if found is None:
-            if len(self._kept) >= MAX_KEPT:
-                self._kept.clear()
-                self._checked.clear()
-                self._by_patches.clear()
-            found = self._kept[key] = self._stage(job, applied)
+            found = _kept(self._kept, key, self._stage(job, applied))
         return found
 
     def _stage(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
@@ -114,8 +111,10 @@ class Stages:
         patches = (job.file, variant, tuple(o.name for o in applied if o.spec.patch))
         checked = self._by_patches.get(patches)
         if checked is None:
-            checked = self._by_patches[patches] = self._checked_merge(
-                job, layers, target, variant
+            checked = _kept(
+                self._by_patches,
+                patches,
+                self._checked_merge(job, layers, target, variant),
             )
         spec, problems, failed, silenced = checked
         return Stage(job, layers, spec, problems, failed=failed, silenced=silenced)
@@ -134,8 +133,17 @@ class Stages:
         if checked is None:
             checked = _check(job, merged, target, self.context)
             if pickled is not None:
-                self._checked[key] = checked
+                _kept(self._checked, key, checked)
         return checked
+
+
+def _kept(kept: dict[K, V], key: K, value: V) -> V:
+    """`value`, kept under `key`; the oldest goes once MAX_KEPT are (a job rendered
+    in every environment in a row keeps what its other environments share)."""
+    if len(kept) >= MAX_KEPT:
+        del kept[next(iter(kept))]
+    kept[key] = value
+    return value
 
 
 def layers_of(applied: Sequence[Overlay]) -> tuple[Layer, ...]:

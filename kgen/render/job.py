@@ -8,7 +8,6 @@ spec data path.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 from dataclasses import replace
@@ -60,9 +59,9 @@ def named_run(job: Manifest, spec: JobSpec, env: Environment) -> Manifest:
     else:
         return job
     name = f"{spec.name}-{suffix}"
-    body = copy.deepcopy(job.body)
-    body["metadata"]["name"] = name
-    body["metadata"]["labels"] = dict(
-        sorted({**body["metadata"]["labels"], JOB_LABEL: spec.name}.items())
-    )
+    # New maps down to the name only: the rest (replica specs) is shared, and a deep
+    # copy of it cost more than the render.
+    metadata = job.body["metadata"]
+    labels = dict(sorted({**metadata["labels"], JOB_LABEL: spec.name}.items()))
+    body = {**job.body, "metadata": {**metadata, "name": name, "labels": labels}}
     return replace(job, name=name, body=body)

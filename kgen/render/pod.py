@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kgen.render.roles import RoleSettings, role_settings
+from kgen.output.emitter import shared
+from kgen.render.roles import RoleSettings, role_settings, same_settings
 from kgen.render.volumes import CODE_VOLUME, container_mounts, pod_volumes
 from kgen.spec.addons import CodeSync
 from kgen.spec.job import JobSpec, role_items
@@ -17,23 +18,52 @@ if TYPE_CHECKING:
 CHECKOUT_CONTAINER = "git-sync"
 
 
+# The replica specs of the specs rendered last, by spec identity and kind. They do not
+# depend on the environment, and environments that merge a job alike share its
+# validated spec (kgen.pipeline.stage): 4 environments build and emit them twice, not
+# 4 times. Each spec is held, so its id is not reused.
+_RECENT: dict[tuple[int, str], tuple[JobSpec, dict[str, Any]]] = {}
+_RECENT_SPECS = 8
+
+
 def replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
     """Every role as the operator's ReplicaSpec: explicit replicas and restart policy,
-    and the role's own pod template (kubeflow-api.md §3.3)."""
-    return {
-        kind.role(name).key: {
+    and the role's own pod template (kubeflow-api.md §3.3).
+
+    Shared between renders, and roles with the same settings share one template
+    (kgen.output.emitter writes a shared sub-tree once): no caller may change them."""
+    key = (id(spec), kind.kind)
+    entry = _RECENT.get(key)
+    if entry is None or entry[0] is not spec:
+        if len(_RECENT) >= _RECENT_SPECS:
+            _RECENT.clear()
+        entry = _RECENT[key] = (spec, _replica_specs(spec, kind))
+    return entry[1]
+
+
+def _replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
+    specs: dict[str, Any] = {}
+    made: list[tuple[RoleSettings, dict[str, Any]]] = []
+    for name, role in role_items(spec):
+        settings = role_settings(spec, name, role)
+        template = next((t for s, t in made if same_settings(s, settings)), None)
+        if template is None:
+            template = shared(
+                pod_template(
+                    spec,
+                    settings,
+                    container=kind.container,
+                    port_name=kind.port_name,
+                    port=kind.port,
+                )
+            )
+            made.append((settings, template))
+        specs[kind.role(name).key] = {
             "replicas": role.replicas,
             "restartPolicy": role.restart_policy or kind.default_restart,
-            "template": pod_template(
-                spec,
-                role_settings(spec, name, role),
-                container=kind.container,
-                port_name=kind.port_name,
-                port=kind.port,
-            ),
+            "template": template,
         }
-        for name, role in role_items(spec)
-    }
+    return shared(specs)
 
 
 def pod_template(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +51,50 @@ class RoleSettings:
 
 
 _PROBES = ("liveness_probe", "readiness_probe", "startup_probe")
+# Settings whose values the spec types (strings, its own models) compare by value; the
+# rest hold Kubernetes objects as written, where 1 == True == 1.0 would call two
+# different pods alike, so only the very same object is the same.
+_TYPED = (
+    "image",
+    "command",
+    "args",
+    "env",
+    "requests",
+    "limits",
+    "node_selector",
+    "tolerations",
+    "shared_memory",
+    "pod_labels",
+    "pod_annotations",
+)
+_AS_WRITTEN = ("affinity", "security_context", "pod_security_context")
+_LISTS_AS_WRITTEN = ("containers", "init_containers", "ports")
+
+
+def same_settings(one: RoleSettings, other: RoleSettings) -> bool:
+    """Whether two roles of one spec run the same pods (the usual chief and worker)."""
+    if one is other:
+        return True
+    return (
+        _typed(one) == _typed(other)
+        and _same_items(_as_written(one), _as_written(other))
+        and all(
+            _same_items(getattr(one, name), getattr(other, name))
+            for name in _LISTS_AS_WRITTEN
+        )
+        and list(one.probes) == list(other.probes)
+        and _same_items(list(one.probes.values()), list(other.probes.values()))
+    )
+
+
+_typed = operator.attrgetter(*_TYPED)
+_as_written = operator.attrgetter(*_AS_WRITTEN)
+
+
+def _same_items(one: Sequence[Any], other: Sequence[Any]) -> bool:
+    return len(one) == len(other) and all(
+        a is b for a, b in zip(one, other, strict=True)
+    )
 
 
 # The settings of the specs rendered last, by spec identity: the policy rules, the

@@ -8,18 +8,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgen.output.emitter import shared
 from kgen.render.base import Environment, Manifest, object_meta
 from kgen.render.names import tensorboard_name
-from kgen.render.volumes import mount, tensorboard_source
-from kgen.spec.addons import TENSORBOARD_IMAGE
+from kgen.render.volumes import LogSource, mount, tensorboard_source
+from kgen.spec.addons import TENSORBOARD_IMAGE, TensorBoard
 from kgen.spec.job import JobSpec
 
 PORT = 6006
+# The specs rendered last, by identity, with their log source and, once made, the
+# Deployment's and Service's specs: none depends on the environment, and environments
+# that merge a job alike share its spec (kgen.render.pod keeps its replica specs so).
+# The specs are shared: the emitter writes each once, and no caller may change them.
+# Each spec is held, so its id is not reused.
+_RECENT: dict[
+    int,
+    tuple[JobSpec, LogSource | None, tuple[dict[str, Any], dict[str, Any]] | None],
+] = {}
+_RECENT_SPECS = 8
 
 
 def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
-    board, source = spec.tensorboard, tensorboard_source(spec)
-    if board is None or source is None:
+    board = spec.tensorboard
+    if board is None:
+        return []
+    recent = _RECENT.get(id(spec))
+    if recent is None or recent[0] is not spec:
+        if len(_RECENT) >= _RECENT_SPECS:
+            _RECENT.clear()
+        recent = _RECENT[id(spec)] = (spec, tensorboard_source(spec), None)
+    source = recent[1]
+    if source is None:
         return []
     name = tensorboard_name(spec.name)
     labels = {
@@ -43,6 +62,32 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
             "spec": {"logspath": logspath},
         }
         return [Manifest("Tensorboard", name, body)]
+    specs = recent[2]
+    if specs is None:
+        specs = _new_specs(board, source, labels)
+        _RECENT[id(spec)] = (spec, source, specs)
+    deployment_spec, service_spec = specs
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta,
+        "spec": deployment_spec,
+    }
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": meta,
+        "spec": service_spec,
+    }
+    return [
+        Manifest("Deployment", name, deployment),
+        Manifest("Service", name, service),
+    ]
+
+
+def _new_specs(
+    board: TensorBoard, source: LogSource, labels: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     selector = dict(sorted(labels.items()))
     container: dict[str, Any] = {
         "name": "tensorboard",
@@ -64,31 +109,18 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
         "persistentVolumeClaim": {"claimName": source.volume.claim, "readOnly": True},
     }
     deployment = {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
-        "metadata": meta,
-        "spec": {
-            "replicas": 1,
-            "selector": {"matchLabels": selector},
-            "template": {
-                "metadata": {"labels": selector},
-                "spec": {"containers": [container], "volumes": [volume]},
-            },
+        "replicas": 1,
+        "selector": {"matchLabels": selector},
+        "template": {
+            "metadata": {"labels": selector},
+            "spec": {"containers": [container], "volumes": [volume]},
         },
     }
     service = {
-        "apiVersion": "v1",
-        "kind": "Service",
-        "metadata": meta,
-        "spec": {
-            "type": board.service_type,
-            "selector": selector,
-            "ports": [
-                {"name": "http", "port": PORT, "targetPort": "http", "protocol": "TCP"}
-            ],
-        },
+        "type": board.service_type,
+        "selector": selector,
+        "ports": [
+            {"name": "http", "port": PORT, "targetPort": "http", "protocol": "TCP"}
+        ],
     }
-    return [
-        Manifest("Deployment", name, deployment),
-        Manifest("Service", name, service),
-    ]
+    return shared(deployment), shared(service)

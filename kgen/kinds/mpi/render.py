@@ -69,15 +69,23 @@ def _v2_only(key: str, target: ApiTarget) -> Problem:
 def _replicas(job: MPIJobSpec, *, v2: bool) -> dict[str, Any]:
     """The replica specs without the port the other kinds carry: neither operator opens
     one (ranks talk over ssh or kubectl exec, to the first container)."""
-    specs = replica_specs(job, KIND)
-    for key, replica in specs.items():
-        for container in replica["template"]["spec"]["containers"]:
-            container.pop("ports", None)
+    specs = {}
+    # New maps on the way down: the replica specs are shared (kgen.render.pod).
+    for key, shared in replica_specs(job, KIND).items():
+        template = shared["template"]
+        pod = template["spec"]
+        containers = [
+            {k: v for k, v in container.items() if k != "ports"}
+            for container in pod["containers"]
+        ]
+        pod = {**pod, "containers": containers}
+        replica = {**shared, "template": {**template, "spec": pod}}
         role = KIND.role_for_key(key)
         if v2 and role is not None and role.name == "launcher":
             launcher = job.roles.launcher
             if launcher is not None and launcher.restart_policy is None:
                 replica["restartPolicy"] = V2_LAUNCHER_RESTART
+        specs[key] = replica
     return specs
 
 
