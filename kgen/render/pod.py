@@ -20,8 +20,8 @@ CHECKOUT_CONTAINER = "git-sync"
 
 # The replica specs of the specs rendered last, by spec identity and kind. They do not
 # depend on the environment, and environments that merge a job alike share its
-# validated spec (kgen.pipeline.stage): 4 environments build and emit them twice, not
-# 4 times. Each spec is held, so its id is not reused.
+# validated spec (kgen.pipeline.stage), so they build and emit them once. Each spec is
+# held, so its id is not reused.
 _RECENT: dict[tuple[int, str], tuple[JobSpec, dict[str, Any]]] = {}
 _RECENT_SPECS = 8
 
