@@ -8,10 +8,12 @@ from kgen.commands.outcome import (
     Options,
     Outcome,
     changed_in_place_problems,
+    checked_files,
     load_and_run,
     report,
     run_scope,
 )
+from kgen.commands.up_to_date import Attempt
 from kgen.errors import UsageError
 from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
@@ -31,6 +33,10 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         raise UsageError(
             "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
         )
+    # A check of inputs and a tree as the last one found them finds what it did.
+    attempt = Attempt(options) if check and not show_diff else None
+    if attempt is not None and (replayed := attempt.replay()) is not None:
+        return replayed
     # Renders from the cache come as digests, unless there is a diff to show: a file
     # is compared by its digest, and a build asks for the texts of those it writes.
     outcome, expected = expected_tree_of(options, texts=show_diff)
@@ -47,7 +53,10 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         report(options, outcome)
         if drift.problems:
             return EXIT_PROBLEMS
-        return _report_drift(options, outcome.project, len(expected), drift)
+        code = _report_drift(options, outcome.project, len(expected), drift)
+        if code == EXIT_OK and attempt is not None:
+            attempt.remember(outcome, expected, checked_files(outcome.project))
+        return code
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     if outcome.failed:  # an immutable field changed in place: nothing is written
         report(options, outcome)

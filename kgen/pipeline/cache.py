@@ -76,6 +76,33 @@ def code_digest() -> str:
     return digest(*parts)
 
 
+@cache
+def code_identity() -> str:
+    """code_digest by the sources' lstat (path, size, times, inode) instead of their
+    bytes: a third of the time, for the records a replayed check reads."""
+    h = hashlib.sha256(sys.version.encode())
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for folder, _, files in sorted(os.walk(package)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                status = os.lstat(os.path.join(folder, name))
+                h.update(
+                    repr(
+                        (
+                            os.path.relpath(os.path.join(folder, name), package),
+                            status.st_size,
+                            status.st_mtime_ns,
+                            status.st_ctime_ns,
+                            status.st_ino,
+                        )
+                    ).encode()
+                )
+    versions = installed_versions()
+    for name in _DEPENDENCIES:
+        h.update(repr((name, versions.get(_normalized(name)))).encode())
+    return h.hexdigest()
+
+
 def installed_versions() -> dict[str, str]:
     """Normalised distribution name -> version, from the `*.dist-info` folders on
     sys.path, first found wins (as importlib.metadata finds them). One listing per

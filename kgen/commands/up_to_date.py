@@ -1,0 +1,187 @@
+"""`kgen build --check` with nothing changed: the last check's verdict, replayed.
+
+A check that finds the tree up to date records what it read (kgen.pipeline.run_record)
+and what it expected. The next check with the same inputs, on a tree kgen.output.stat_record
+still knows file by file (not one file, folder or byte changed since), reports the same
+problems and the same verdict, having read only the inputs and lstat'ed the tree. Anything
+else, or any doubt, runs the check in full.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING
+
+from kgen.errors import KgenError
+from kgen.load.files import read_input
+from kgen.output.digests import Digest
+from kgen.output.safe_paths import Refused, open_folder, open_root
+from kgen.output.scan import MAX_DEPTH, Stat, stat_of
+from kgen.output.stat_record import load_record, record_file, tree_id
+from kgen.pipeline.cache import cache_folder
+from kgen.pipeline.run_record import (
+    RunRecord,
+    Watched,
+    fingerprint,
+    load_run,
+    run_key,
+    save_run,
+)
+from kgen.report.formats import REPORTERS, pick_format
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from kgen.commands.outcome import Options, Outcome
+    from kgen.load.project import Project
+
+PROJECT_FILE = "kgen.yaml"
+
+
+class Attempt:
+    """A check's look-up of its record: the key and the inputs as they were before
+    it ran, so that a record is saved only of inputs that held still meanwhile."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        # Before the check reads anything: inputs changed after it are not recorded.
+        self.since = time.time_ns()
+        self.key: str | None = None
+        self.record: RunRecord | None = None
+        self.folder = None if not _replayable(options) else cache_folder(options.root)
+        if self.folder is None:
+            return
+        reading = read_input(
+            options.root / PROJECT_FILE, PROJECT_FILE, root=options.root
+        )
+        if reading.raw is not None:
+            parts = ("build --check", tuple(options.crds))
+            self.key = run_key(options.root, reading.raw, parts)
+        self.record = None if self.key is None else load_run(self.folder, self.key)
+
+    def replay(self) -> int | None:
+        """The exit code of the check the record stands for, reported as it was;
+        None when the record does not hold (the check runs in full)."""
+        record = self.record
+        root = self.options.root
+        if record is None or fingerprint(root, record.watched) != record.fingerprint:
+            return None
+        if not _tree_is(root, record.output, record.tree):
+            return None
+        options = self.options
+        reporter = REPORTERS[pick_format(options.report_format)]
+        stream = options.out if reporter.to_stdout else options.err
+        problems = sorted(record.problems, key=lambda p: p.sort_key)
+        reporter(stream=stream).report(problems, checked=list(record.checked))
+        options.err.write(
+            f"kgen: {record.output}/ is up to date ({record.files} files)\n"
+        )
+        return 0
+
+    def remember(
+        self, outcome: Outcome, expected: dict[str, str | Digest], checked: list[str]
+    ) -> None:
+        """Record a check that found the tree up to date."""
+        project = outcome.project
+        if self.folder is None or self.key is None or project is None:
+            return
+        watched = watched_of(project, self.options.crds)
+        before = fingerprint(self.options.root, watched, since=self.since)
+        reading = read_input(
+            self.options.root / PROJECT_FILE, PROJECT_FILE, root=self.options.root
+        )
+        if before is None or reading.raw is None:
+            return
+        if self.key != run_key(
+            self.options.root, reading.raw, ("build --check", tuple(self.options.crds))
+        ):
+            return  # kgen.yaml changed meanwhile
+        record = RunRecord(
+            watched,
+            before,
+            tree_id(expected),
+            len(expected),
+            project.spec.output,
+            tuple(outcome.problems or ()),
+            tuple(checked),
+        )
+        save_run(self.folder, self.key, record)
+
+
+def _replayable(options: Options) -> bool:
+    """A full check, with the cache on and no base to render."""
+    return not (
+        options.envs
+        or options.base is not None
+        or options.base_branch is not None
+        or not options.cache
+    )
+
+
+def watched_of(project: Project, extra_crds: tuple[str, ...]) -> Watched:
+    """What a check of `project` reads, and the paths whose identity kgen.output.root
+    compares with the output folder."""
+    spec = project.spec
+    crds = (*spec.crds, *extra_crds)
+    overlays = tuple(o.doc.file for o in project.overlays.values())
+    parts = spec.output.split("/")
+    places = [PROJECT_FILE, spec.jobs, spec.overlays, ".git", "schemas", "resources"]
+    places.append("argocd" if spec.argocd is None else spec.argocd.output)
+    if spec.flux is not None:
+        places.append(spec.flux.output)
+    places += [*crds, *("/".join(parts[:n]) for n in range(1, len(parts) + 1))]
+    return Watched(
+        (PROJECT_FILE, *overlays, *crds),
+        ((spec.jobs, 1), (spec.overlays, 1), ("resources", 2)),
+        tuple(places),
+    )
+
+
+def _tree_is(root: Path, output: str, tree: str) -> bool:
+    """Whether the output tree is, file by file, the one kgen last found to be `tree`."""
+    record = load_record(record_file(root, output), held=False)
+    if not record.tree or record.tree != tree:
+        return False
+    stats: dict[str, Stat] = {}
+    folders: set[str] = set()
+    try:
+        base = open_root(root)
+        try:
+            fd = open_folder(base, output)
+        finally:
+            os.close(base)
+        try:
+            whole = _walk(fd, output, stats, folders, 1)
+        finally:
+            os.close(fd)
+    except (OSError, Refused, KgenError):
+        return False
+    return whole and folders == record.folders and stats == record.stats
+
+
+def _walk(
+    fd: int, prefix: str, stats: dict[str, Stat], folders: set[str], depth: int
+) -> bool:
+    """Every file's lstat and every folder below `fd`; False at anything else."""
+    if depth > MAX_DEPTH:
+        return False
+    below = []
+    with os.scandir(fd) as entries:
+        for entry in entries:
+            path = f"{prefix}/{entry.name}"
+            if entry.is_dir(follow_symlinks=False):
+                below.append(entry.name)
+                folders.add(path)
+            elif entry.is_file(follow_symlinks=False):
+                stats[path] = stat_of(entry.stat(follow_symlinks=False))
+            else:
+                return False
+    for name in below:
+        sub = open_folder(fd, name)
+        try:
+            if not _walk(sub, f"{prefix}/{name}", stats, folders, depth + 1):
+                return False
+        finally:
+            os.close(sub)
+    return True
