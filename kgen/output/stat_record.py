@@ -78,7 +78,11 @@ class TreeRecord:
 
     def knows(self, path: str, status: Stat, expected: str | Digest) -> bool:
         """Whether the file at `path`, with this lstat, holds `expected`."""
-        return self.stats.get(path) == status and self.held.get(path) == held(expected)
+        if self.stats.get(path) != status:
+            return False
+        was = self.held.get(path)
+        # A digest is a tuple, equal to the plain one recorded.
+        return was == (expected if isinstance(expected, Digest) else held(expected))
 
 
 class _Unpickler(pickle.Unpickler):
@@ -193,12 +197,19 @@ class TreeWatch:
         (the tree is `files` exactly if the `scan` of it found no other)."""
         if not self.on:
             return
+        exact = whole and not scan.odd and scan.files == files.keys()
+        if (
+            exact
+            and self.old.tree
+            and len(self.trusted) == len(files) == len(self.old.stats)
+            and self.old.folders == scan.folders
+        ):
+            return  # every file as recorded, holding what it held: the same record
         record = self._kept(files) if not whole else TreeRecord()
         for path, status in self.seen.items():
             if path in self.trusted or settled(status, self.since):
                 record.stats[path] = status
                 record.held[path] = held(files[path])
-        exact = whole and not scan.odd and scan.files == files.keys()
         if exact and record.stats.keys() >= files.keys():
             record.tree = tree_id(files)
             record.folders = frozenset(scan.folders)
