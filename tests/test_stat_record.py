@@ -20,7 +20,7 @@ import pytest
 
 from kgen.commands import build as build_command
 from kgen.commands import up_to_date
-from kgen.output import compare
+from kgen.output import compare, stat_record
 from kgen.output.stat_record import (
     TreeWatch,
     load_record,
@@ -141,6 +141,7 @@ def test_a_file_changed_in_the_same_second_is_caught(
         return (status.st_size, second, second, *kept)
 
     monkeypatch.setattr(compare, "stat_of", whole_seconds)
+    monkeypatch.setattr(stat_record, "stat_of", whole_seconds)
     monkeypatch.setattr(up_to_date, "stat_of", whole_seconds)
     assert run_kgen("build", "--check", "-C", str(root)).code == 0
     _rewrite(root / JOB, _swap_case, new_inode=False)

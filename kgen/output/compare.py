@@ -198,19 +198,15 @@ def _read_folder(
     except OSError as exc:
         raise KgenError(unreadable(paths[0].rpartition("/")[0], exc)) from None
     try:
+        if watch is not None and expected is not None:
+            # A file whose lstat is the one recorded holds what it held.
+            known, gone = watch.known(fd, paths, expected)
+            found.update(dict.fromkeys(known, SAME))
+            paths = [p for p in paths if p not in known and p not in gone]
         for path in paths:
             # Anything but a regular file is reported by the scan, and never read.
             with contextlib.suppress(Refused):
                 name = path.rpartition("/")[2]
-                if watch is not None and expected is not None and watch.wants(path):
-                    # A file whose lstat is the one recorded holds what it held.
-                    try:
-                        status = os.stat(name, dir_fd=fd, follow_symlinks=False)
-                    except FileNotFoundError:
-                        continue
-                    if watch.knows(path, stat_of(status), expected[path]):
-                        found[path] = SAME
-                        continue
                 data, before = _read(fd, name, path, limits[path])
                 found[path] = SAME if _holds(expected, path, data) else data
                 if watch is not None and before is not None and found[path] is SAME:

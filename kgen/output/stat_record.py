@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgen.output.digests import Digest
-from kgen.output.scan import Stat, lstat_tree
+from kgen.output.scan import Stat, lstat_tree, stat_of
 
 if TYPE_CHECKING:
     from kgen.output.scan import Scan
@@ -75,14 +75,6 @@ class TreeRecord:
     held: dict[str, Any] = field(default_factory=dict)
     tree: str = ""
     folders: frozenset[str] = frozenset()
-
-    def knows(self, path: str, status: Stat, expected: str | Digest) -> bool:
-        """Whether the file at `path`, with this lstat, holds `expected`."""
-        if self.stats.get(path) != status:
-            return False
-        was = self.held.get(path)
-        # A digest is a tuple, equal to the plain one recorded.
-        return was == (expected if isinstance(expected, Digest) else held(expected))
 
 
 class _Unpickler(pickle.Unpickler):
@@ -170,16 +162,36 @@ class TreeWatch:
     def of(cls, root: Path, output: str) -> TreeWatch:
         return cls(record_file(root, output), output)
 
-    def knows(self, path: str, status: Stat, expected: str | Digest) -> bool:
-        if self.old.knows(path, status, expected):
-            self.seen[path] = status
-            self.trusted.add(path)
-            return True
-        return False
-
-    def wants(self, path: str) -> bool:
-        """Whether an lstat may save reading the file: the record has it."""
-        return path in self.old.stats
+    def known(
+        self, folder: int, paths: list[str], expected: Mapping[str, str | Digest]
+    ) -> tuple[set[str], set[str]]:
+        """Of `paths` (files in the open `folder`), those whose lstat is the recorded
+        one, and so hold what they held, if that is what is `expected`; and those the
+        record has that are gone."""
+        stats, helds = self.old.stats, self.old.held
+        known: set[str] = set()
+        gone: set[str] = set()
+        for path in paths:
+            was = stats.get(path)
+            if was is None:
+                continue
+            name = path.rpartition("/")[2]
+            try:
+                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                gone.add(path)
+                continue
+            now = stat_of(status)
+            if now != was:
+                continue
+            text = expected[path]
+            # A digest is a tuple, equal to the plain one recorded.
+            if helds.get(path) != (text if isinstance(text, Digest) else held(text)):
+                continue
+            self.seen[path] = now
+            known.add(path)
+        self.trusted |= known
+        return known, gone
 
     def found(self, path: str, status: Stat) -> None:
         """The file at `path`, whose lstat before it was read is `status`, holds what
@@ -242,15 +254,16 @@ class TreeWatch:
             return
         now = lstat_tree(parent, name, self.output, linked)
         record = TreeRecord()
-        for path in linked:
-            before = self.seen.get(path) or self.old.stats.get(path)
-            status = now.get(path)
+        seen, old = self.seen, self.old.stats
+        for path, status in now.items():
+            before = seen.get(path) or old.get(path)
             if (
                 before is None
-                or status is None
-                or before[:2] + before[3:] != (status[:2] + status[3:])
+                or before[0] != status[0]
+                or before[1] != status[1]
+                or before[3:] != status[3:]
             ):
-                continue
+                continue  # changed since it was seen, more than its ctime
             if path in self.seen:
                 if path not in self.trusted and not settled(before, self.since):
                     continue
