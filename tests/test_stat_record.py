@@ -21,6 +21,7 @@ import pytest
 from kgen.commands import build as build_command
 from kgen.commands import up_to_date
 from kgen.output import compare, stat_record
+from kgen.output.scan import lstat_tree, pack_stat
 from kgen.output.stat_record import (
     TreeWatch,
     load_record,
@@ -136,9 +137,9 @@ def test_a_file_changed_in_the_same_second_is_caught(
     assert run_kgen("build", "-C", str(root)).code == 0
     second = int(time.time()) * 1_000_000_000
 
-    def whole_seconds(status: os.stat_result) -> tuple[int, ...]:
+    def whole_seconds(status: os.stat_result) -> bytes:
         kept = (status.st_ino, status.st_dev, status.st_mode)
-        return (status.st_size, second, second, *kept)
+        return pack_stat(status.st_size, second, second, *kept)
 
     monkeypatch.setattr(compare, "stat_of", whole_seconds)
     monkeypatch.setattr(stat_record, "stat_of", whole_seconds)
@@ -150,8 +151,8 @@ def test_a_file_changed_in_the_same_second_is_caught(
 
 
 def test_a_file_changed_as_it_is_recorded_is_not_recorded(tmp_path: Path) -> None:
-    fine = (10, 5_123_456_789, 0, 1, 1, 0o100644)
-    whole_second = (10, 5_000_000_000, 0, 1, 1, 0o100644)
+    fine = pack_stat(10, 5_123_456_789, 0, 1, 1, 0o100644)
+    whole_second = pack_stat(10, 5_000_000_000, 0, 1, 1, 0o100644)
     assert settled(fine, 5_200_000_000)
     assert not settled(fine, 5_150_000_000)  # within the clock tick
     assert not settled(whole_second, 7_900_000_000)  # a coarse file system's step
@@ -315,3 +316,29 @@ def test_a_change_is_never_replayed(
             _age(root / inputs, 30)
     _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
     _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+
+
+def test_a_file_edited_during_a_build_is_not_taken_on_trust(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited after the build compared it and before the record of the new tree:
+    the build carried the edited file over, and the record must not vouch for it."""
+    root = copy_example(tmp_path / "p")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    _age(root)
+    assert run_kgen("build", "--check", "-C", str(root)).code == 0
+    (root / "jobs/nightly-eval-2.yaml").write_bytes(
+        (root / "jobs/nightly-eval.yaml").read_bytes()
+    )
+    original = lstat_tree
+
+    def meanwhile(parent: int, name: str, output: str, paths: set[str]) -> object:
+        path = root / JOB
+        path.write_bytes(_swap_case(path.read_bytes()))  # a plain edit: a new mtime
+        return original(parent, name, output, paths)
+
+    monkeypatch.setattr(stat_record, "lstat_tree", meanwhile)
+    assert run_kgen("build", "-C", str(root)).code == 0
+    monkeypatch.setattr(stat_record, "lstat_tree", original)
+    found = run_kgen("build", "--check", "-C", str(root))
+    assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)

@@ -25,7 +25,7 @@ from kgen.output.safe_paths import (
     open_root,
     read_all,
 )
-from kgen.output.scan import Scan, scan_below, stat_of
+from kgen.output.scan import Scan, Stat, scan_below, stat_of
 from kgen.output.stat_record import TreeWatch
 from kgen.output.tree_problems import refused_folder, unreadable
 
@@ -219,7 +219,7 @@ def _read_folder(
 
 def _read(
     folder: int, name: str, shown: str, limit: int
-) -> tuple[bytes | Unread | None, tuple[int, int, int, int, int, int] | None]:
+) -> tuple[bytes | Unread | None, Stat | None]:
     """kgen.output.safe_paths.read_file, with the file's stat before it was read."""
     fd = open_file(folder, name, shown)
     if fd is None:

@@ -2,7 +2,7 @@
 
 As git's index does, the record keeps, for each file kgen wrote or read and found to
 hold what it renders, the file's lstat (size, mtime, ctime, inode, device, mode) and
-what it held (the SHA-256 of its text, or its kgen.output.digests.Digest). A file whose
+what it held (a digest of its text, or of its kgen.output.digests.Digest). A file whose
 lstat is the recorded one still holds that; anything else is read and compared. Times
 are compared to the nanosecond, and a file whose mtime was not safely before the moment
 its lstat was taken is never recorded (git's "racy" files): a change in the same clock
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgen.output.digests import Digest
-from kgen.output.scan import Stat, lstat_tree, stat_of
+from kgen.output.scan import Stat, lstat_tree, mtime_of, same_but_ctime, stat_of
 
 if TYPE_CHECKING:
     from kgen.output.scan import Scan
@@ -43,17 +43,20 @@ _COARSE_STEP_NS = 10_000_000
 _ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
 
 
-def held(expected: str | Digest) -> str | tuple[str, str, int]:
-    """What a file holding `expected` (a text, or a digest) holds, as recorded."""
+def held(expected: str | Digest) -> bytes:
+    """What a file holding `expected` (a text, or a digest) holds, as recorded: 16
+    bytes of BLAKE2b over the text, or over the digest's header, SHA-256 and size."""
     if isinstance(expected, Digest):
-        return (expected.header, expected.sha256, expected.size)
-    return hashlib.sha256(expected.encode()).hexdigest()
+        data = f"d\0{expected.header}\0{expected.sha256}\0{expected.size}".encode()
+    else:
+        data = b"t\0" + expected.encode()
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def settled(status: Stat, since_ns: int) -> bool:
     """Whether the file's mtime is safely before `since_ns`, when its lstat was taken:
     any later change gives it another mtime."""
-    mtime = status[1]
+    mtime = mtime_of(status)
     coarse = mtime % _COARSE_STEP_NS == 0
     return mtime < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
 
@@ -62,7 +65,7 @@ def tree_id(files: Mapping[str, str | Digest]) -> str:
     """One digest of a whole tree: its paths and what each holds."""
     h = hashlib.sha256()
     for path in sorted(files):
-        h.update(repr((path, held(files[path]))).encode())
+        h.update(path.encode() + b"\0" + held(files[path]))
     return h.hexdigest()
 
 
@@ -72,7 +75,7 @@ class TreeRecord:
     the output folder held exactly that (its `folders` too) and every file is here."""
 
     stats: dict[str, Stat] = field(default_factory=dict)
-    held: dict[str, Any] = field(default_factory=dict)
+    held: dict[str, bytes] = field(default_factory=dict)
     tree: str = ""
     folders: frozenset[str] = frozenset()
 
@@ -185,8 +188,7 @@ class TreeWatch:
             if now != was:
                 continue
             text = expected[path]
-            # A digest is a tuple, equal to the plain one recorded.
-            if helds.get(path) != (text if isinstance(text, Digest) else held(text)):
+            if helds.get(path) != held(text):
                 continue
             self.seen[path] = now
             known.add(path)
@@ -257,12 +259,7 @@ class TreeWatch:
         seen, old = self.seen, self.old.stats
         for path, status in now.items():
             before = seen.get(path) or old.get(path)
-            if (
-                before is None
-                or before[0] != status[0]
-                or before[1] != status[1]
-                or before[3:] != status[3:]
-            ):
+            if before is None or not same_but_ctime(before, status):
                 continue  # changed since it was seen, more than its ctime
             if path in self.seen:
                 if path not in self.trusted and not settled(before, self.since):
