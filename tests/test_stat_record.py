@@ -237,14 +237,17 @@ def _no_run(*args: object, **kwargs: object) -> object:
     raise AssertionError("the check ran in full")
 
 
+@pytest.mark.parametrize("command", [("build", "--check"), ("build",)])
 @pytest.mark.parametrize("report_format", ["text", "json", "junit", "sarif"])
 def test_a_replayed_check_reports_what_the_check_did(
+    command: tuple[str, ...],
     report_format: str,
     project: Callable[..., Path],
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Warnings included, in every format, without loading the project."""
+    """Warnings included, in every format, without loading the project; and a build
+    that changes nothing, as a build that changed nothing."""
     root = project(
         {
             "jobs/a.yaml": """
@@ -258,7 +261,7 @@ def test_a_replayed_check_reports_what_the_check_did(
     )
     assert run_kgen("build", "-C", str(root)).code == 0
     _age(root)
-    args = ("build", "--check", "--format", report_format, "-C", str(root))
+    args = (*command, "--format", report_format, "-C", str(root))
     first = run_kgen(*args)
     assert first.code == 0 and "image-latest" in first.out + first.err
     monkeypatch.setattr(build_command, "expected_tree_of", _no_run)
@@ -304,17 +307,24 @@ CHANGES: dict[str, Callable[[Path], object]] = {
 }
 
 
+@pytest.mark.parametrize("command", [("build", "--check"), ("build",)])
 @pytest.mark.parametrize("name", list(CHANGES))
 def test_a_change_is_never_replayed(
-    name: str, tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+    name: str,
+    command: tuple[str, ...],
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
-    assert run_kgen("build", "--check", "-C", str(warm)).code == 0  # a replay
+    assert run_kgen(*command, "-C", str(warm)).code == 0  # recorded
+    assert run_kgen(*command, "-C", str(warm)).code == 0  # a replay
     for root in (warm, cold):
         CHANGES[name](root)
         for inputs in ("kgen.yaml", "jobs", "overlays", "resources"):
             _age(root / inputs, 30)
-    _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    _same(run_kgen, monkeypatch, warm, cold, *command)
+    _same(run_kgen, monkeypatch, warm, cold, *command)
     _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
 
 

@@ -1,10 +1,10 @@
-"""`kgen build --check` with nothing changed: the last check's verdict, replayed.
+"""`kgen build --check`, or `kgen build`, with nothing changed: the last one replayed.
 
-A check that finds the tree up to date records what it read (kgen.pipeline.run_record)
-and what it expected. The next check with the same inputs, on a tree kgen.output.stat_record
-still knows file by file (not one file, folder or byte changed since), reports the same
-problems and the same verdict, having read only the inputs and lstat'ed the tree. Anything
-else, or any doubt, runs the check in full.
+A check that finds the tree up to date, or a build that changes nothing, records what it
+read (kgen.pipeline.run_record) and what it expected. The next one with the same inputs,
+on a tree kgen.output.stat_record still knows file by file (not one file, folder or byte
+changed since), reports the same problems and the same last line, having read only the
+inputs and lstat'ed the tree. Anything else, or any doubt, runs the command in full.
 """
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ PROJECT_FILE = "kgen.yaml"
 
 
 class Attempt:
-    """A check's look-up of its record: the key and the inputs as they were before
-    it ran, so that a record is saved only of inputs that held still meanwhile."""
+    """A command's look-up of its record (`command`: "build" or "build --check"): the
+    key and the inputs as they were before it ran, so that a record is saved only of
+    inputs that held still meanwhile."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, command: str) -> None:
         self.options = options
+        self.parts = (command, tuple(options.crds))
         # Before the check reads anything: inputs changed after it are not recorded.
         self.since = time.time_ns()
         self.key: str | None = None
@@ -56,13 +58,12 @@ class Attempt:
             options.root / PROJECT_FILE, PROJECT_FILE, root=options.root
         )
         if reading.raw is not None:
-            parts = ("build --check", tuple(options.crds))
-            self.key = run_key(options.root, reading.raw, parts)
+            self.key = run_key(options.root, reading.raw, self.parts)
         self.record = None if self.key is None else load_run(self.folder, self.key)
 
     def replay(self) -> int | None:
-        """The exit code of the check the record stands for, reported as it was;
-        None when the record does not hold (the check runs in full)."""
+        """The exit code of the run the record stands for, reported as it was; None
+        when the record does not hold (the command runs in full)."""
         record = self.record
         root = self.options.root
         if record is None or fingerprint(root, record.watched) != record.fingerprint:
@@ -74,15 +75,18 @@ class Attempt:
         stream = options.out if reporter.to_stdout else options.err
         problems = sorted(record.problems, key=lambda p: p.sort_key)
         reporter(stream=stream).report(problems, checked=list(record.checked))
-        options.err.write(
-            f"kgen: {record.output}/ is up to date ({record.files} files)\n"
-        )
+        options.err.write(record.message)
         return 0
 
     def remember(
-        self, outcome: Outcome, expected: dict[str, str | Digest], checked: list[str]
+        self,
+        outcome: Outcome,
+        expected: dict[str, str | Digest],
+        checked: list[str],
+        message: str,
     ) -> None:
-        """Record a check that found the tree up to date."""
+        """Record a run that found the tree up to date (and left it so), which ended
+        with `message`."""
         project = outcome.project
         if self.folder is None or self.key is None or project is None:
             return
@@ -93,24 +97,22 @@ class Attempt:
         )
         if before is None or reading.raw is None:
             return
-        if self.key != run_key(
-            self.options.root, reading.raw, ("build --check", tuple(self.options.crds))
-        ):
+        if self.key != run_key(self.options.root, reading.raw, self.parts):
             return  # kgen.yaml changed meanwhile
         record = RunRecord(
             watched,
             before,
             tree_id(expected),
-            len(expected),
             project.spec.output,
             tuple(outcome.problems or ()),
             tuple(checked),
+            message,
         )
         save_run(self.folder, self.key, record)
 
 
 def _replayable(options: Options) -> bool:
-    """A full check, with the cache on and no base to render."""
+    """A run over everything, with the cache on and no base to render."""
     return not (
         options.envs
         or options.base is not None

@@ -1,6 +1,7 @@
-"""One record of a whole run: what `kgen build --check` found, and every input it read.
+"""One record of a whole run: what `kgen build --check` found, or a `kgen build` that
+changed nothing, and every input it read.
 
-A check whose inputs are all as they were, and whose output tree is as kgen last found
+A run whose inputs are all as they were, and whose output tree is as kgen last found
 it (kgen.output.stat_record), finds what it found then: its problems and its verdict
 come back from the record, without loading the project models or rendering a job.
 
@@ -52,12 +53,13 @@ class Watched(NamedTuple):
 class RunRecord(NamedTuple):
     watched: Watched
     fingerprint: str
-    # kgen.output.stat_record.tree_id of the tree the run expected, and its size.
+    # kgen.output.stat_record.tree_id of the tree the run expected (and found).
     tree: str
-    files: int
     output: str
     problems: tuple[Problem, ...]
     checked: tuple[str, ...]
+    # The command's last line: `kgen: manifests/ is up to date (12005 files)`.
+    message: str
 
 
 def run_key(root: Path, project_file: bytes, options: tuple[object, ...]) -> str:
