@@ -61,11 +61,15 @@ def settled(status: Stat, since_ns: int) -> bool:
     return mtime < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
 
 
-def tree_id(files: Mapping[str, str | Digest]) -> str:
-    """One digest of a whole tree: its paths and what each holds."""
+def tree_id(
+    files: Mapping[str, str | Digest], helds: Mapping[str, bytes] | None = None
+) -> str:
+    """One digest of a whole tree: its paths and what each holds (`helds`, where
+    already worked out)."""
     h = hashlib.sha256()
     for path in sorted(files):
-        h.update(path.encode() + b"\0" + held(files[path]))
+        found = helds[path] if helds is not None else held(files[path])
+        h.update(path.encode() + b"\0" + found)
     return h.hexdigest()
 
 
@@ -223,12 +227,18 @@ class TreeWatch:
         for path, status in self.seen.items():
             if path in self.trusted or settled(status, self.since):
                 record.stats[path] = status
-                record.held[path] = held(files[path])
+                record.held[path] = self._held(path, files)
         if exact and record.stats.keys() >= files.keys():
-            record.tree = tree_id(files)
+            record.tree = tree_id(files, record.held)
             record.folders = frozenset(scan.folders)
         if record != self.old:
             save_record(self.where, record)
+
+    def _held(self, path: str, files: Mapping[str, str | Digest]) -> bytes:
+        """What the file at `path` holds: as recorded, if the record vouched for it."""
+        if path in self.trusted:
+            return self.old.held[path]
+        return held(files[path])
 
     def _kept(self, files: Mapping[str, str | Digest]) -> TreeRecord:
         """The old record's files this command did not look at (another environment's,
@@ -264,7 +274,7 @@ class TreeWatch:
             if path in self.seen:
                 if path not in self.trusted and not settled(before, self.since):
                     continue
-                record.held[path] = held(files[path])
+                record.held[path] = self._held(path, files)
             elif path in self.old.held:
                 record.held[path] = self.old.held[path]
             else:  # pragma: no cover - stats and held are kept together
