@@ -352,3 +352,15 @@ def test_a_file_edited_during_a_build_is_not_taken_on_trust(
     monkeypatch.setattr(stat_record, "lstat_tree", original)
     found = run_kgen("build", "--check", "-C", str(root))
     assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)
+
+
+def test_a_build_after_a_killed_one_recovers_instead_of_replaying(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    assert run_kgen("build", "-C", str(warm)).code == 0  # recorded
+    for root in (warm, cold):
+        (root / ".manifests.kgen-new-4242").mkdir()  # killed before its marker
+    _same(run_kgen, monkeypatch, warm, cold, "build")
+    assert not (warm / ".manifests.kgen-new-4242").exists()
+    assert not (cold / ".manifests.kgen-new-4242").exists()

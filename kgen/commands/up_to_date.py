@@ -70,6 +70,8 @@ class Attempt:
             return None
         if not _tree_is(root, record.output, record.tree):
             return None
+        if self.parts[0] == "build" and _left_behind(root, record.output):
+            return None  # a killed build's staging folders: a build removes them
         options = self.options
         reporter = REPORTERS[pick_format(options.report_format)]
         stream = options.out if reporter.to_stdout else options.err
@@ -160,6 +162,18 @@ def _tree_is(root: Path, output: str, tree: str) -> bool:
     except (OSError, Refused, KgenError):
         return False
     return whole and folders == record.folders and stats == record.stats
+
+
+def _left_behind(root: Path, output: str) -> bool:
+    """Whether anything is beside the output folder under the names kgen stages under
+    (kgen.output.atomic), which a build's recovery would look at."""
+    parent, _, name = output.rpartition("/")
+    prefix, lock = f".{name}.kgen-", f".{name}.kgen-lock"
+    try:
+        names = os.listdir(os.path.join(root, parent) if parent else root)
+    except OSError:
+        return True
+    return any(n.startswith(prefix) and n != lock for n in names)
 
 
 def _walk(
