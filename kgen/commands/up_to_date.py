@@ -59,7 +59,8 @@ class Attempt:
         )
         if reading.raw is not None:
             self.key = run_key(options.root, reading.raw, self.parts)
-        self.record = None if self.key is None else load_run(self.folder, self.key)
+        if self.key is not None:
+            self.record = load_run(self.folder, command, self.key)
 
     def replay(self) -> int | None:
         """The exit code of the run the record stands for, reported as it was; None
@@ -110,7 +111,7 @@ class Attempt:
             tuple(checked),
             message,
         )
-        save_run(self.folder, self.key, record)
+        save_run(self.folder, self.parts[0], self.key, record)
 
 
 def _replayable(options: Options) -> bool:

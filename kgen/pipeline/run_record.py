@@ -187,13 +187,14 @@ class _Unpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _where(folder: Path, key: str) -> Path:
-    return folder / f"run-{key[:24]}.pickle"
+def _where(folder: Path, command: str) -> Path:
+    """One record a command (the last one made), so that records do not pile up."""
+    return folder / f"run-{command.replace(' --', '-')}.pickle"
 
 
-def load_run(folder: Path, key: str) -> RunRecord | None:
+def load_run(folder: Path, command: str, key: str) -> RunRecord | None:
     try:
-        with open(_where(folder, key), "rb") as handle:
+        with open(_where(folder, command), "rb") as handle:
             found, fields = _Unpickler(handle).load()
         files, folders, places = fields[0]
         record = RunRecord(Watched(files, folders, places), *fields[1:])
@@ -204,8 +205,8 @@ def load_run(folder: Path, key: str) -> RunRecord | None:
     return record
 
 
-def save_run(folder: Path, key: str, record: RunRecord) -> None:
-    path = _where(folder, key)
+def save_run(folder: Path, command: str, key: str, record: RunRecord) -> None:
+    path = _where(folder, command)
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fields = (tuple(record.watched), *record[1:])
     try:
