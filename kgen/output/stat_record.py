@@ -1,12 +1,15 @@
 """What kgen last found in its output tree, so a file seen unchanged is not read again.
 
-As git's index does, the record keeps, for each file kgen wrote or read and found to
-hold what it renders, the file's lstat (size, mtime, ctime, inode, device, mode) and
+As git's index does, the record keeps, for each file kgen read and found to hold what
+it renders, the file's lstat (size, mtime, ctime, inode, device, mode) and
 what it held (a digest of its text, or of its kgen.output.digests.Digest). A file whose
 lstat is the recorded one still holds that; anything else is read and compared. Times
 are compared to the nanosecond, and a file whose mtime was not safely before the moment
 its lstat was taken is never recorded (git's "racy" files): a change in the same clock
-tick could leave size and times as they were.
+tick could leave size and times as they were. After a build's swap, the files it carried
+over by hard links (whose ctime the links changed) are recorded again if their size,
+mtime, inode, device and mode are those kgen compared: a file rewritten in place with its
+mtime set back, in the moment between the two, would keep the record's trust.
 
 The record lives in the user's cache folder (kgen.pipeline.cache.cache_folder), never
 in the project, so a pull request cannot plant one; one record per output folder, by
