@@ -8,10 +8,12 @@ from kgen.commands.outcome import (
     Options,
     Outcome,
     changed_in_place_problems,
+    checked_files,
     load_and_run,
     report,
     run_scope,
 )
+from kgen.commands.up_to_date import Attempt
 from kgen.errors import UsageError
 from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
@@ -31,6 +33,11 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         raise UsageError(
             "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
         )
+    # A run on inputs and a tree as the last one left them finds what it did.
+    command = "build --check" if check else "build"
+    attempt = None if show_diff else Attempt(options, command)
+    if attempt is not None and (replayed := attempt.replay()) is not None:
+        return replayed
     # Renders from the cache come as digests, unless there is a diff to show: a file
     # is compared by its digest, and a build asks for the texts of those it writes.
     outcome, expected = expected_tree_of(options, texts=show_diff)
@@ -47,7 +54,11 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
         report(options, outcome)
         if drift.problems:
             return EXIT_PROBLEMS
-        return _report_drift(options, outcome.project, len(expected), drift)
+        code = _report_drift(options, outcome.project, len(expected), drift)
+        if code == EXIT_OK and attempt is not None:
+            line = _up_to_date(output, len(expected))
+            attempt.remember(outcome, expected, checked_files(outcome.project), line)
+        return code
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     if outcome.failed:  # an immutable field changed in place: nothing is written
         report(options, outcome)
@@ -63,10 +74,13 @@ def build(options: Options, *, check: bool = False, show_diff: bool = False) -> 
     report(options, outcome)
     if write_problems:
         return EXIT_PROBLEMS
-    options.err.write(
+    line = (
         f"kgen: {run_scope(outcome.result)}: {len(summary.written)} files written,"
         f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
     )
+    options.err.write(line)
+    if attempt is not None and not (summary.written or summary.removed):
+        attempt.remember(outcome, expected, checked_files(outcome.project), line)
     return EXIT_OK
 
 
@@ -101,6 +115,10 @@ def expected_tree_of(
     )
 
 
+def _up_to_date(output: str, count: int) -> str:
+    return f"kgen: {output}/ is up to date ({count} files)\n"
+
+
 def texts_only(files: Expected) -> dict[str, str]:
     texts = {path: text for path, text in files.items() if isinstance(text, str)}
     if len(texts) != len(files):  # pragma: no cover - asked for texts
@@ -111,9 +129,7 @@ def texts_only(files: Expected) -> dict[str, str]:
 def _report_drift(options: Options, project: Project, count: int, drift: Drift) -> int:
     diff = drift.diff
     if diff.clean:
-        options.err.write(
-            f"kgen: {project.spec.output}/ is up to date ({count} files)\n"
-        )
+        options.err.write(_up_to_date(project.spec.output, count))
         return EXIT_OK
     options.err.write(diff.listing())
     options.out.write(drift.text)

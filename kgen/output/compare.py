@@ -14,18 +14,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from kgen.errors import KgenError, Problem, printable
+from kgen.errors import KgenError, printable
 from kgen.output.digests import Digest
 from kgen.output.index import Index, index_in
 from kgen.output.safe_paths import (
     Refused,
     Unread,
-    describe,
+    open_file,
     open_folder,
     open_root,
-    read_file,
+    read_all,
 )
+from kgen.output.scan import Scan, Stat, scan_below, stat_of
+from kgen.output.stat_record import TreeWatch
 from kgen.output.tree_problems import refused_folder, unreadable
+
+__all__ = [
+    "SAME",
+    "Contents",
+    "OutputTree",
+    "Scan",
+    "TreeDiff",
+    "compare",
+    "read_current",
+]
 
 
 class Same:
@@ -38,9 +50,6 @@ class Same:
 
 SAME = Same()
 Contents = dict[str, "bytes | Unread | Same | None"]
-# kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
-# and walking it would hold a descriptor per level.
-MAX_DEPTH = 32
 
 
 @dataclass
@@ -81,29 +90,25 @@ def where_it_belongs(path: str) -> str:
     )
 
 
-@dataclass
-class Scan:
-    """What the output root holds, by path from the project root."""
-
-    files: set[str] = field(default_factory=set)
-    folders: set[str] = field(default_factory=set)
-    # Anything else (a link, a named pipe...), with what it is.
-    odd: dict[str, str] = field(default_factory=dict)
-
-
 class OutputTree:
     """The output root, open without following links (`fd` None while it does not
     exist); a context manager that closes it."""
 
-    def __init__(self, output: str, fd: int | None) -> None:
+    def __init__(
+        self, output: str, fd: int | None, watch: TreeWatch | None = None
+    ) -> None:
         self.output = output
         self.fd = fd
+        # What earlier commands found in the tree (kgen.output.stat_record), kept
+        # in the cache of the project at `root` where one is given.
+        self.watch = watch or TreeWatch(None, output)
 
     @classmethod
     def open(cls, root: Path, output: str) -> OutputTree:
         base = open_root(root)
+        watch = TreeWatch.of(root, output)
         try:
-            return cls(output, open_folder(base, output))
+            return cls(output, open_folder(base, output), watch)
         except (FileNotFoundError, NotADirectoryError):
             return cls(output, None)
         except Refused as exc:
@@ -112,11 +117,14 @@ class OutputTree:
             os.close(base)
 
     @classmethod
-    def below(cls, parent: int, name: str, output: str) -> OutputTree:
-        """The output root `name` in the open folder `parent`."""
+    def below(
+        cls, parent: int, name: str, output: str, *, root: Path | None = None
+    ) -> OutputTree:
+        """The output root `name` in the open folder `parent` (of project `root`)."""
         shown = output.rpartition("/")[0]
+        watch = None if root is None else TreeWatch.of(root, output)
         try:
-            return cls(output, open_folder(parent, name, shown=shown))
+            return cls(output, open_folder(parent, name, shown=shown), watch)
         except (FileNotFoundError, NotADirectoryError):
             return cls(output, None)
         except Refused as exc:
@@ -141,7 +149,7 @@ class OutputTree:
     def scan(self) -> Scan:
         found = Scan()
         if self.fd is not None:
-            _scan(self.fd, self.output, found, depth=1)
+            scan_below(self.fd, self.output, found)
         return found
 
     def read(self, limits: dict[str, int]) -> Contents:
@@ -170,7 +178,7 @@ class OutputTree:
         for path in found:
             folders.setdefault(path[cut:].rpartition("/")[0], []).append(path)
         for folder, inside in folders.items():
-            _read_folder(self.fd, folder, inside, found, limits, expected)
+            _read_folder(self.fd, folder, inside, found, limits, expected, self.watch)
         return found
 
 
@@ -181,6 +189,7 @@ def _read_folder(
     found: Contents,
     limits: dict[str, int],
     expected: Mapping[str, str | Digest] | None,
+    watch: TreeWatch | None = None,
 ) -> None:
     try:
         fd = open_folder(output, folder)
@@ -189,16 +198,38 @@ def _read_folder(
     except OSError as exc:
         raise KgenError(unreadable(paths[0].rpartition("/")[0], exc)) from None
     try:
+        if watch is not None and expected is not None:
+            # A file whose lstat is the one recorded holds what it held.
+            known, gone = watch.known(fd, paths, expected)
+            found.update(dict.fromkeys(known, SAME))
+            paths = [p for p in paths if p not in known and p not in gone]
         for path in paths:
             # Anything but a regular file is reported by the scan, and never read.
             with contextlib.suppress(Refused):
                 name = path.rpartition("/")[2]
-                data = read_file(fd, name, path, limit=limits[path])
+                data, before = _read(fd, name, path, limits[path])
                 found[path] = SAME if _holds(expected, path, data) else data
+                if watch is not None and before is not None and found[path] is SAME:
+                    watch.found(path, before)
     except OSError as exc:
         raise KgenError(unreadable(path, exc)) from None
     finally:
         os.close(fd)
+
+
+def _read(
+    folder: int, name: str, shown: str, limit: int
+) -> tuple[bytes | Unread | None, Stat | None]:
+    """kgen.output.safe_paths.read_file, with the file's stat before it was read."""
+    fd = open_file(folder, name, shown)
+    if fd is None:
+        return None, None
+    try:
+        before = stat_of(os.fstat(fd))
+    except OSError:
+        os.close(fd)
+        raise
+    return read_all(fd, limit=limit), before
 
 
 def _holds(
@@ -210,53 +241,6 @@ def _holds(
         return False
     text = expected[path]
     return text.holds(data) if isinstance(text, Digest) else data == text.encode()
-
-
-def _scan(folder: int, prefix: str, found: Scan, *, depth: int) -> None:
-    if depth > MAX_DEPTH:
-        raise KgenError(
-            Problem(
-                f"{prefix} is nested {MAX_DEPTH} folders deep; kgen's output folder holds an environment's folder of files",
-                "io",
-                file=prefix,
-                hint="move what is there out of the output folder",
-            )
-        )
-    below = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                path = f"{prefix}/{entry.name}"
-                if entry.is_dir(follow_symlinks=False):
-                    below.append(entry.name)
-                elif entry.is_file(follow_symlinks=False):
-                    found.files.add(path)
-                else:
-                    found.odd[path] = _kind(entry)
-    except OSError as exc:
-        raise KgenError(unreadable(prefix, exc)) from None
-    for name in below:
-        path = f"{prefix}/{name}"
-        try:
-            fd = open_folder(folder, name, shown=prefix)
-        except FileNotFoundError:
-            continue
-        except Refused as exc:
-            found.odd[path] = exc.kind
-            continue
-        except OSError as exc:
-            raise KgenError(unreadable(path, exc)) from None
-        found.folders.add(path)
-        try:
-            _scan(fd, path, found, depth=depth + 1)
-        finally:
-            os.close(fd)
-
-
-def _kind(entry: os.DirEntry[str]) -> str:
-    if entry.is_symlink():
-        return "a symbolic link"
-    return describe(entry.stat(follow_symlinks=False).st_mode)
 
 
 def read_current(tree: OutputTree, files: Mapping[str, str | Digest]) -> Contents:

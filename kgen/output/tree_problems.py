@@ -15,8 +15,8 @@ from kgen.output.index_grammar import index_path
 from kgen.output.safe_paths import Refused
 
 if TYPE_CHECKING:
-    from kgen.output.compare import Scan
     from kgen.output.index import Index
+    from kgen.output.scan import Scan
 
 
 def tree_problems(

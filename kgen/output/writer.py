@@ -73,6 +73,7 @@ def check_tree(
             diff = compare(scan, files, current, scope=scope)
             diff.unowned = [p for p in diff.stale if p not in index.marks]
             diff.stale = [p for p in diff.stale if p in index.marks]
+            tree.watch.verified(files, whole=not scope and diff.clean, scan=scan)
             text = unified_diff(tree, files, diff, current) if show else ""
     except KgenError as exc:
         return Drift(TreeDiff(), exc.problems)
@@ -109,7 +110,7 @@ def write_tree(
     try:
         with build_lock(place):
             recover(place)
-            with OutputTree.below(parent, name, output) as tree:
+            with OutputTree.below(parent, name, output, root=root) as tree:
                 return _write(place, tree, files, scope, texts)
     except KgenError as exc:
         return WriteSummary(), exc.problems
@@ -163,19 +164,23 @@ def _write(
     summary.unchanged = len(files) - len(summary.written)
     summary.unowned = sorted(p for p in diff.stale if p not in owned)
     if not (summary.written or summary.removed):
+        tree.watch.verified(files, whole=not scope, scan=scan)
         return summary, []
     changed = {*diff.modified, *diff.missing}
     same = {p for p in files if p not in changed}
     # Files kgen does not own, and (in a build of some environments) everything
     # outside them, go into the new tree as they are.
     keep = scan.files - files.keys() - set(stale_owned)
-    return summary, _stage_and_swap(
+    problems = _stage_and_swap(
         place,
         tree,
         texts_to_write(files, changed, texts),
         links=keep | same,
         folders=_kept_folders(scan),
     )
+    if not problems:
+        tree.watch.written(place.parent, place.name, files, linked=keep | same)
+    return summary, problems
 
 
 def _kept_folders(scan: Scan) -> list[str]:

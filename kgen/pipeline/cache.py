@@ -1,14 +1,18 @@
 """The incremental path: what earlier runs worked out, keyed by content hashes.
 
-Two tables, each a single file under the user's cache folder (never inside the project,
-so a pull request cannot plant one):
+Two tables under the user's cache folder (never inside the project, so a pull request
+cannot plant one):
 
 - identities: job file (name and bytes) -> the name, framework and labels selectors
   read, so a run need not parse specs it does not render;
 - renders: (kgen's code and dependencies, kgen.yaml, overlays, CRDs, environment, job
   bytes) -> that render's facts and problems, its files by digest (kgen.output.digests);
-- their texts, apart, in sixteen files by the key's first hex digit: `build --check`
-  reads none of them, and saving a few new renders rewrites only the files they are in.
+- their texts, apart: `build --check` reads none of them.
+
+Renders and texts are each in 64 files by the key's first six bits, so saving the few
+renders a one-spec edit makes rewrites a few small files, not the whole table. After a
+run over everything, a file that is rewritten keeps only the renders that run used, and
+one whose unused renders have grown to half of it is rewritten.
 
 A key covers every input of what it stands for, and kgen's own code, so a hit gives
 exactly what a cold run would (tests compare the two byte for byte). Files that are
@@ -19,28 +23,30 @@ data types can be unpickled. `KGEN_CACHE_DIR` moves the folder; `KGEN_NO_CACHE=1
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import re
-import sys
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
 from kgen.pipeline.facts import Facts
 
+__all__ = [
+    "Cache",
+    "Identity",
+    "cache_folder",
+    "code_digest",
+    "code_identity",
+    "digest",
+    "installed_versions",
+]
+
 Identity = tuple[str, str, Any]  # name, framework, labels
+SHARDS = 64
 Entry = tuple[Facts | None, list[Problem]]
 Texts = tuple[str, ...]
 
-# Packages whose versions change what kgen renders or reports.
-_DEPENDENCIES = (
-    *("pydantic", "pydantic-core", "PyYAML", "ruamel.yaml"),
-    *("jsonschema", "jsonschema-rs", "kubernetes-validate"),
-    *("jsonpatch", "jsonpointer"),
-)
 _ALLOWED = {
     ("builtins", name) for name in ("frozenset", "set", "tuple", "list", "dict")
 } | {
@@ -53,48 +59,9 @@ _ALLOWED = {
 }
 
 
-def digest(*parts: bytes | str) -> str:
-    h = hashlib.sha256()
-    for part in parts:
-        data = part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.hexdigest()
-
-
-@cache
-def code_digest() -> str:
-    """kgen's own source and the versions of what it renders with."""
-    parts: list[bytes | str] = [sys.version]
-    package = Path(__file__).resolve().parents[1]  # kgen/, with every subpackage
-    for path in sorted(package.rglob("*.py")):
-        parts += [path.relative_to(package).as_posix(), path.read_bytes()]
-    versions = installed_versions()
-    for name in _DEPENDENCIES:
-        version = versions.get(_normalized(name))
-        parts.append(f"{name}=={version}" if version else f"{name} missing")
-    return digest(*parts)
-
-
-def installed_versions() -> dict[str, str]:
-    """Normalised distribution name -> version, from the `*.dist-info` folders on
-    sys.path, first found wins (as importlib.metadata finds them). One listing per
-    folder: importlib.metadata takes 40 ms to import and as long to look up seven."""
-    found: dict[str, str] = {}
-    for folder in sys.path:
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".dist-info"):
-                dist, _, version = name[: -len(".dist-info")].partition("-")
-                found.setdefault(_normalized(dist), version)
-    return found
-
-
-def _normalized(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+def shard_of(key: str) -> str:
+    """The file (of SHARDS) a render's entry and texts are in: the key's first six bits."""
+    return format(int(key[:2], 16) >> 2, "02x")
 
 
 def cache_folder(root: Path) -> Path | None:
@@ -119,8 +86,10 @@ class Cache:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self.identities: dict[str, Identity] = self._read("identities")
-        self._renders: dict[str, Entry] | None = None
+        # Shards of renders read so far; the renders this run used, and made.
+        self._renders: dict[str, dict[str, Entry]] = {}
         self._used: dict[str, Entry] = {}
+        self._made: set[str] = set()
         # Shards of texts read so far, and the texts of renders made this run.
         self._texts: dict[str, dict[str, Texts]] = {}
         self._fresh: dict[str, Texts] = {}
@@ -140,9 +109,7 @@ class Cache:
         what it is)."""
         if self.folder is None:
             return None
-        if self._renders is None:
-            self._renders = self._read("renders")
-        entry = self._renders.get(key)
+        entry = self._render_shard(shard_of(key)).get(key)
         if entry is None:
             return None
         facts = entry[0]
@@ -181,6 +148,7 @@ class Cache:
             files = tuple(f._replace(text="") for f in facts.files)
             entry = facts._replace(files=files), entry[1]
         self._used[key] = entry
+        self._made.add(key)
         self._dirty.add("renders")
 
     def save(self, *, whole: bool) -> None:
@@ -192,26 +160,53 @@ class Cache:
             if "identities" in self._dirty:
                 self._write("identities", self.identities)
             if "renders" in self._dirty:
-                renders = self._used
-                if not whole:
-                    renders = {**(self._renders or self._read("renders")), **renders}
-                self._write("renders", renders)
-                self._save_texts(renders if whole else None)
+                self._save_texts(self._save_renders(whole=whole))
             elif "texts" in self._dirty:
                 self._save_texts(None)
         except OSError:
             pass  # a cache that cannot be written only costs time
         self._dirty.clear()
 
-    def _save_texts(self, kept: dict[str, Entry] | None) -> None:
+    def _save_renders(self, *, whole: bool) -> set[str] | None:
+        """The shards renders made this run go into; after a run over everything, each
+        rewritten one (and one half unused) keeps only the renders the run used. The
+        keys the shards read now hold, after a run over everything."""
+        used: dict[str, dict[str, Entry]] = {}
+        for key, entry in self._used.items():
+            used.setdefault(shard_of(key), {})[key] = entry
+        made = {shard_of(key) for key in self._made}
+        live: set[str] = set()
+        for shard in sorted(made | (self._renders.keys() if whole else set())):
+            table = self._render_shard(shard)
+            mine = used.get(shard, {})
+            if whole:
+                unused = len(table) - sum(1 for key in table if key in mine)
+                if shard in made or unused * 2 > len(table):
+                    table = mine
+            else:
+                table = {**table, **mine}
+            if shard in made or table is not self._renders[shard]:
+                self._write(f"renders-{shard}", table)
+                self._renders[shard] = table
+            live |= table.keys()
+        self._made.clear()
+        return live if whole else None
+
+    def _render_shard(self, shard: str) -> dict[str, Entry]:
+        table = self._renders.get(shard)
+        if table is None:
+            table = self._renders[shard] = self._read(f"renders-{shard}")
+        return table
+
+    def _save_texts(self, kept: set[str] | None) -> None:
         """The shards new texts go into, and those read this run (after a run over
         everything, without the texts of renders it did not use)."""
-        shards = {key[0] for key in self._fresh} | self._texts.keys()
+        shards = {shard_of(key) for key in self._fresh} | self._texts.keys()
         for shard in sorted(shards):
             table = self._texts.get(shard)
             if table is None:
                 table = self._read(f"texts-{shard}")
-            fresh = {k: t for k, t in self._fresh.items() if k[0] == shard}
+            fresh = {k: t for k, t in self._fresh.items() if shard_of(k) == shard}
             gone = [k for k in table if k not in kept] if kept is not None else []
             if fresh or gone:
                 table = {**table, **fresh}
@@ -223,7 +218,7 @@ class Cache:
         self._fresh.clear()  # saved: a later save in this process leaves them be
 
     def _shard(self, key: str) -> dict[str, Texts]:
-        shard = key[0]
+        shard = shard_of(key)
         if shard not in self._texts:
             self._texts[shard] = self._read(f"texts-{shard}")
         return self._texts[shard]

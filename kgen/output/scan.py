@@ -1,0 +1,146 @@
+"""What the output root holds: its files, its folders and anything else, walked
+without following links (kgen.output.safe_paths)."""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from kgen.errors import KgenError, Problem
+from kgen.output.safe_paths import Refused, describe, open_folder
+from kgen.output.tree_problems import unreadable
+
+# A file's lstat as kgen.output.stat_record keeps it: size, mtime_ns, ctime_ns, inode,
+# device and mode, packed (44 bytes; a tuple of six ints took 250, a tree 120,000 times).
+Stat = bytes
+_STAT = struct.Struct("<QqqQQI")
+# kgen writes two levels (<output>/<env>/<file>); a tree nested this deep is not its own,
+# and walking it would hold a descriptor per level.
+MAX_DEPTH = 32
+
+
+@dataclass
+class Scan:
+    """What the output root holds, by path from the project root."""
+
+    files: set[str] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
+    # Anything else (a link, a named pipe...), with what it is.
+    odd: dict[str, str] = field(default_factory=dict)
+
+
+def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None:
+    """Every entry below the open `folder` (shown as `prefix`) into `found`."""
+    if depth > MAX_DEPTH:
+        raise KgenError(
+            Problem(
+                f"{prefix} is nested {MAX_DEPTH} folders deep; kgen's output folder holds an environment's folder of files",
+                "io",
+                file=prefix,
+                hint="move what is there out of the output folder",
+            )
+        )
+    below = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                path = f"{prefix}/{entry.name}"
+                if entry.is_dir(follow_symlinks=False):
+                    below.append(entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    found.files.add(path)
+                else:
+                    found.odd[path] = _kind(entry)
+    except OSError as exc:
+        raise KgenError(unreadable(prefix, exc)) from None
+    for name in below:
+        path = f"{prefix}/{name}"
+        try:
+            fd = open_folder(folder, name, shown=prefix)
+        except FileNotFoundError:
+            continue
+        except Refused as exc:
+            found.odd[path] = exc.kind
+            continue
+        except OSError as exc:
+            raise KgenError(unreadable(path, exc)) from None
+        found.folders.add(path)
+        try:
+            scan_below(fd, path, found, depth=depth + 1)
+        finally:
+            os.close(fd)
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    if entry.is_symlink():
+        return "a symbolic link"
+    return describe(entry.stat(follow_symlinks=False).st_mode)
+
+
+def stat_of(status: os.stat_result) -> Stat:
+    return pack_stat(
+        status.st_size,
+        status.st_mtime_ns,
+        status.st_ctime_ns,
+        status.st_ino,
+        status.st_dev,
+        status.st_mode,
+    )
+
+
+def pack_stat(
+    size: int, mtime: int, ctime: int, inode: int, device: int, mode: int
+) -> Stat:
+    return _STAT.pack(size, mtime, ctime, inode, device, mode)
+
+
+def mtime_of(status: Stat) -> int:
+    mtime: int = _STAT.unpack(status)[1]
+    return mtime
+
+
+def same_but_ctime(one: Stat, other: Stat) -> bool:
+    """Whether two lstats differ in nothing but the ctime (a hard link made or gone)."""
+    return one[:16] == other[:16] and one[24:] == other[24:]
+
+
+def lstat_tree(
+    parent: int, name: str, output: str, paths: Iterable[str]
+) -> dict[str, Stat]:
+    """The lstat of each of `paths` in the output root `name` of folder `parent` that is
+    there; a path below a link or a missing folder is left out."""
+    try:
+        folder = open_folder(parent, name)
+    except (OSError, Refused):
+        return {}
+    try:
+        return _lstat_below(folder, output, paths)
+    finally:
+        os.close(folder)
+
+
+def _lstat_below(folder: int, output: str, paths: Iterable[str]) -> dict[str, Stat]:
+    cut = len(output) + 1
+    by_folder: dict[str, list[str]] = {}
+    for path in paths:
+        by_folder.setdefault(path[cut:].rpartition("/")[0], []).append(path)
+    found: dict[str, Stat] = {}
+    for sub, inside in by_folder.items():
+        try:
+            fd = open_folder(folder, sub)
+        except (OSError, Refused):
+            continue
+        try:
+            for path in inside:
+                try:
+                    status = os.stat(
+                        path.rpartition("/")[2], dir_fd=fd, follow_symlinks=False
+                    )
+                except OSError:
+                    continue
+                found[path] = stat_of(status)
+        finally:
+            os.close(fd)
+    return found

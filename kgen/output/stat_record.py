@@ -1,0 +1,286 @@
+"""What kgen last found in its output tree, so a file seen unchanged is not read again.
+
+As git's index does, the record keeps, for each file kgen read and found to hold what
+it renders, the file's lstat (size, mtime, ctime, inode, device, mode) and
+what it held (a digest of its text, or of its kgen.output.digests.Digest). A file whose
+lstat is the recorded one still holds that; anything else is read and compared. Times
+are compared to the nanosecond, and a file whose mtime was not safely before the moment
+its lstat was taken is never recorded (git's "racy" files): a change in the same clock
+tick could leave size and times as they were. After a build's swap, the files it carried
+over by hard links (whose ctime the links changed) are recorded again if their size,
+mtime, inode, device and mode are those kgen compared: a file rewritten in place with its
+mtime set back, in the moment between the two, would keep the record's trust.
+
+The record lives in the user's cache folder (kgen.pipeline.cache.cache_folder), never
+in the project, so a pull request cannot plant one; one record per output folder, by
+its real path and device. A record that is missing, unreadable, corrupt, from another
+kgen or of another folder is ignored, and only plain data can be unpickled.
+`KGEN_NO_CACHE` turns it off: every file is read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kgen.output.digests import Digest
+from kgen.output.scan import Stat, lstat_tree, mtime_of, same_but_ctime, stat_of
+
+if TYPE_CHECKING:
+    from kgen.output.scan import Scan
+
+
+# How long before the moment a file's lstat is taken its mtime must be, for the record
+# to trust it. A file system keeps times to a step: Linux's clock tick (1-10 ms) where
+# it keeps nanoseconds, 10 ms (exFAT), one second (ext3, HFS+), two (FAT). A time that
+# is a whole number of 10 ms may be of a coarse one, and waits for the longest step.
+_FINE_MARGIN_NS = 50_000_000
+_COARSE_MARGIN_NS = 3_000_000_000
+_COARSE_STEP_NS = 10_000_000
+_ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
+
+
+def held(expected: str | Digest) -> bytes:
+    """What a file holding `expected` (a text, or a digest) holds, as recorded: 16
+    bytes of BLAKE2b over the text, or over the digest's header, SHA-256 and size."""
+    if isinstance(expected, Digest):
+        data = f"d\0{expected.header}\0{expected.sha256}\0{expected.size}".encode()
+    else:
+        data = b"t\0" + expected.encode()
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def settled(status: Stat, since_ns: int) -> bool:
+    """Whether the file's mtime is safely before `since_ns`, when its lstat was taken:
+    any later change gives it another mtime."""
+    mtime = mtime_of(status)
+    coarse = mtime % _COARSE_STEP_NS == 0
+    return mtime < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
+
+
+def tree_id(
+    files: Mapping[str, str | Digest], helds: Mapping[str, bytes] | None = None
+) -> str:
+    """One digest of a whole tree: its paths and what each holds (`helds`, where
+    already worked out)."""
+    h = hashlib.sha256()
+    for path in sorted(files):
+        found = helds[path] if helds is not None else held(files[path])
+        h.update(path.encode() + b"\0" + found)
+    return h.hexdigest()
+
+
+@dataclass
+class TreeRecord:
+    """Each file's lstat and what it held; `tree`, the tree_id of the whole tree when
+    the output folder held exactly that (its `folders` too) and every file is here."""
+
+    stats: dict[str, Stat] = field(default_factory=dict)
+    held: dict[str, bytes] = field(default_factory=dict)
+    tree: str = ""
+    folders: frozenset[str] = frozenset()
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not record data")
+        return super().find_class(module, name)
+
+
+def record_file(root: Path, output: str) -> Path | None:
+    """Where the record of `output` is kept; None with the cache off or no folder."""
+    # Imported here: kgen.pipeline.cache is the one place that says where the cache is.
+    from kgen.pipeline.cache import cache_folder, digest
+
+    folder = cache_folder(root)
+    if folder is None:
+        return None
+    path = root / output
+    try:
+        device = os.stat(path).st_dev
+    except OSError:
+        return None
+    return folder / f"tree-{digest(os.path.realpath(path), str(device))[:24]}.pickle"
+
+
+def _salt() -> str:
+    # Imported here, as in record_file.
+    from kgen.pipeline.cache import code_identity
+
+    return code_identity()
+
+
+def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
+    """The record at `where`; without `held`, only the stats and the tree (the
+    files' contents are a second pickle, which a replayed check never reads)."""
+    if where is None:
+        return TreeRecord()
+    try:
+        with open(where, "rb") as handle:
+            loader = _Unpickler(handle)
+            salt, stats, tree, folders = loader.load()
+            helds = loader.load() if held else {}
+    except Exception:
+        return TreeRecord()
+    if salt != _salt() or not (
+        isinstance(stats, dict)
+        and isinstance(helds, dict)
+        and isinstance(tree, str)
+        and isinstance(folders, frozenset)
+    ):
+        return TreeRecord()
+    return TreeRecord(stats, helds, tree, folders)
+
+
+def save_record(where: Path | None, record: TreeRecord) -> None:
+    if where is None:
+        return
+    data = (_salt(), record.stats, record.tree, record.folders)
+    partial = where.with_name(f".{where.name}.{os.getpid()}.tmp")
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        with open(partial, "wb") as handle:
+            pickle.dump(data, handle, protocol=5)
+            pickle.dump(record.held, handle, protocol=5)
+        os.replace(partial, where)
+    except OSError:
+        pass  # a record that cannot be written only costs time
+
+
+class TreeWatch:
+    """One command's use of the record: what it trusted or read, and what it saves."""
+
+    def __init__(self, where: Path | None, output: str) -> None:
+        self.where = where
+        self.output = output
+        self.old = load_record(where)
+        self.on = where is not None
+        # When this command started looking (before any lstat it takes).
+        self.since = time.time_ns()
+        # Files found holding what kgen renders, with their lstat before the read.
+        self.seen: dict[str, Stat] = {}
+        self.trusted: set[str] = set()
+
+    @classmethod
+    def of(cls, root: Path, output: str) -> TreeWatch:
+        return cls(record_file(root, output), output)
+
+    def known(
+        self, folder: int, paths: list[str], expected: Mapping[str, str | Digest]
+    ) -> tuple[set[str], set[str]]:
+        """Of `paths` (files in the open `folder`), those whose lstat is the recorded
+        one, and so hold what they held, if that is what is `expected`; and those the
+        record has that are gone."""
+        stats, helds = self.old.stats, self.old.held
+        known: set[str] = set()
+        gone: set[str] = set()
+        for path in paths:
+            was = stats.get(path)
+            if was is None:
+                continue
+            name = path.rpartition("/")[2]
+            try:
+                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            except FileNotFoundError:
+                gone.add(path)
+                continue
+            now = stat_of(status)
+            if now != was:
+                continue
+            text = expected[path]
+            if helds.get(path) != held(text):
+                continue
+            self.seen[path] = now
+            known.add(path)
+        self.trusted |= known
+        return known, gone
+
+    def found(self, path: str, status: Stat) -> None:
+        """The file at `path`, whose lstat before it was read is `status`, holds what
+        kgen renders."""
+        self.seen[path] = status
+
+    def verified(
+        self,
+        files: Mapping[str, str | Digest],
+        *,
+        whole: bool,
+        scan: Scan,
+    ) -> None:
+        """Save what this command found; `whole`: the command looked at every file
+        (the tree is `files` exactly if the `scan` of it found no other)."""
+        if not self.on:
+            return
+        exact = whole and not scan.odd and scan.files == files.keys()
+        if (
+            exact
+            and self.old.tree
+            and len(self.trusted) == len(files) == len(self.old.stats)
+            and self.old.folders == scan.folders
+        ):
+            return  # every file as recorded, holding what it held: the same record
+        record = self._kept(files) if not whole else TreeRecord()
+        for path, status in self.seen.items():
+            if path in self.trusted or settled(status, self.since):
+                record.stats[path] = status
+                record.held[path] = self._held(path, files)
+        if exact and record.stats.keys() >= files.keys():
+            record.tree = tree_id(files, record.held)
+            record.folders = frozenset(scan.folders)
+        if record != self.old:
+            save_record(self.where, record)
+
+    def _held(self, path: str, files: Mapping[str, str | Digest]) -> bytes:
+        """What the file at `path` holds: as recorded, if the record vouched for it."""
+        if path in self.trusted:
+            return self.old.held[path]
+        return held(files[path])
+
+    def _kept(self, files: Mapping[str, str | Digest]) -> TreeRecord:
+        """The old record's files this command did not look at (another environment's,
+        in a build or check of some)."""
+        record = TreeRecord()
+        for path, status in self.old.stats.items():
+            if path not in files:
+                record.stats[path] = status
+                record.held[path] = self.old.held[path]
+        return record
+
+    def written(
+        self,
+        parent: int,
+        name: str,
+        files: Mapping[str, str | Digest],
+        *,
+        linked: set[str],
+    ) -> None:
+        """Save the record of the tree just swapped in as output root `name` of folder
+        `parent`. A file kgen wrote is recorded when a later command reads it (its
+        mtime is this command's). A file carried over by a hard link keeps what it held
+        if nothing but its ctime (the link) changed since it was seen."""
+        if not self.on:
+            return
+        now = lstat_tree(parent, name, self.output, linked)
+        record = TreeRecord()
+        seen, old = self.seen, self.old.stats
+        for path, status in now.items():
+            before = seen.get(path) or old.get(path)
+            if before is None or not same_but_ctime(before, status):
+                continue  # changed since it was seen, more than its ctime
+            if path in self.seen:
+                if path not in self.trusted and not settled(before, self.since):
+                    continue
+                record.held[path] = self._held(path, files)
+            elif path in self.old.held:
+                record.held[path] = self.old.held[path]
+            else:  # pragma: no cover - stats and held are kept together
+                continue
+            record.stats[path] = status
+        save_record(self.where, record)

@@ -1,0 +1,366 @@
+"""The record of the output tree (kgen.output.stat_record) and the replayed check
+(kgen.commands.up_to_date) never answer differently from a run without them.
+
+Every case runs the same command on two copies of a project: one with the cache (and
+so the records), one with KGEN_NO_CACHE. Exit codes, stdout and stderr must be equal
+byte for byte. Files are aged a minute first, as a tree is between two commands: a
+file changed within the clock step before kgen looks is never recorded (git's racy
+files), which `test_a_file_changed_as_it_is_recorded_is_not_recorded` proves.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kgen.commands import build as build_command
+from kgen.commands import up_to_date
+from kgen.output import compare, stat_record
+from kgen.output.scan import lstat_tree, pack_stat
+from kgen.output.stat_record import (
+    TreeWatch,
+    load_record,
+    record_file,
+    settled,
+)
+from kgen.pipeline.cache import cache_folder
+from tests.conftest import Result, RunKgen, copy_example
+
+JOB = "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
+
+
+def _age(root: Path, seconds: int = 60) -> None:
+    """Every file and folder of the project (below `root`) as last changed `seconds`
+    ago."""
+    when = time.time() - seconds
+    os.utime(root, (when, when))
+    for folder, names, files in os.walk(root):
+        for name in [*names, *files]:
+            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
+
+
+def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
+    """Two built copies of the example project, aged, with every file recorded on the
+    first (a check that read them all)."""
+    roots = []
+    for name in ("warm", "cold"):
+        root = copy_example(tmp_path / name)
+        assert run_kgen("build", "-C", str(root)).code == 0
+        _age(root)
+        roots.append(root)
+    assert run_kgen("build", "--check", "-C", str(roots[0])).code == 0
+    return roots[0], roots[1]
+
+
+def _same(
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    warm: Path,
+    cold: Path,
+    *args: str,
+) -> Result:
+    found = run_kgen(*args, "-C", str(warm))
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    expected = run_kgen(*args, "-C", str(cold))
+    monkeypatch.delenv("KGEN_NO_CACHE")
+    assert (found.code, found.out, found.err) == (
+        expected.code,
+        expected.out.replace(str(cold), str(warm)),
+        expected.err.replace(str(cold), str(warm)),
+    )
+    return found
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The output files commands read from here on."""
+    read: list[str] = []
+    original = compare._read
+
+    def counting(folder: int, name: str, shown: str, limit: int) -> object:
+        read.append(shown)
+        return original(folder, name, shown, limit)
+
+    monkeypatch.setattr(compare, "_read", counting)
+    return read
+
+
+def _rewrite(path: Path, change: Callable[[bytes], bytes], *, new_inode: bool) -> None:
+    """Change a file's bytes, keeping its size and giving back its mtime (to the
+    nanosecond), in place or as a new file renamed over it."""
+    before = path.stat()
+    data = change(path.read_bytes())
+    assert len(data) == before.st_size
+    if new_inode:
+        spare = path.with_name(path.name + ".new")
+        spare.write_bytes(data)
+        spare.replace(path)
+    else:
+        path.write_bytes(data)  # truncated, then written again
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_mtime_ns == before.st_mtime_ns
+    assert path.stat().st_size == before.st_size
+
+
+def _swap_case(data: bytes) -> bytes:
+    return data.replace(b"Generated", b"GENERATED", 1)
+
+
+@pytest.mark.parametrize("new_inode", [False, True])
+def test_a_file_rewritten_with_size_and_mtime_kept_is_caught(
+    new_inode: bool,
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    for root in (warm, cold):
+        _rewrite(root / JOB, _swap_case, new_inode=new_inode)
+    read = _reads(monkeypatch)
+    found = _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    assert found.code == 1
+    assert f"modified: {JOB}\n" in found.err
+    assert JOB in read
+
+
+def test_a_file_changed_in_the_same_second_is_caught(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system that keeps whole seconds, a file checked and then truncated and
+    written again within that second keeps its size, mtime, ctime and inode: the
+    record never trusted a file that new."""
+    root = copy_example(tmp_path / "p")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    second = int(time.time()) * 1_000_000_000
+
+    def whole_seconds(status: os.stat_result) -> bytes:
+        kept = (status.st_ino, status.st_dev, status.st_mode)
+        return pack_stat(status.st_size, second, second, *kept)
+
+    monkeypatch.setattr(compare, "stat_of", whole_seconds)
+    monkeypatch.setattr(stat_record, "stat_of", whole_seconds)
+    monkeypatch.setattr(up_to_date, "stat_of", whole_seconds)
+    assert run_kgen("build", "--check", "-C", str(root)).code == 0
+    _rewrite(root / JOB, _swap_case, new_inode=False)
+    found = run_kgen("build", "--check", "-C", str(root))
+    assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)
+
+
+def test_a_file_changed_as_it_is_recorded_is_not_recorded(tmp_path: Path) -> None:
+    fine = pack_stat(10, 5_123_456_789, 0, 1, 1, 0o100644)
+    whole_second = pack_stat(10, 5_000_000_000, 0, 1, 1, 0o100644)
+    assert settled(fine, 5_200_000_000)
+    assert not settled(fine, 5_150_000_000)  # within the clock tick
+    assert not settled(whole_second, 7_900_000_000)  # a coarse file system's step
+    assert settled(whole_second, 8_100_000_000)
+    watch = TreeWatch(tmp_path / "record.pickle", "out")
+    watch.since = 5_150_000_000
+    watch.found("out/a.yaml", fine)
+    scan = compare.Scan(files={"out/a.yaml"})
+    watch.verified({"out/a.yaml": "a: 1\n"}, whole=True, scan=scan)
+    assert "out/a.yaml" not in load_record(tmp_path / "record.pickle").stats
+
+
+def test_the_record_lives_outside_the_project_and_per_folder(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    where = record_file(warm, "manifests")
+    assert where is not None and where.exists()
+    folder = cache_folder(warm)
+    assert folder is not None and where.parent == folder
+    assert warm.resolve() not in where.resolve().parents
+    # Another tree (another copy, another output folder) has another record.
+    assert record_file(cold, "manifests") != where
+    assert record_file(warm, "argocd") != where
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        b"",
+        b"not a pickle",
+        pickle.dumps(("salt", {}, "", frozenset())),
+        # Anything but plain data is refused before it is made.
+        b"cos\nsystem\n(S'touch planted'\ntR.",
+    ],
+)
+def test_a_damaged_or_foreign_record_is_ignored(
+    damage: bytes,
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    where = record_file(warm, "manifests")
+    assert where is not None
+    where.write_bytes(damage)
+    for root in (warm, cold):
+        _rewrite(root / JOB, _swap_case, new_inode=False)
+    monkeypatch.chdir(tmp_path)
+    found = _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    assert found.code == 1
+    assert not (tmp_path / "planted").exists()
+
+
+def test_a_build_after_one_edit_reads_only_what_it_wrote(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    for root in (warm, cold):
+        job = root / "jobs/nightly-eval-2.yaml"
+        job.write_bytes((root / "jobs/nightly-eval.yaml").read_bytes())
+        os.utime(job, (time.time() - 30, time.time() - 30))
+    read = _reads(monkeypatch)
+    built = run_kgen("build", "-C", str(warm))
+    assert built.code == 0
+    written = int(built.err.rsplit(": ", 1)[1].split(" files written")[0])
+    # Only the files that changed are read (to learn they did): every other is known.
+    assert 0 < len(read) == written
+    changed = set(read)
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    assert run_kgen("build", "-C", str(cold)) == built
+    monkeypatch.delenv("KGEN_NO_CACHE")
+    del read[:]
+    # The next command reads the files the build wrote, and no others: those it
+    # carried over by a hard link are known by their new lstat.
+    checked = run_kgen("build", "--check", "-C", str(warm))
+    assert checked.code == 0
+    assert set(read) == changed
+
+
+def _no_run(*args: object, **kwargs: object) -> object:
+    raise AssertionError("the check ran in full")
+
+
+@pytest.mark.parametrize("command", [("build", "--check"), ("build",)])
+@pytest.mark.parametrize("report_format", ["text", "json", "junit", "sarif"])
+def test_a_replayed_check_reports_what_the_check_did(
+    command: tuple[str, ...],
+    report_format: str,
+    project: Callable[..., Path],
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Warnings included, in every format, without loading the project; and a build
+    that changes nothing, as a build that changed nothing."""
+    root = project(
+        {
+            "jobs/a.yaml": """
+                framework: pytorch
+                image: docker.io/x/y:latest
+                roles:
+                  master: {replicas: 1}
+                  worker: {replicas: 2}
+            """
+        }
+    )
+    assert run_kgen("build", "-C", str(root)).code == 0
+    _age(root)
+    args = (*command, "--format", report_format, "-C", str(root))
+    first = run_kgen(*args)
+    assert first.code == 0 and "image-latest" in first.out + first.err
+    monkeypatch.setattr(build_command, "expected_tree_of", _no_run)
+    again = run_kgen(*args)
+    assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+CHANGES: dict[str, Callable[[Path], object]] = {
+    "a job": lambda root: _edit(root / "jobs/tf-ps.yaml", "image: ", "image: x"),
+    "a comment in a job": lambda root: _edit(
+        root / "jobs/tf-ps.yaml", "\n", "\n# ok\n"
+    ),
+    "a new job": lambda root: (root / "jobs/nightly-eval-2.yaml").write_bytes(
+        (root / "jobs/nightly-eval.yaml").read_bytes()
+    ),
+    "a file beside the jobs": lambda root: (root / "jobs/notes.txt").write_text("x\n"),
+    "an overlay": lambda root: (root / "overlays/dev.yaml").write_text(
+        (root / "overlays/dev.yaml")
+        .read_text()
+        .replace("backoffLimit: 1", "backoffLimit: 2")
+    ),
+    "a team object": lambda root: (root / "resources/extra.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\ndata: {a: b}\n"
+    ),
+    "an output file": lambda root: _rewrite(root / JOB, _swap_case, new_inode=False),
+    "an output file removed": lambda root: (root / JOB).unlink(),
+    "a file added to the output": lambda root: (
+        root / "manifests/dev-cpu/x.yaml"
+    ).write_text("a: 1\n"),
+    "the index": lambda root: (root / "manifests/.kgen-index").write_text(
+        (root / "manifests/.kgen-index").read_text().replace(f"{JOB}\n", "", 1)
+    ),
+    "a link in the output": lambda root: os.symlink(
+        "/etc/passwd", root / "manifests/dev-cpu/l.yaml"
+    ),
+    "an empty folder in the output": lambda root: (root / "manifests/empty").mkdir(),
+}
+
+
+@pytest.mark.parametrize("command", [("build", "--check"), ("build",)])
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_a_change_is_never_replayed(
+    name: str,
+    command: tuple[str, ...],
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    assert run_kgen(*command, "-C", str(warm)).code == 0  # recorded
+    assert run_kgen(*command, "-C", str(warm)).code == 0  # a replay
+    for root in (warm, cold):
+        CHANGES[name](root)
+        for inputs in ("kgen.yaml", "jobs", "overlays", "resources"):
+            _age(root / inputs, 30)
+    _same(run_kgen, monkeypatch, warm, cold, *command)
+    _same(run_kgen, monkeypatch, warm, cold, *command)
+    _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+
+
+def test_a_file_edited_during_a_build_is_not_taken_on_trust(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edited after the build compared it and before the record of the new tree:
+    the build carried the edited file over, and the record must not vouch for it."""
+    root = copy_example(tmp_path / "p")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    _age(root)
+    assert run_kgen("build", "--check", "-C", str(root)).code == 0
+    (root / "jobs/nightly-eval-2.yaml").write_bytes(
+        (root / "jobs/nightly-eval.yaml").read_bytes()
+    )
+    original = lstat_tree
+
+    def meanwhile(parent: int, name: str, output: str, paths: set[str]) -> object:
+        path = root / JOB
+        path.write_bytes(_swap_case(path.read_bytes()))  # a plain edit: a new mtime
+        return original(parent, name, output, paths)
+
+    monkeypatch.setattr(stat_record, "lstat_tree", meanwhile)
+    assert run_kgen("build", "-C", str(root)).code == 0
+    monkeypatch.setattr(stat_record, "lstat_tree", original)
+    found = run_kgen("build", "--check", "-C", str(root))
+    assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)
+
+
+def test_a_build_after_a_killed_one_recovers_instead_of_replaying(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warm, cold = _pair(tmp_path, run_kgen)
+    assert run_kgen("build", "-C", str(warm)).code == 0  # recorded
+    for root in (warm, cold):
+        (root / ".manifests.kgen-new-4242").mkdir()  # killed before its marker
+    _same(run_kgen, monkeypatch, warm, cold, "build")
+    assert not (warm / ".manifests.kgen-new-4242").exists()
+    assert not (cold / ".manifests.kgen-new-4242").exists()
