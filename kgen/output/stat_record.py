@@ -119,24 +119,26 @@ def _salt() -> str:
 
 def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
     """The record at `where`; without `held`, only the stats and the tree (the
-    files' contents are a second pickle, which a replayed check never reads)."""
+    files' contents are a second pickle, which a replayed check never reads: a list
+    in the stats' order, so both tables share one string a path)."""
     if where is None:
         return TreeRecord()
     try:
         with open(where, "rb") as handle:
             loader = _Unpickler(handle)
             salt, stats, tree, folders = loader.load()
-            helds = loader.load() if held else {}
+            helds = loader.load() if held else []
     except Exception:
         return TreeRecord()
     if salt != _salt() or not (
         isinstance(stats, dict)
-        and isinstance(helds, dict)
+        and isinstance(helds, list)
+        and len(helds) == (len(stats) if held else 0)
         and isinstance(tree, str)
         and isinstance(folders, frozenset)
     ):
         return TreeRecord()
-    return TreeRecord(stats, helds, tree, folders)
+    return TreeRecord(stats, dict(zip(stats, helds, strict=False)), tree, folders)
 
 
 def save_record(where: Path | None, record: TreeRecord) -> None:
@@ -148,7 +150,8 @@ def save_record(where: Path | None, record: TreeRecord) -> None:
         where.parent.mkdir(parents=True, exist_ok=True)
         with open(partial, "wb") as handle:
             pickle.dump(data, handle, protocol=5)
-            pickle.dump(record.held, handle, protocol=5)
+            helds = [record.held.get(path, b"") for path in record.stats]
+            pickle.dump(helds, handle, protocol=5)
         os.replace(partial, where)
     except OSError:
         pass  # a record that cannot be written only costs time
