@@ -87,9 +87,16 @@ def build(
         ci_base=not check,
         progress=not check,
     )
+    from kgen.commands.up_to_date import attempt_for
+
+    # A run on inputs and a tree as the last one left them finds what it did, before
+    # the project's models and the renderers load.
+    attempt = attempt_for(options, check=check, show_diff=show_diff)
+    if attempt is not None and (replayed := attempt.replay()) is not None:
+        return replayed
     from kgen.commands.build import build as command
 
-    return command(options, check=check, show_diff=show_diff)
+    return command(options, check=check, show_diff=show_diff, attempt=attempt)
 
 
 @cli.command()

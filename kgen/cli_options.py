@@ -13,7 +13,7 @@ from kgen.complete import env_names
 from kgen.report.formats import REPORTERS
 
 if TYPE_CHECKING:
-    from kgen.commands.outcome import Options
+    from kgen.commands.options import Options
     from kgen.report.terminal import Progress
 
 project_option = click.option(
@@ -78,7 +78,7 @@ def options_for(
     ci_base: bool = False,
     progress: bool = False,
 ) -> Options:
-    from kgen.commands.outcome import Options
+    from kgen.commands.options import Options
 
     # A fatal error raised later is reported in this format too (attack14 F17).
     CHOSEN["format"] = report_format

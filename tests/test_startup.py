@@ -94,6 +94,18 @@ def test_build_check_from_the_cache_renders_and_checks_nothing(generated: Path):
     assert {SPEC_MODELS, POSITIONS} <= modules
 
 
+def test_a_replayed_build_check_loads_no_models_and_parses_nothing(generated: Path):
+    # The first check finds the tree up to date and records it; the second, with
+    # nothing changed, is replayed (kgen.commands.up_to_date) before anything heavy
+    # loads: not even kgen.yaml's models or the YAML parser.
+    assert imported("build", "--check", cwd=generated)[0] == 0
+    code, modules = imported("build", "--check", cwd=generated)
+    assert code == 0
+    heavy = {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, CEL, EMITTER}
+    heavy |= {*OUTPUT_CHECKS, WORKERS, METADATA, "kgen.load.project"}
+    assert heavy & modules == set()
+
+
 def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path):
     spec = generated / "jobs" / "job-00001.yaml"
     before = spec.read_bytes()

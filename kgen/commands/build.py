@@ -14,7 +14,6 @@ from kgen.commands.outcome import (
     run_scope,
 )
 from kgen.commands.up_to_date import Attempt
-from kgen.errors import UsageError
 from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
 from kgen.output.digests import Expected
@@ -26,18 +25,15 @@ from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
 
 
-def build(options: Options, *, check: bool = False, show_diff: bool = False) -> int:
-    """Render every job for every environment; write the tree, or with `check` compare."""
-    if show_diff and not check:
-        # A reviewer asking for a diff expects nothing written (`kgen diff` shows one).
-        raise UsageError(
-            "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
-        )
-    # A run on inputs and a tree as the last one left them finds what it did.
-    command = "build --check" if check else "build"
-    attempt = None if show_diff else Attempt(options, command)
-    if attempt is not None and (replayed := attempt.replay()) is not None:
-        return replayed
+def build(
+    options: Options,
+    *,
+    check: bool = False,
+    show_diff: bool = False,
+    attempt: Attempt | None = None,
+) -> int:
+    """Render every job for every environment; write the tree, or with `check` compare.
+    `attempt`: attempt_for's look-up, whose replay did not hold."""
     # Renders from the cache come as digests, unless there is a diff to show: a file
     # is compared by its digest, and a build asks for the texts of those it writes.
     outcome, expected = expected_tree_of(options, texts=show_diff)

@@ -1,12 +1,15 @@
-"""What every command shares: its options, loading the project and running the
+"""What every command shares: its options (kgen.commands.options), loading the project and running the
 pipeline, what it found, and reporting that once."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
+from kgen.commands.options import EXIT_OK as EXIT_OK
+from kgen.commands.options import EXIT_PROBLEMS as EXIT_PROBLEMS
+from kgen.commands.options import Options as Options
 from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
@@ -19,26 +22,6 @@ from kgen.rules.in_place import changed_in_place
 if TYPE_CHECKING:
     # Only a run with a base needs them (start-up of a one-spec validate).
     from kgen.base.snapshot import Snapshot
-    from kgen.report.terminal import Progress
-
-EXIT_OK = 0
-EXIT_PROBLEMS = 1
-
-
-@dataclass(frozen=True)
-class Options:
-    root: Path
-    out: TextIO
-    err: TextIO
-    envs: tuple[str, ...] = ()
-    report_format: str = "text"
-    crds: tuple[str, ...] = ()
-    cache: bool = True
-    # --base REF, or the target branch of the pull request CI names (its merge base).
-    base: str | None = None
-    base_branch: str | None = None
-    # The progress of a long build on a terminal (kgen.report.terminal.Progress).
-    progress: Progress | None = None
 
 
 @dataclass

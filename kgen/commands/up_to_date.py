@@ -13,7 +13,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from kgen.errors import KgenError
+from kgen.errors import KgenError, UsageError
 from kgen.load.files import read_input
 from kgen.output.digests import Digest
 from kgen.output.safe_paths import Refused, open_folder, open_root
@@ -33,10 +33,25 @@ from kgen.report.formats import REPORTERS, pick_format
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from kgen.commands.outcome import Options, Outcome
+    from kgen.commands.options import Options
+    from kgen.commands.outcome import Outcome
     from kgen.load.project import Project
 
 PROJECT_FILE = "kgen.yaml"
+
+
+def attempt_for(options: Options, *, check: bool, show_diff: bool) -> Attempt | None:
+    """The look-up of the record of a run on inputs and a tree as the last one left
+    them (kgen.commands.up_to_date): made before kgen.commands.build loads, with
+    the project's models and renderers, which a replayed run never needs."""
+    if show_diff and not check:
+        # A reviewer asking for a diff expects nothing written (`kgen diff` shows one).
+        raise UsageError(
+            "--diff shows drift with --check; use `kgen build --check --diff` or `kgen diff`"
+        )
+    return (
+        None if show_diff else Attempt(options, "build --check" if check else "build")
+    )
 
 
 class Attempt:
