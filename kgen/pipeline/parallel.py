@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -92,6 +92,44 @@ def map_units(
     finally:
         gc.unfreeze()
     return [result for chunk in done for result in chunk]
+
+
+# Pieces a worker takes at once when results stream back: enough to make moving them
+# cheap, few enough that the parent hears of each soon and never holds many.
+STREAM_CHUNK = 16
+
+
+def imap_units(
+    func: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    parallel: bool = True,
+    pieces: int | None = None,
+) -> Iterator[R]:
+    """`func(item)` for each item, in order, as each is done: on every core when it
+    pays, with the parent taking (and letting go of) each result while the workers go
+    on, so a run never holds all results at once. `pieces`: how many of map_units'
+    pieces the items make together (a job rendered in four environments is four), by
+    which it decides as map_units does."""
+    pieces = len(items) if pieces is None else pieces
+    workers = min(worker_count(), max(1, pieces // (MIN_PARALLEL // 2)))
+    if (
+        not parallel
+        or workers < 2
+        or pieces < MIN_PARALLEL
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
+        yield from map(func, items)
+        return
+    size = max(1, min(STREAM_CHUNK, len(items) // (workers * CHUNKS_PER_WORKER)))
+    chunks = ((func, items[i : i + size]) for i in range(0, len(items), size))
+    gc.freeze()  # as in map_units
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for chunk in pool.imap(_chunk, chunks, chunksize=1):
+                yield from chunk
+    finally:
+        gc.unfreeze()
 
 
 def _in_process(
