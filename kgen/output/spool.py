@@ -27,7 +27,7 @@ from kgen.pipeline.records import TextSink
 
 # Texts the run keeps beside the staged ones, for the cache, in characters: a project
 # of a few thousand renders keeps all, a larger one the first, then only digests.
-KEEP_FOR_CACHE = 32 << 20
+KEEP_FOR_CACHE = 8 << 20
 
 
 class Spool:
@@ -43,7 +43,8 @@ class Spool:
         # Why staging failed part way (a full disk): the build writes nothing then.
         self.error: OSError | None = None
         self._off = False
-        self._taken: set[str] = set()
+        # Paths a render the cache gave (by digest) has: not staged, not another's.
+        self._reserved: set[str] = set()
         self._kept = 0
         self._folders: set[str] = set()
 
@@ -57,13 +58,14 @@ class Spool:
         them (as they are, if nothing can be staged)."""
         if self._off:
             return facts
-        owned = []
+        texts = []
         for out in facts.files:
-            path = f"{env}/{out.filename}"
-            if path not in self._taken:
-                self._taken.add(path)
-                owned.append(out)
-        texts = [out for out in owned if out.text]
+            path = f"{self.output}/{env}/{out.filename}"
+            if path not in self.spooled and path not in self._reserved:
+                if out.text:
+                    texts.append(out)
+                else:
+                    self._reserved.add(path)
         if texts and not self._stage(env, texts):
             return facts
         size = sum(len(out.text) for out in facts.files)

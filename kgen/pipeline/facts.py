@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.kinds import kind_for, kind_named
@@ -127,6 +127,29 @@ def _out_file(manifest: Manifest, header: str, text: str) -> OutFile:
         body_digest(body),
         len(body),
     )
+
+
+def with_shared_names(renders: list[Facts | None]) -> list[Facts | None]:
+    """The facts of one job's renders with equal names (a file's name, kind and place
+    in the spec, the job's) as one object: pickled together, they reach the parent,
+    which holds 40,000 renders' facts at 10,000 jobs, as one."""
+    seen: dict[object, Any] = {}
+    shared = []
+    for facts in renders:
+        if facts is not None:
+            files = tuple(
+                out._replace(
+                    filename=seen.setdefault(out.filename, out.filename),
+                    kind=seen.setdefault(out.kind, out.kind),
+                    name=seen.setdefault(out.name, out.name),
+                    spec_path=seen.setdefault(out.spec_path, out.spec_path),
+                )
+                for out in facts.files
+            )
+            name = seen.setdefault(facts.job_name, facts.job_name)
+            facts = facts._replace(job_name=name, files=files)
+        shared.append(facts)
+    return shared
 
 
 # A mark names its scheme, so marks of another scheme (an older kgen's) are told apart

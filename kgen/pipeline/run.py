@@ -19,7 +19,7 @@ from kgen.merge.layers import Layer
 from kgen.merge.select import selector_matches
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
-from kgen.pipeline.facts import Facts, facts_of, file_header
+from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
 from kgen.pipeline.locate import merge_environments
 from kgen.pipeline.parallel import imap_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
@@ -219,7 +219,11 @@ def _render_unit(unit: Unit) -> list[_Outcome]:
     overlays, in this worker."""
     assert _work is not None
     job = _work.project.jobs[unit[0]]
-    return [_render_in(job, *_work.environments[env]) for env in unit[1]]
+    if not _work.keep:  # full renders keep the project's own job
+        job = job.own()
+    outcomes = [_render_in(job, *_work.environments[env]) for env in unit[1]]
+    shared = with_shared_names([facts for facts, _, _ in outcomes])
+    return [(f, *outcome[1:]) for f, outcome in zip(shared, outcomes, strict=True)]
 
 
 def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Outcome:
