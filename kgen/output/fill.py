@@ -16,12 +16,13 @@ def fill(
     stage: int,
     files: dict[str, str],
     *,
-    links: set[str],
+    links: list[str],
     folders: list[str],
 ) -> None:
     cut = len(tree.output) + 1
     linked = sorted(p[cut:] for p in links)
-    writes = [(path[cut:], text) for path, text in files.items() if path not in links]
+    # `files` are the changed ones: none of them is linked.
+    writes = [(path[cut:], text) for path, text in files.items()]
     source = tree.fd
 
     def link(part: list[str]) -> None:

@@ -185,16 +185,18 @@ def _write(
     if not (summary.written or summary.removed):
         return summary, []
     changed = {*diff.modified, *diff.missing}
-    same = {p for p in files if p not in changed}
-    # Files kgen does not own, and (in a build of some environments) everything
-    # outside them, go into the new tree as they are.
-    keep = scan.files - files.keys() - set(stale_owned)
     spooled = spool.spooled if spool is not None else set()
+    del current  # as read; a large tree's entries are not needed to fill the new one
+    # kgen's files that did not change (unless staged already), files it does not
+    # own, and (in a build of some environments) everything outside them, go into the
+    # new tree as they are: one list, not sets of them (120,000 paths at 10,000 jobs).
+    links = [p for p in files if p not in changed and p not in spooled]
+    links += scan.files - files.keys() - set(stale_owned)
     return summary, _stage_and_swap(
         place,
         tree,
         texts_to_write(files, changed - spooled, texts),
-        links=(keep | same) - spooled,
+        links=links,
         folders=_kept_folders(scan),
         staged=spool.staged if spool is not None else None,
     )
@@ -217,7 +219,7 @@ def _stage_and_swap(
     tree: OutputTree,
     files: dict[str, str],
     *,
-    links: set[str],
+    links: list[str],
     folders: list[str],
     staged: Staged | None = None,
 ) -> list[Problem]:
