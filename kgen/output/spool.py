@@ -25,8 +25,9 @@ from kgen.output.safe_paths import Refused, open_folder, open_root, write_new
 from kgen.pipeline.facts import Facts, OutFile
 from kgen.pipeline.records import TextSink
 
-# Texts the run keeps beside the staged ones, for the cache, in characters: a project
-# of a few thousand renders keeps all, a larger one the first, then only digests.
+# Texts the run keeps beside the staged ones, for the cache, in characters (about
+# 1,000 renders of the generated benchmark jobs): a small project keeps all, a larger
+# one its first renders' and then only digests.
 KEEP_FOR_CACHE = 8 << 20
 
 

@@ -11,7 +11,7 @@ import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -106,7 +106,7 @@ def imap_units(
     *,
     parallel: bool = True,
     pieces: int | None = None,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """`func(item)` for each item, in order, as each is done: on every core when it
     pays, with the parent taking (and letting go of) each result while the workers go
     on, so a run never holds all results at once. `pieces`: how many of map_units'
