@@ -120,8 +120,9 @@ def test_concurrent_builds_do_not_interleave(tmp_path: Path):
     assert _tree(root) == _tree(expected_root)
 
 
+@pytest.mark.parametrize("step", ["kgen.output.spool", "kgen.output.fill"])
 def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
-    tmp_path: Path, run_kgen, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_kgen, monkeypatch: pytest.MonkeyPatch, step: str
 ):
     root = _make_project(tmp_path)
     _set_state(root, 1)
@@ -132,7 +133,7 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     def disk_full(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("kgen.output.writer.write_new", disk_full)
+    monkeypatch.setattr(f"{step}.write_new", disk_full)
     result = run_kgen("build", "-C", str(root))
     assert result.code == 1
     error = "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\n"

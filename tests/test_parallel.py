@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -108,3 +109,43 @@ def test_kgen_workers_overrides_the_load(monkeypatch: pytest.MonkeyPatch):
     assert parallel.worker_count() == 3
     monkeypatch.delenv("KGEN_WORKERS")
     assert parallel.worker_count() == 1
+
+
+def _square(item: int) -> int:
+    if item == 13_000:
+        raise ValueError(f"piece {item} failed")
+    return item * item
+
+
+_LEFT_EARLY = """
+import multiprocessing, os, time
+os.environ["KGEN_WORKERS"] = "2"
+from kgen.pipeline import parallel
+from tests.test_parallel import _square
+stream = parallel.imap_units(_square, range(10_000))
+assert [next(stream) for _ in range(500)] == [i * i for i in range(500)]
+time.sleep(0.5)  # the workers fill the window of results not taken, and wait
+stream.close()
+assert multiprocessing.active_children() == []
+"""
+
+
+def test_a_stream_left_early_stops_its_workers():
+    # Results stream back in order while the workers go on; a parent that stops
+    # taking them (an error while writing) ends the pool, never waits on it. In a
+    # process of its own: a wait would be a hang.
+    done = subprocess.run(
+        [sys.executable, "-c", _LEFT_EARLY], cwd=REPO, timeout=60, check=False
+    )
+    assert done.returncode == 0
+
+
+def test_a_failed_piece_fails_the_stream_in_order(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    taken: list[int] = []
+    with pytest.raises(ValueError, match="piece 13000 failed"):
+        taken.extend(parallel.imap_units(_square, range(20_000)))
+    # Every result before the failed piece's batch, in order, and none after it.
+    assert 13_000 - parallel.STREAM_CHUNK <= len(taken) <= 13_000
+    assert taken == [i * i for i in range(len(taken))]
+    assert multiprocessing.active_children() == []

@@ -91,15 +91,18 @@ def _fail(exc: OSError) -> Callable[..., None]:
     return fail
 
 
+# New files are made in two places: texts as their renders arrive (spool), the rest
+# (kustomizations, the index, copies) when the tree is filled in.
+@pytest.mark.parametrize("step", ["kgen.output.spool", "kgen.output.fill"])
 def test_a_failure_while_staging_keeps_the_old_tree(
     trees: tuple[Path, dict[int, dict[str, bytes]]],
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
+    step: str,
 ) -> None:
     root, found = trees
     monkeypatch.setattr(
-        "kgen.output.writer.write_new",
-        _fail(OSError(errno.ENOSPC, "No space left on device")),
+        f"{step}.write_new", _fail(OSError(errno.ENOSPC, "No space left on device"))
     )
     result = run_kgen("build", cwd=root)
     assert (result.code, result.err) == (

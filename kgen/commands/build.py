@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kgen.commands.outcome import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -18,8 +20,10 @@ from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
 from kgen.output.digests import Expected
 from kgen.output.index import with_index
+from kgen.output.spool import Spool, digests
 from kgen.output.tree import expected_tree
 from kgen.output.writer import Drift, check_tree, write_tree
+from kgen.pipeline.records import TextSink
 from kgen.pipeline.texts import texts_for
 from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
@@ -34,9 +38,33 @@ def build(
 ) -> int:
     """Render every job for every environment; write the tree, or with `check` compare.
     `attempt`: attempt_for's look-up, whose replay did not hold."""
+    # A build stages each text as its render arrives, a check keeps only digests: the
+    # run holds no texts (kgen.output.spool).
+    spool = None if check else Spool(options.root)
+    try:
+        return _build(
+            options, check=check, show_diff=show_diff, spool=spool, attempt=attempt
+        )
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def _build(
+    options: Options,
+    *,
+    check: bool,
+    show_diff: bool,
+    spool: Spool | None,
+    attempt: Attempt | None,
+) -> int:
     # Renders from the cache come as digests, unless there is a diff to show: a file
     # is compared by its digest, and a build asks for the texts of those it writes.
-    outcome, expected = expected_tree_of(options, texts=show_diff)
+    outcome, expected = expected_tree_of(
+        options,
+        texts=show_diff,
+        sink_for=spool.into if spool is not None else None if show_diff else digests,
+    )
     if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
@@ -65,6 +93,7 @@ def build(
         output=output,
         scope=scope,
         texts=texts_for(outcome.project, outcome.result, output),
+        spool=spool,
     )
     outcome.problems += [*write_problems, *map(unowned_output, summary.unowned)]
     report(options, outcome)
@@ -93,10 +122,16 @@ def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
 
 
 def expected_tree_of(
-    options: Options, *, texts: bool
+    options: Options,
+    *,
+    texts: bool,
+    sink_for: Callable[[str], TextSink] | None = None,
 ) -> tuple[Outcome, Expected | None]:
-    """render_tree; without `texts`, the files of renders the cache has are digests."""
-    outcome = load_and_run(options, emit=True, texts=texts, output=True)
+    """render_tree; without `texts`, the files of renders the cache has are digests
+    (`sink_for`: see load_and_run)."""
+    outcome = load_and_run(
+        options, emit=True, texts=texts, output=True, sink_for=sink_for
+    )
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None
     output = outcome.project.spec.output

@@ -3,6 +3,7 @@ pipeline, what it found, and reporting that once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError
 from kgen.load.project import Project, load_project
 from kgen.output.root import argocd_problems, flux_problems, output_problems
-from kgen.pipeline.records import RunResult
+from kgen.pipeline.records import RunResult, TextSink
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
 from kgen.rules.in_place import changed_in_place
@@ -91,11 +92,13 @@ def load_and_run(
     emit: bool = False,
     texts: bool = True,
     output: bool = False,
+    sink_for: Callable[[str], TextSink] | None = None,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
     YAML (`texts` False: digests where the cache has them; see pipeline.run); `output`
     checks where the output root is too. With a base (Options.base), the base commit
-    is rendered too."""
+    is rendered too. `sink_for` gives, for the output root once checked, what takes
+    each render's texts as they come (kgen.output.spool)."""
     outcome = _load_and_run(
         options,
         jobs=jobs,
@@ -104,6 +107,7 @@ def load_and_run(
         emit=emit,
         texts=texts,
         output=output,
+        sink_for=sink_for,
     )
     return with_base(options, outcome)
 
@@ -117,6 +121,7 @@ def _load_and_run(
     emit: bool,
     texts: bool,
     output: bool,
+    sink_for: Callable[[str], TextSink] | None = None,
 ) -> Outcome:
     project, problems = load_project(
         options.root, extra_crds=options.crds, use_cache=options.cache
@@ -147,6 +152,9 @@ def _load_and_run(
             emit=emit,
             texts=texts,
             progress=options.progress,
+            sink=None
+            if sink_for is None or any(p.severity == "error" for p in problems)
+            else sink_for(project.spec.output),
         )
         if options.progress is not None:
             options.progress.finish()

@@ -5,6 +5,7 @@ when the cache does not already know it, and named, typed and labelled for selec
 from __future__ import annotations
 
 import os
+import pickle
 import stat
 from pathlib import Path
 from typing import Any
@@ -54,24 +55,46 @@ class JobSource:
             self.selected["labels"] = labels
         self._doc = doc
         self._data: Any = None
+        # The data pickled: what a job parsed among many keeps (see forget_positions).
+        self._packed: bytes | None = None
         self._raw = raw
 
     def __getstate__(self) -> dict[str, Any]:
-        # Between processes a job travels as its data and bytes: the positions are
-        # four fifths of a pickled document, and only a problem to locate needs them
-        # (`doc` parses the bytes again then).
-        return {**self.__dict__, "_doc": None, "_data": self.data}
+        # Between processes a job travels as its data (pickled) and bytes: the
+        # positions are four fifths of a pickled document, and only a problem to
+        # locate needs them (`doc` parses the bytes again then).
+        return {**self.__dict__, "_doc": None, "_data": None, "_packed": self.packed()}
+
+    def packed(self) -> bytes:
+        if self._packed is None:
+            return pickle.dumps(self.data, protocol=5)
+        return self._packed
 
     def forget_positions(self) -> None:
-        """Keep the data alone; `doc` parses the bytes again if asked."""
-        if self._doc is not None:
-            self._data, self._doc = self._doc.data, None
+        """Keep the data alone, pickled; `doc` parses the bytes again if asked. As
+        objects, the data of 10,000 jobs held 90 MB, and each render worker's reads
+        copied the pages it touched (their reference counts); as bytes, a fifth."""
+        if self._doc is not None or self._data is not None:
+            self._packed, self._doc, self._data = self.packed(), None, None
+
+    def own(self) -> JobSource:
+        """This job, with its data its own: what a render worker parses or unpickles
+        there stays with this copy, and goes when the worker is done with the job."""
+        job = JobSource(
+            self.file, self.identity, doc=self._doc, raw=self._raw, key=self.key
+        )
+        job._data = self._data
+        if self._doc is None and self._data is None and self._packed is not None:
+            job._data = pickle.loads(self._packed)
+        return job
 
     @property
     def data(self) -> Any:
         """The spec as loaded (`doc.data`), without needing its positions."""
         if self._doc is None and self._data is not None:
             return self._data
+        if self._doc is None and self._packed is not None:
+            return pickle.loads(self._packed)  # a copy: see own()
         return self.doc.data
 
     @property

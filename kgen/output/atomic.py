@@ -11,7 +11,9 @@ inside, and holds the new tree (and the old one, in between the two renames). Re
 touches only folders under the exact names kgen gives them that carry the marker (or
 are empty), so a link or a folder planted under one of kgen's names is never followed,
 moved or emptied, and an input folder kgen.yaml names there is refused
-(kgen.output.root).
+(kgen.output.root). A build holds a lock on its staging folder while it uses it
+(texts are staged as renders arrive, before the build lock: kgen.output.spool), and
+recovery leaves a locked one alone; a killed build's lock goes with it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import fcntl
 import os
 import re
 import shutil
@@ -103,6 +106,9 @@ def recover(place: Place) -> None:
         fd = _marked(place, name)
         if fd is None:
             continue
+        if not _unused(fd):  # another build is staging there now
+            os.close(fd)
+            continue
         try:
             if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
                 os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
@@ -111,6 +117,16 @@ def recover(place: Place) -> None:
         finally:
             os.close(fd)
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+
+
+def _unused(fd: int) -> bool:
+    """Whether no build holds the staging folder open at `fd` (the lock is taken, and
+    released when `fd` closes)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
 
 
 def _exists(folder: int, name: str) -> bool:
@@ -129,26 +145,58 @@ def _is_folder(folder: int, name: str) -> bool:
     return stat.S_ISDIR(mode)
 
 
-@contextlib.contextmanager
-def staging(place: Place) -> Iterator[tuple[str, int]]:
-    """A new staging folder beside the output root, with the marker: its name and an
-    open descriptor of the (empty) tree folder inside. Removed on an error."""
+@dataclass
+class Staged:
+    """A staging folder in use: its name beside the output root, the folder open (and
+    locked: recovery leaves it alone) and the new tree's folder inside, open."""
+
+    name: str
+    folder: int
+    tree: int
+    # Given to swap_in, which removes it or, holding the old tree, keeps it.
+    swapped: bool = False
+
+    def close(self, place: Place, *, remove: bool) -> None:
+        """Close both folders (the lock goes), removing the staging folder first
+        (unless it went to swap_in)."""
+        try:
+            if remove and not self.swapped:
+                shutil.rmtree(self.name, ignore_errors=True, dir_fd=place.parent)
+        finally:
+            os.close(self.tree)
+            os.close(self.folder)
+
+
+def open_staging(place: Place) -> Staged:
+    """A new staging folder beside the output root, locked, with the marker and an
+    (empty) tree folder inside."""
     name = _new_staging(place)
     try:
         folder = open_folder(place.parent, name)
         try:
+            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
             write_new(MARKER, _MARKER_TEXT, folder=folder)
             os.mkdir(TREE, 0o777, dir_fd=folder)
-            tree = open_folder(folder, TREE)
-        finally:
+            return Staged(name, folder, open_folder(folder, TREE))
+        except BaseException:
             os.close(folder)
-        try:
-            yield name, tree
-        finally:
-            os.close(tree)
+            raise
     except BaseException:
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
         raise
+
+
+@contextlib.contextmanager
+def staging(place: Place) -> Iterator[tuple[str, int]]:
+    """A new staging folder beside the output root, with the marker: its name and an
+    open descriptor of the (empty) tree folder inside. Removed on an error."""
+    staged = open_staging(place)
+    try:
+        yield staged.name, staged.tree
+    except BaseException:
+        staged.close(place, remove=True)
+        raise
+    staged.close(place, remove=False)
 
 
 def _new_staging(place: Place) -> str:

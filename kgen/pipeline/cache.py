@@ -143,7 +143,8 @@ class Cache:
         if self.folder is None:
             return
         facts = entry[0]
-        if facts is not None and facts.files:
+        # Texts a build spooled (kgen.output.spool) are not kept: "" is no text.
+        if facts is not None and facts.files and facts.files[0].text:
             self._fresh[key] = tuple(f.text for f in facts.files)
             files = tuple(f._replace(text="") for f in facts.files)
             entry = facts._replace(files=files), entry[1]

@@ -7,6 +7,7 @@ the code that runs them (kgen.pipeline.run imports the rules across jobs).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -49,6 +50,11 @@ class Finding(NamedTuple):
     problem: Problem
     job_file: str | None
     env: str
+
+
+# Takes each render's facts as the run gets them, in order, with its environment's
+# name; gives back the facts the run keeps (kgen.output.spool: without their texts).
+TextSink = Callable[[str, Facts], Facts]
 
 
 @dataclass

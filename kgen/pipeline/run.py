@@ -8,45 +8,28 @@ sorted; nothing is written here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from kgen.errors import Problem
 from kgen.kinds import KINDS
-from kgen.kinds.targets import DEFAULT_TARGET, TARGETS
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
+from kgen.merge.layers import Layer
 from kgen.merge.select import selector_matches
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.cache import digest
-from kgen.pipeline.facts import Facts, facts_of, file_header
+from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
 from kgen.pipeline.locate import merge_environments
-from kgen.pipeline.parallel import map_units
-from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult
+from kgen.pipeline.parallel import imap_units
+from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
 from kgen.pipeline.stage import Stages, layers_of
+from kgen.pipeline.units import Unit, environment_for, units_of
 from kgen.render.base import Environment
 from kgen.rules.catalog import classified
 from kgen.rules.context import RuleContext
-from kgen.rules.forbidden import enforced, forbidden_rules
+from kgen.rules.forbidden import enforced
 from kgen.rules.project import check_project
-
-
-def environment_for(project: Project, name: str) -> tuple[Environment, list[Overlay]]:
-    """The environment `name` and its overlays, in order; the last `target` wins."""
-    settings = project.spec.environments[name]
-    overlays = [project.overlays[o] for o in settings.overlays if o in project.overlays]
-    target = DEFAULT_TARGET
-    for overlay in overlays:
-        target = overlay.spec.target or target
-    env = Environment(
-        name,
-        TARGETS[target],
-        settings.namespace,
-        project.spec.job_names,
-        flux=project.spec.flux is not None,
-        forbidden=forbidden_rules(project, name),
-    )
-    return env, overlays
 
 
 @dataclass(frozen=True)
@@ -75,6 +58,7 @@ def run(
     emit: bool = False,
     texts: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    sink: TextSink | None = None,
 ) -> RunResult:
     """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
     `progress` hears (done, total) of the renders the cache did not have.
@@ -82,8 +66,11 @@ def run(
     `emit` makes each render's YAML text (with `texts` False, a render the cache has
     comes with its files' digests instead: enough for `build --check`, kgen.output.digests);
     `keep` keeps the full renders (specs and object
-    trees) in `rendered`. Without `keep`, renders run in worker processes on every core;
-    results come back in order, so the outcome is the same on one core or many.
+    trees) in `rendered`. Without `keep`, renders run in worker processes on every core,
+    a job in every environment at once; results come back in order, so the outcome is
+    the same on one core or many. `sink` takes each render's facts as it arrives, in
+    order, and gives back those to keep (kgen.output.spool: its texts written, only
+    their digests kept).
     """
     result = RunResult()
     wanted = set(jobs) if jobs is not None else None
@@ -96,46 +83,42 @@ def run(
     )
     names = list(envs) if envs is not None else list(project.spec.environments)
     environments = [environment_for(project, name) for name in names]
-    units: list[tuple[int, int]] = []
-    env_count: dict[str, int] = {}  # per job: how many environments render it
-    for env_index, (env, _overlays) in enumerate(environments):
-        selector = project.spec.environments[env.name].jobs
-        result.environments.append(env)
-        for job_index, job in enumerate(project.jobs):
-            # Cheapest test first: a one-file validate picks 4 of 4,000 pairs.
-            if select is not None and not select(env.name, job.file):
-                continue
-            if (wanted is not None and job.name not in wanted) or not selector_matches(
-                selector, job.selected
-            ):
-                continue
-            env_count[job.file] = env_count.get(job.file, 0) + 1
-            units.append((env_index, job_index))
+    result.environments = [env for env, _ in environments]
+    units = units_of(project, environments, wanted=wanted, select=select)
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
     work = _Work(project, environments, context, keep, emit, texts, Stages(context))
-    outcomes = _outcomes(project, work, units, use_cache, progress)
+    # Each environment's renders in job order, environment by environment, whatever
+    # order they arrive in: what the tree, the rules and reports read.
+    by_env: list[list[tuple[int, _Outcome]]] = [[] for _ in environments]
+    for env_index, job_index, (facts, rendered, problems) in _outcomes(
+        project, work, units, use_cache, progress, sink
+    ):
+        by_env[env_index].append((job_index, (facts, rendered, problems)))
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
     findings: list[Finding] = []
-    for (env_index, job_index), (facts, rendered, problems) in zip(
-        units, outcomes, strict=True
-    ):
+    env_count: dict[str, int] = {}  # per job: how many environments render it
+    shared: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Layer, ...]]] = {}
+    for env_index, outcomes in enumerate(by_env):
         env, overlays = environments[env_index]
-        job = project.jobs[job_index]
-        if facts is not None:
-            applied = applied_overlays(job, overlays)
-            result.renders.append(
-                Render(
-                    env, job, tuple(o.name for o in applied), layers_of(applied), facts
-                )
-            )
-        else:
-            result.failed_envs.add(env.name)
-        if rendered is not None:
-            result.rendered.append(rendered)
-        findings += [Finding(p, job.file, env.name) for p in problems]
+        for job_index, (facts, rendered, problems) in outcomes:
+            job = project.jobs[job_index]
+            env_count[job.file] = env_count.get(job.file, 0) + 1
+            if facts is not None:
+                applied = applied_overlays(job, overlays)
+                named = tuple(o.name for o in applied)
+                # One tuple of names and of layers for each list of overlays, shared
+                # by its renders (40,000 at 10,000 jobs).
+                if named not in shared:
+                    shared[named] = named, layers_of(applied)
+                result.renders.append(Render(env, job, *shared[named], facts))
+            else:
+                result.failed_envs.add(env.name)
+            if rendered is not None:
+                result.rendered.append(rendered)
+            findings += [Finding(p, job.file, env.name) for p in problems]
     findings += check_project(project, result)
     ignored = project.spec.lint.ignore
     result.problems = merge_environments(
@@ -150,45 +133,65 @@ _Outcome = tuple[Facts | None, RenderedJob | None, list[Problem]]
 def _outcomes(
     project: Project,
     work: _Work,
-    units: list[tuple[int, int]],
+    units: list[Unit],
     use_cache: bool,
     progress: Callable[[int, int], None] | None = None,
-) -> list[_Outcome]:
-    """Each unit's outcome, in order: from the cache where an earlier run left it, else
-    rendered (on every core unless full renders are kept)."""
+    sink: TextSink | None = None,
+) -> Iterator[tuple[int, int, _Outcome]]:
+    """(environment, job, outcome) of each job in each of its environments, job by
+    job: from the cache where an earlier run left it, else rendered (on every core
+    unless full renders are kept) and streamed back in order, each given to `sink`
+    before the cache remembers it."""
     global _work
     cache = project.cache if use_cache else None
-    keys = [
-        render_key(project, work.environments[e][0].name, project.jobs[j])
-        for e, j in units
-    ]
-    outcomes: list[_Outcome | None] = [None] * len(units)
-    for index, key in enumerate(keys):
-        entry = (
-            cache.render(key, emitted=work.emit, texts=work.texts) if cache else None
-        )
-        if entry is not None:
-            outcomes[index] = (entry[0], None, entry[1])
-    missing = [i for i, found in enumerate(outcomes) if found is None]
-    _work = work
+    found: list[list[tuple[int, str, _Outcome | None]]] = []
+    missing: list[Unit] = []
+    for job_index, env_indexes in units:
+        job = project.jobs[job_index]
+        entries: list[tuple[int, str, _Outcome | None]] = []
+        for env_index in env_indexes:
+            key = render_key(project, work.environments[env_index][0].name, job)
+            entry = (
+                cache.render(key, emitted=work.emit, texts=work.texts)
+                if cache
+                else None
+            )
+            cached: _Outcome | None = None
+            if entry is not None:
+                cached = (entry[0], None, entry[1])
+            entries.append((env_index, key, cached))
+        found.append(entries)
+        fresh = tuple(e for e, _key, outcome in entries if outcome is None)
+        if fresh:
+            missing.append((job_index, fresh))
+    total = sum(len(envs) for _job, envs in missing)
     if missing:
         # Imported once here, not in every worker.
-        used = {project.jobs[units[i][1]].framework for i in missing}
+        used = {project.jobs[job].framework for job, _envs in missing}
         _prepare_rendering(emit=work.emit, frameworks=used)
+    _work = work
     try:
-        fresh = map_units(
-            _render_unit,
-            [units[i] for i in missing],
-            parallel=not work.keep,
-            progress=progress,
+        rendered = imap_units(
+            _render_unit, missing, parallel=not work.keep, pieces=total
         )
+        done = 0
+        for (job_index, _envs), entries in zip(units, found, strict=True):
+            if any(outcome is None for _e, _k, outcome in entries):
+                fresh_outcomes = iter(next(rendered))
+                done += sum(outcome is None for _e, _k, outcome in entries)
+                if progress is not None:
+                    progress(done, total)
+            for env_index, key, known in entries:
+                outcome = next(fresh_outcomes) if known is None else known
+                facts = outcome[0]
+                if sink is not None and facts is not None:
+                    env = work.environments[env_index][0].name
+                    outcome = (sink(env, facts), *outcome[1:])
+                if known is None and cache:
+                    cache.remember_render(key, (outcome[0], outcome[2]))
+                yield env_index, job_index, outcome
     finally:
         _work = None
-    for index, outcome in zip(missing, fresh, strict=True):
-        outcomes[index] = outcome
-        if cache:
-            cache.remember_render(keys[index], (outcome[0], outcome[2]))
-    return [outcome for outcome in outcomes if outcome is not None]
 
 
 def render_key(project: Project, env: str, job: JobSource) -> str:
@@ -210,10 +213,21 @@ def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
         pyyaml()
 
 
-def _render_unit(unit: tuple[int, int]) -> _Outcome:
+def _render_unit(unit: Unit) -> list[_Outcome]:
+    """A job rendered in each of its environments, in their order: the job's stages
+    (merge, validation, rules) are shared by the environments that apply the same
+    overlays, in this worker."""
     assert _work is not None
-    env, overlays = _work.environments[unit[0]]
-    job = _work.project.jobs[unit[1]]
+    job = _work.project.jobs[unit[0]]
+    if not _work.keep:  # full renders keep the project's own job
+        job = job.own()
+    outcomes = [_render_in(job, *_work.environments[env]) for env in unit[1]]
+    shared = with_shared_names([facts for facts, _, _ in outcomes])
+    return [(f, *outcome[1:]) for f, outcome in zip(shared, outcomes, strict=True)]
+
+
+def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Outcome:
+    assert _work is not None
     rendered, problems = render_one(job, env, overlays, _work.stages)
     if rendered is None:
         return None, None, problems
