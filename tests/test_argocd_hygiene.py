@@ -44,7 +44,7 @@ def test_a_removed_environment_loses_its_application(tmp_path: Path, run_kgen):
     written = run_kgen("argocd", cwd=tmp_path)
     assert (written.code, written.err) == (
         0,
-        "kgen: argocd/: 1 files written, 1 removed, 4 unchanged\n",
+        "kgen: argocd/: 1 file written, 1 removed, 4 unchanged\n",
     )
     assert not (tmp_path / "argocd/prod.application.yaml").exists()
     assert run_kgen("argocd", "--check", cwd=tmp_path).code == 0

@@ -116,7 +116,7 @@ def test_a_file_changed_by_hand_is_restored_from_the_cache(
     rendered = _renders(monkeypatch)
     result = run_kgen("build", "-C", str(root))
     assert result.code == 0
-    assert "1 files written" in result.err
+    assert "1 file written" in result.err
     assert rendered == []  # its text came from the cache
     assert path.read_bytes() == text
 

@@ -14,6 +14,7 @@ from kgen.commands.outcome import (
     load_and_run,
     report,
     run_scope,
+    written_counts,
 )
 from kgen.commands.up_to_date import Attempt
 from kgen.load.project import Project
@@ -100,8 +101,9 @@ def _build(
     if write_problems:
         return EXIT_PROBLEMS
     line = (
-        f"kgen: {run_scope(outcome.result)}: {len(summary.written)} files written,"
-        f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
+        f"kgen: {run_scope(outcome.result)}: "
+        + written_counts(len(summary.written), len(summary.removed), summary.unchanged)
+        + "\n"
     )
     options.err.write(line)
     if attempt is not None and not (summary.written or summary.removed):

@@ -12,6 +12,7 @@ from kgen.commands.outcome import (
     Outcome,
     load_and_run,
     report,
+    written_counts,
 )
 from kgen.errors import Problem, UsageError, printable
 from kgen.output.generated import write_or_check
@@ -156,8 +157,9 @@ def write_owned(
         report(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
     options.err.write(
-        f"kgen: {output}/: {len(summary.written)} files written,"
-        f" {len(summary.removed)} removed, {summary.unchanged} unchanged\n"
+        f"kgen: {output}/: "
+        + written_counts(len(summary.written), len(summary.removed), summary.unchanged)
+        + "\n"
     )
     return EXIT_OK
 

@@ -62,8 +62,8 @@ def run_scope(result: RunResult) -> str:
     envs = len({render.env.name for render in result.renders} or result.environments)
     renders = len(result.renders)
     return (
-        f"{_count(jobs, 'job')} in {_count(envs, 'environment')}"
-        f" ({_count(renders, 'render')})"
+        f"{count(jobs, 'job')} in {count(envs, 'environment')}"
+        f" ({count(renders, 'render')})"
     )
 
 
@@ -79,7 +79,8 @@ def listed(names: list[str]) -> str:
     return f"{shown} and {rest} more" if rest > 0 else shown
 
 
-def _count(number: int, noun: str) -> str:
+def count(number: int, noun: str) -> str:
+    """`1 file`, `2 files`."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
@@ -208,3 +209,8 @@ def with_base(options: Options, outcome: Outcome) -> Outcome:
     output = outcome.project.spec.output
     outcome.base = base_snapshot(options.root, ref, output=output)
     return outcome
+
+
+def written_counts(written: int, removed: int, unchanged: int) -> str:
+    """What a write did: `1 file written, 0 removed, 12 unchanged`."""
+    return f"{count(written, 'file')} written, {removed} removed, {unchanged} unchanged"
