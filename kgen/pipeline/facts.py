@@ -19,6 +19,7 @@ from kgen.errors import DataPath
 from kgen.kinds import kind_for, kind_named
 from kgen.output.digests import body_digest
 from kgen.output.emitter import dump_documents
+from kgen.render.recent import RecentSpecs
 from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:
@@ -212,23 +213,17 @@ def job_load(spec: JobSpec, env: Environment) -> JobLoad:
     """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
     maximum size, since that is what a quota must hold."""
     kind = kind_for(spec.framework, env.target)
-    key = (id(spec), kind.kind)
-    recent = _RECENT.get(key)
-    if recent is None or recent[0] is not spec:
-        if len(_RECENT) >= _RECENT_SPECS:
-            _RECENT.clear()
-        recent = _RECENT[key] = (spec, _load(spec, kind))
-    roles, pods, gpus, cpu, memory = recent[1]
+    roles, pods, gpus, cpu, memory = _LOADS.get(
+        spec, lambda: _load(spec, kind), key=kind.kind
+    )
     return JobLoad(
         env.name, spec.name, kind.kind, env.target.name, roles, pods, gpus, cpu, memory
     )
 
 
-# The load of the specs counted last, by identity and kind: the environments that
-# merge a job alike share its spec. Each spec is held, so its id is not reused.
+# The load of a spec, by kind, for the renders that follow (kgen.render.recent).
 _Load = tuple[str, int, int, Decimal, Decimal]  # roles, pods, GPUs, CPU, memory
-_RECENT: dict[tuple[int, str], tuple[JobSpec, _Load]] = {}
-_RECENT_SPECS = 8
+_LOADS: RecentSpecs[_Load] = RecentSpecs()
 
 
 def _load(spec: JobSpec, kind: Kind) -> _Load:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kgen.output.emitter import shared
+from kgen.render.recent import RecentSpecs
 from kgen.render.roles import RoleSettings, role_settings, same_settings
 from kgen.render.volumes import CODE_VOLUME, container_mounts, pod_volumes
 from kgen.spec.addons import CodeSync
@@ -22,8 +23,7 @@ CHECKOUT_CONTAINER = "git-sync"
 # depend on the environment, and environments that merge a job alike share its
 # validated spec (kgen.pipeline.stage), so they build and emit them once. Each spec is
 # held, so its id is not reused.
-_RECENT: dict[tuple[int, str], tuple[JobSpec, dict[str, Any]]] = {}
-_RECENT_SPECS = 8
+_REPLICA_SPECS: RecentSpecs[dict[str, Any]] = RecentSpecs()
 
 
 def replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
@@ -32,13 +32,7 @@ def replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:
 
     Shared between renders, and roles with the same settings share one template
     (kgen.output.emitter writes a shared sub-tree once): no caller may change them."""
-    key = (id(spec), kind.kind)
-    entry = _RECENT.get(key)
-    if entry is None or entry[0] is not spec:
-        if len(_RECENT) >= _RECENT_SPECS:
-            _RECENT.clear()
-        entry = _RECENT[key] = (spec, _replica_specs(spec, kind))
-    return entry[1]
+    return _REPLICA_SPECS.get(spec, lambda: _replica_specs(spec, kind), key=kind.kind)
 
 
 def _replica_specs(spec: JobSpec, kind: Kind) -> dict[str, Any]:

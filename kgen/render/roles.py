@@ -10,6 +10,7 @@ from typing import Any
 from pydantic.alias_generators import to_camel
 
 from kgen.kinds import kind_for
+from kgen.render.recent import RecentSpecs
 from kgen.spec.job import JobSpec, Role
 from kgen.spec.pod import EnvVar, Toleration
 
@@ -97,10 +98,9 @@ def _same_items(one: Sequence[Any], other: Sequence[Any]) -> bool:
     )
 
 
-# The settings of the specs rendered last, by spec identity: the policy rules, the
-# renderer and the load facts each ask for every role of the spec being rendered.
-_RECENT: dict[int, tuple[JobSpec, dict[str, RoleSettings]]] = {}
-_RECENT_SPECS = 8
+# The policy rules, the renderer and the load facts each ask for every role of the
+# spec being rendered (kgen.render.recent).
+_SETTINGS: RecentSpecs[dict[str, RoleSettings]] = RecentSpecs()
 
 
 def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
@@ -108,14 +108,10 @@ def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
     merge per resource. A parameter server gets no GPU unless its role asks for one.
 
     `role` is `spec`'s role `name`; callers share the result, so none may change it."""
-    entry = _RECENT.get(id(spec))
-    if entry is None or entry[0] is not spec:
-        if len(_RECENT) >= _RECENT_SPECS:
-            _RECENT.clear()
-        entry = _RECENT[id(spec)] = (spec, {})
-    settings = entry[1].get(name)
+    kept = _SETTINGS.get(spec, dict)
+    settings = kept.get(name)
     if settings is None:
-        settings = entry[1][name] = _role_settings(spec, name, role)
+        settings = kept[name] = _role_settings(spec, name, role)
     return settings
 
 

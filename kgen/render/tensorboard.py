@@ -11,33 +11,23 @@ from typing import Any
 from kgen.output.emitter import shared
 from kgen.render.base import Environment, Manifest, object_meta
 from kgen.render.names import tensorboard_name
+from kgen.render.recent import RecentSpecs
 from kgen.render.volumes import LogSource, mount, tensorboard_source
 from kgen.spec.addons import TENSORBOARD_IMAGE, TensorBoard
 from kgen.spec.job import JobSpec
 
 PORT = 6006
-# The specs rendered last, by identity, with their log source and, once made, the
-# Deployment's and Service's specs: none depends on the environment, and environments
-# that merge a job alike share its spec (kgen.render.pod keeps its replica specs so).
-# The specs are shared: the emitter writes each once, and no caller may change them.
-# Each spec is held, so its id is not reused.
-_RECENT: dict[
-    int,
-    tuple[JobSpec, LogSource | None, tuple[dict[str, Any], dict[str, Any]] | None],
-] = {}
-_RECENT_SPECS = 8
+# A spec's log source and its Deployment's and Service's specs depend on no
+# environment (kgen.render.recent). The specs are shared: the emitter writes each once.
+_SOURCES: RecentSpecs[LogSource | None] = RecentSpecs()
+_SPECS: RecentSpecs[tuple[dict[str, Any], dict[str, Any]]] = RecentSpecs()
 
 
 def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
     board = spec.tensorboard
     if board is None:
         return []
-    recent = _RECENT.get(id(spec))
-    if recent is None or recent[0] is not spec:
-        if len(_RECENT) >= _RECENT_SPECS:
-            _RECENT.clear()
-        recent = _RECENT[id(spec)] = (spec, tensorboard_source(spec), None)
-    source = recent[1]
+    source = _SOURCES.get(spec, lambda: tensorboard_source(spec))
     if source is None:
         return []
     name = tensorboard_name(spec.name)
@@ -62,11 +52,9 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
             "spec": {"logspath": logspath},
         }
         return [Manifest("Tensorboard", name, body)]
-    specs = recent[2]
-    if specs is None:
-        specs = _new_specs(board, source, labels)
-        _RECENT[id(spec)] = (spec, source, specs)
-    deployment_spec, service_spec = specs
+    deployment_spec, service_spec = _SPECS.get(
+        spec, lambda: _new_specs(board, source, labels)
+    )
     deployment = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
