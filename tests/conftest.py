@@ -81,6 +81,15 @@ def copy_example(dest: Path, *, extra: tuple[str, ...] = ()) -> Path:
     return dest
 
 
+def files_below(folder: Path) -> dict[str, bytes]:
+    """Every file below `folder` by its path relative to it, with its bytes."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     """Create files (dedented) under root; returns root."""
     for name, text in files.items():

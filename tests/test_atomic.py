@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write_tree
+from tests.conftest import files_below, write_tree
 
 JOBS = 60
 KILLS = int(os.environ.get("KGEN_TEST_KILLS", "25"))
@@ -50,15 +50,6 @@ def _build(root: Path) -> subprocess.Popen[bytes]:
     )
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    out = root / "manifests"
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file()
-    }
-
-
 def _complete_build(root: Path) -> float:
     start = time.monotonic()
     proc = _build(root)
@@ -73,7 +64,7 @@ def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
     for state in (1, 2):
         _set_state(root, state)
         duration = _complete_build(root)
-        trees[state] = _tree(root)
+        trees[state] = files_below(root / "manifests")
     assert trees[1] != trees[2]
     rng = random.Random(20261122)
     outcomes = {"old": 0, "new": 0}
@@ -88,11 +79,13 @@ def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
         time.sleep(moment)
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
-        now = _tree(root)
+        now = files_below(root / "manifests")
         assert now in (trees[old], trees[state]), "a killed build left a mixed tree"
         outcomes["old" if now == trees[old] else "new"] += 1
         _complete_build(root)
-        assert _tree(root) == trees[state], "the next build recovers without cleanup"
+        assert files_below(root / "manifests") == trees[state], (
+            "the next build recovers without cleanup"
+        )
     leftovers = [
         p.name
         for p in tmp_path.iterdir()
@@ -117,7 +110,7 @@ def test_concurrent_builds_do_not_interleave(tmp_path: Path):
     for proc in procs:
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err.decode()
-    assert _tree(root) == _tree(expected_root)
+    assert files_below(root / "manifests") == files_below(expected_root / "manifests")
 
 
 @pytest.mark.parametrize("step", ["kgen.output.spool", "kgen.output.fill"])
@@ -127,7 +120,7 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     root = _make_project(tmp_path)
     _set_state(root, 1)
     _complete_build(root)
-    before = _tree(root)
+    before = files_below(root / "manifests")
     _set_state(root, 2)
 
     def disk_full(*_args: object, **_kwargs: object) -> None:
@@ -138,5 +131,5 @@ def test_a_failed_write_is_a_clear_error_and_keeps_the_old_tree(
     assert result.code == 1
     error = "manifests: error: cannot write manifests/: No space left on device; the previous tree is unchanged (io)\n"
     assert error in result.err
-    assert _tree(root) == before
+    assert files_below(root / "manifests") == before
     assert [p.name for p in tmp_path.iterdir() if ".kgen-new-" in p.name] == []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, files_below
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import kustomize_side
@@ -37,14 +37,6 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_write_floor_writes_the_same_tree(built: Path, tmp_path: Path):
     files, size = snapshot(built / "manifests", tmp_path / "tree")
     dest = tmp_path / "out"
@@ -57,8 +49,8 @@ def test_write_floor_writes_the_same_tree(built: Path, tmp_path: Path):
         ],
         check=True,
     )
-    written = _tree(dest / "manifests")
-    assert written == _tree(built / "manifests")
+    written = files_below(dest / "manifests")
+    assert written == files_below(built / "manifests")
     assert (files, size) == (len(written), sum(map(len, written.values())))
     assert files == 4 * (16 + 1) + 1  # 16 objects and a kustomization; the index
 

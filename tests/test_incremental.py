@@ -16,19 +16,11 @@ import pytest
 
 from kgen.pipeline import cache as kgen_cache
 from kgen.pipeline import run as pipeline
-from tests.conftest import Result, RunKgen, copy_example
+from tests.conftest import Result, RunKgen, copy_example, files_below
 
 
 def _copy(dest: Path) -> Path:
     return copy_example(dest)
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -123,7 +115,7 @@ def test_warm_build_equals_cold_build(
     edit(warm_root)
     warm = run_kgen("build", "-C", str(warm_root))
     assert (warm.code, warm.out, warm.err) == (cold.code, cold.out, cold.err)
-    assert _tree(warm_root / "manifests") == _tree(cold_root / "manifests")
+    assert files_below(warm_root / "manifests") == files_below(cold_root / "manifests")
     if expected_renders is not None:
         assert len(rendered) == expected_renders, sorted(rendered)
     else:
@@ -164,7 +156,7 @@ def _cache_files(root: Path) -> list[Path]:
 def test_a_corrupt_cache_is_ignored(tmp_path: Path, run_kgen: RunKgen):
     root = _copy(tmp_path / "project")
     assert run_kgen("build", "-C", str(root)).code == 0
-    expected = _tree(root / "manifests")
+    expected = files_below(root / "manifests")
     files = _cache_files(root)
     names = [f.name for f in files]
     assert names[0] == "identities.pickle"
@@ -174,7 +166,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, run_kgen: RunKgen):
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
     shutil.rmtree(root / "manifests")
     assert run_kgen("build", "-C", str(root)).code == 0
-    assert _tree(root / "manifests") == expected
+    assert files_below(root / "manifests") == expected
 
 
 class _Planted:

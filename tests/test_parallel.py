@@ -12,18 +12,10 @@ from pathlib import Path
 import pytest
 
 from kgen.pipeline import parallel
-from tests.conftest import REPO, RunKgen
+from tests.conftest import REPO, RunKgen, files_below
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import generate
-
-
-def _tree(root: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file()
-    }
 
 
 @pytest.fixture
@@ -70,8 +62,8 @@ def test_parallel_build_is_byte_identical(
     assert pools == ["fork", "fork"]  # loading, then rendering
     assert serial[0] == 0, serial
     assert spread == serial
-    assert _tree(other / "manifests") == _tree(project / "manifests")
-    assert len(_tree(project / "manifests")) > 400
+    assert files_below(other / "manifests") == files_below(project / "manifests")
+    assert len(files_below(project / "manifests")) > 400
 
 
 def test_parallel_problems_are_identical(

@@ -23,7 +23,7 @@ import pytest
 
 from kgen.output import atomic
 from kgen.output.atomic import MARKER, OLD, TREE, Place, recover
-from tests.conftest import RunKgen, write_tree
+from tests.conftest import RunKgen, files_below, write_tree
 
 UNCHANGED = "the previous tree is unchanged"
 
@@ -47,15 +47,6 @@ def _set_state(root: Path, state: int) -> None:
     (root / "overlays/tag.yaml").write_text(f"patch:\n  image: repo/train:{state}\n")
 
 
-def _tree(root: Path) -> dict[str, bytes]:
-    out = root / "manifests"
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture
 def trees(
     tmp_path: Path, run_kgen: RunKgen
@@ -66,7 +57,7 @@ def trees(
     for state in (2, 1):
         _set_state(root, state)
         assert run_kgen("build", cwd=root).code == 0
-        found[state] = _tree(root)
+        found[state] = files_below(root / "manifests")
     _set_state(root, 2)
     return root, found
 
@@ -78,10 +69,10 @@ def _leftovers(root: Path) -> list[str]:
 def _assert_true(err: str, root: Path, trees: dict[int, dict[str, bytes]]) -> None:
     """The tree is what the message says it is."""
     if UNCHANGED in err:
-        assert _tree(root) == trees[1], err
+        assert files_below(root / "manifests") == trees[1], err
     else:
         assert "manifests/ is in place" in err, err
-        assert _tree(root) == trees[2], err
+        assert files_below(root / "manifests") == trees[2], err
 
 
 def _fail(exc: OSError) -> Callable[..., None]:
@@ -164,7 +155,7 @@ def test_the_fallback_renames_say_where_each_tree_is(
     result = run_kgen("build", cwd=root)
     if failures == 0:
         assert result.code == 0, result
-        assert _tree(root) == found[2]
+        assert files_below(root / "manifests") == found[2]
     elif failures == 1:
         assert result.code == 1
         _assert_true(result.err, root, found)
@@ -186,7 +177,7 @@ def test_the_fallback_renames_say_where_each_tree_is(
         } == found[1]
         # The next build puts it back first, then builds.
         assert run_kgen("build", cwd=root).code == 0
-        assert _tree(root) == found[2]
+        assert files_below(root / "manifests") == found[2]
     assert _leftovers(root) == []
 
 
@@ -238,7 +229,7 @@ def test_recovery_puts_back_an_old_tree_moved_aside_and_clears_staging(
         recover(Place(fd, "manifests", ""))
     finally:
         os.close(fd)
-    assert _tree(root) == found[1]
+    assert files_below(root / "manifests") == found[1]
     assert _leftovers(root) == []
 
 
@@ -335,7 +326,7 @@ def test_a_project_root_where_the_lock_cannot_be_created(
         " what is there, or make the folder writable\n"
         "kgen: 1 error in 1 file\n",
     )
-    assert _tree(root) == found[1]
+    assert files_below(root / "manifests") == found[1]
 
 
 @pytest.mark.parametrize(
@@ -381,4 +372,4 @@ def test_an_unreadable_output_folder_is_a_located_error(
         (root / folder).chmod(0o755)
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(error + "\n"), done.stderr
-    assert _tree(root) == found[1]
+    assert files_below(root / "manifests") == found[1]
