@@ -137,29 +137,42 @@ def with_shared_names(renders: list[Facts | None]) -> list[Facts | None]:
     together, they reach the parent, which holds 40,000 renders' facts at 10,000 jobs,
     as one."""
     seen: dict[object, Any] = {}
+    keep = seen.setdefault
     shared = []
     for facts in renders:
         if facts is not None:
+            # Built field by field: `_replace` costs a dict and a map per tuple, and
+            # this runs for every file of every render.
             files = tuple(
-                out._replace(
-                    filename=seen.setdefault(out.filename, out.filename),
-                    kind=seen.setdefault(out.kind, out.kind),
-                    name=seen.setdefault(out.name, out.name),
-                    spec_path=seen.setdefault(out.spec_path, out.spec_path),
+                OutFile(
+                    keep(out.filename, out.filename),
+                    out.text,
+                    keep(out.kind, out.kind),
+                    keep(out.name, out.name),
+                    keep(out.spec_path, out.spec_path),
+                    out.digest,
+                    out.size,
                 )
                 for out in facts.files
             )
-            load = facts.load._replace(
-                roles=_common(facts.load.roles),
-                cpu=_common(facts.load.cpu),
-                memory=_common(facts.load.memory),
-            )
-            facts = facts._replace(
-                job_name=seen.setdefault(facts.job_name, facts.job_name),
-                claims=tuple(_common(c, seen) for c in facts.claims),
-                ignore=_common(facts.ignore),
-                load=load,
-                files=files,
+            load = facts.load
+            facts = Facts(
+                keep(facts.job_name, facts.job_name),
+                tuple(_common(c, seen) for c in facts.claims),
+                _common(facts.ignore),
+                JobLoad(
+                    load.env,
+                    load.job,
+                    load.kind,
+                    load.target,
+                    _common(load.roles),
+                    load.pods,
+                    load.gpus,
+                    _common(load.cpu),
+                    _common(load.memory),
+                ),
+                facts.fingerprint,
+                files,
             )
         shared.append(facts)
     return shared
