@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kgen.check.stored import use_folder
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input
@@ -59,6 +60,7 @@ def load_project(
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems, read)
     store = Cache(cache_folder(root) if use_cache else None)
+    use_folder(store.folder)  # output schemas are kept beside the renders
     before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store)
     incomplete = any(p.severity == "error" for p in problems[before:])

@@ -1,0 +1,94 @@
+"""Output schemas kept from one run to the next, in the user's cache folder.
+
+A job's output schema is its kind's envelope for its target with the core definitions it
+references (kgen.check.output.job_schema): building it reads Kubernetes' 1.4 MB of
+definitions and walks a hundred of them, about 10 ms, in every run that renders a job of
+that kind (a one-spec `validate`: a twentieth of its time). Parsing the stored result takes
+a tenth of that. A stored schema is plain JSON, keyed by what it was built from and salted
+with kgen's code and dependencies (kgen.pipeline.code), so another kgen, or a file that is
+missing, unreadable, corrupt or not a regular file, is simply built again. The folder is
+the project's cache folder (never the project), and off with the cache (`--no-cache`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kgen.pipeline.code import code_digest, digest
+
+# Set by kgen.load.project with the run's cache folder; None: nothing is kept.
+_folder: Path | None = None
+# More than any schema kgen builds (the largest is about 0.3 MB).
+MAX_BYTES = 16 * 1024 * 1024
+
+
+def use_folder(folder: Path | None) -> None:
+    """Keep schemas in `folder` (the project's cache folder), or nowhere."""
+    global _folder
+    _folder = folder
+
+
+def stored_schema(
+    key: tuple[str, ...], build: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The schema `build` makes for `key`, from the cache when an earlier run of this
+    very kgen stored it."""
+    if _folder is None:
+        return build()
+    salt = digest(code_digest(), *key)
+    path = _folder / f"schema-{digest(*key)[:24]}.json"
+    found = _read(path, salt)
+    if found is not None:
+        return found
+    schema = build()
+    _write(path, salt, schema)
+    return schema
+
+
+def _read(path: Path, salt: str) -> dict[str, Any] | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            stored = json.loads(handle.read(MAX_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(stored, dict) or stored.get("salt") != salt:
+        return None
+    schema = stored.get("schema")
+    return schema if isinstance(schema, dict) else None
+
+
+def _write(path: Path, salt: str, schema: dict[str, Any]) -> None:
+    """Written aside and renamed into place: a reader sees the whole file or none. A
+    cache that cannot be written is no error: the next run builds the schema again."""
+    try:
+        text = json.dumps(
+            {"salt": salt, "schema": schema}, separators=(",", ":"), allow_nan=False
+        )
+    except (TypeError, ValueError):
+        return
+    if json.loads(text)["schema"] != schema:
+        return  # not plain JSON (a tuple for a list): what is read back must be equal
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        os.makedirs(path.parent, exist_ok=True)
+        with open(partial, "x", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
