@@ -48,7 +48,7 @@ def test_a_stored_schema_is_the_one_built(folder: Path):
     assert stored_schema(KEY, build) == expected
     assert calls == [1]  # the second came from the file
     (file,) = folder.glob("schema-*.json")
-    assert json.loads(file.read_text())["schema"] == expected
+    assert json.loads(file.read_text())["value"] == expected
     # The output check's own schema: stored once, read back equal.
     job_schema.cache_clear()
     assert job_schema("PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION) == expected

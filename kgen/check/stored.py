@@ -1,4 +1,5 @@
-"""Output schemas kept from one run to the next, in the user's cache folder.
+"""Output schemas (and spec models' core schemas, kgen.spec.prebuilt) kept from one
+run to the next, in the user's cache folder.
 
 A job's output schema is its kind's envelope for its target with the core definitions it
 references (kgen.check.output.job_schema): building it reads Kubernetes' 1.4 MB of
@@ -39,19 +40,52 @@ def stored_schema(
 ) -> dict[str, Any]:
     """The schema `build` makes for `key`, from the cache when an earlier run of this
     very kgen stored it."""
-    if _folder is None:
-        return build()
-    salt = digest(code_digest(), *key)
-    path = _folder / f"schema-{digest(*key)[:24]}.json"
-    found = _read(path, salt)
-    if found is not None:
+    found = read_json("schema", key)
+    if isinstance(found, dict):
         return found
     schema = build()
-    _write(path, salt, schema)
+    # Only plain JSON, so that what is read back equals what was built (a tuple would
+    # come back a list).
+    if _plain(schema):
+        write_json("schema", key, schema)
     return schema
 
 
-def _read(path: Path, salt: str) -> dict[str, Any] | None:
+def read_json(
+    kind: str,
+    key: tuple[str, ...],
+    *,
+    object_hook: Callable[[dict[str, Any]], Any] | None = None,
+) -> Any:
+    """What write_json kept for (kind, key) with this very kgen, else None; each map
+    parsed goes through `object_hook` (json's)."""
+    if _folder is None:
+        return None
+    path, salt = _place(_folder, kind, key)
+    return _read(path, salt, object_hook)
+
+
+def write_json(kind: str, key: tuple[str, ...], value: Any) -> None:
+    """Keep `value` (plain JSON) for (kind, key), if the cache is on."""
+    if _folder is not None:
+        _write(*_place(_folder, kind, key), value)
+
+
+def _place(folder: Path, kind: str, key: tuple[str, ...]) -> tuple[Path, str]:
+    salt = digest(code_digest(), kind, *key)
+    return folder / f"{kind}-{digest(*key)[:24]}.json", salt
+
+
+def _plain(value: Any) -> bool:
+    try:
+        return bool(json.loads(json.dumps(value, allow_nan=False)) == value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _read(
+    path: Path, salt: str, object_hook: Callable[[dict[str, Any]], Any] | None = None
+) -> Any:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -61,28 +95,28 @@ def _read(path: Path, salt: str) -> dict[str, Any] | None:
         if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            stored = json.loads(handle.read(MAX_BYTES + 1))
+            raw = handle.read(MAX_BYTES + 1)
+        # The salt first, as _write puts it: another kgen's file is not even parsed
+        # (nor are its names looked up by an object_hook).
+        if not raw.startswith(b'{"salt":"%s",' % salt.encode()):
+            return None
+        stored = json.loads(raw, object_hook=object_hook)
     except (OSError, ValueError, RecursionError):
         return None
     finally:
         os.close(fd)
     if not isinstance(stored, dict) or stored.get("salt") != salt:
         return None
-    schema = stored.get("schema")
-    return schema if isinstance(schema, dict) else None
+    return stored.get("value")
 
 
-def _write(path: Path, salt: str, schema: dict[str, Any]) -> None:
+def _write(path: Path, salt: str, value: Any) -> None:
     """Written aside and renamed into place: a reader sees the whole file or none. A
-    cache that cannot be written is no error: the next run builds the schema again."""
+    cache that cannot be written is no error: the next run builds it again."""
     try:
-        text = json.dumps(
-            {"salt": salt, "schema": schema}, separators=(",", ":"), allow_nan=False
-        )
+        text = json.dumps({"salt": salt, "value": value}, separators=(",", ":"))
     except (TypeError, ValueError):
         return
-    if json.loads(text)["schema"] != schema:
-        return  # not plain JSON (a tuple for a list): what is read back must be equal
     partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         os.makedirs(path.parent, exist_ok=True)

@@ -50,6 +50,9 @@ def load_project(
     root: Path, *, extra_crds: tuple[str, ...] = (), use_cache: bool = True
 ) -> tuple[Project | None, list[Problem]]:
     """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
+    folder = cache_folder(root) if use_cache else None
+    # Output schemas and the spec models' core schemas are kept beside the renders.
+    use_folder(folder)
     read: dict[str, bytes] = {}
     doc, problems = _load_project_file(root, read)
     if doc is None:
@@ -59,8 +62,7 @@ def load_project(
     if spec is None:
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems, read)
-    store = Cache(cache_folder(root) if use_cache else None)
-    use_folder(store.folder)  # output schemas are kept beside the renders
+    store = Cache(folder)
     before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store)
     incomplete = any(p.severity == "error" for p in problems[before:])
