@@ -172,3 +172,17 @@ def yaml_framework(path: Path) -> str:
         for line in path.read_text().splitlines()
         if line.startswith("framework:")
     )
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [b'"value":{"type":"model"', b'"value":[]}', b'"value":{"\\u0000at":[["x","y"]]}}'],
+    ids=["truncated", "not-a-schema", "a-path-to-nowhere"],
+)
+def test_a_damaged_kept_schema_is_built_again(folder: Path, tail: bytes):
+    model = OverlaySpec
+    model.model_rebuild()
+    prebuilt.keep(model)
+    path, salt = stored._place(folder, *prebuilt._names(model))
+    path.write_bytes(b'{"salt":"%s",' % salt.encode() + tail)
+    assert prebuilt.complete(model) is False
