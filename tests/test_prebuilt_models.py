@@ -22,6 +22,7 @@ from kgen.kinds import KINDS
 from kgen.spec import prebuilt
 from kgen.spec.base import SpecModel
 from kgen.spec.project import OverlaySpec, ProjectSpec
+from kgen.spec.schema_codec import decoded, encode, references
 from tests.conftest import REPO
 from tests.kept_models import complete_from_kept_schemas, spec_models
 
@@ -73,15 +74,13 @@ def test_a_kept_schema_reads_back_as_the_one_pydantic_made(
 ):
     model.model_rebuild()  # complete, as a run would, before it is kept
     prebuilt.keep(model)
-    found = read_json(*prebuilt._names(model), object_hook=prebuilt._decoded)
+    found = read_json(*prebuilt._names(model), object_hook=decoded)
     # Every model is kept (none holds an object that cannot be found again), and what
     # is read back is pydantic's schema, each Python object in it the very one.
     assert isinstance(found, dict)
-    refs: dict[int, Any] = {}
-    for each in prebuilt._models(model.__pydantic_core_schema__, model):
-        prebuilt._register(each, refs)
-    made = prebuilt._encode(model.__pydantic_core_schema__, refs)
-    assert prebuilt._encode(found, refs) == made
+    refs = references(model.__pydantic_core_schema__, model)
+    made = encode(model.__pydantic_core_schema__, refs)
+    assert encode(found, refs) == made
     # A validator compiled from it refuses every input with the same errors as the
     # model's own.
     config = ConfigWrapper(model.model_config).core_config(title=model.__name__)
