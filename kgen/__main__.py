@@ -34,9 +34,15 @@ def main() -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if os.environ["PYDANTIC_DISABLE_PLUGINS"] in PLUGINS_OFF:
         _no_plugin_loader()
-    from kgen.cli import main as cli_main
+    from kgen.cli_quick import quick_command
 
-    code = cli_main()
+    quick = quick_command(sys.argv[1:])
+    if quick is not None:  # a plain `kgen validate [PATHS]`: no click to load
+        code = quick()
+    else:
+        from kgen.cli import main as cli_main
+
+        code = cli_main()
     # Everything still alive is about to be freed anyway: the collection the interpreter
     # runs on exit would walk all of it (a tenth of a second for one `validate`).
     gc.freeze()

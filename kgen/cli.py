@@ -11,27 +11,22 @@ from pathlib import Path
 import click
 
 from kgen import __version__
+from kgen.cli_guard import guarded
 from kgen.cli_options import (
-    CHOSEN,
     base_option,
     crds_option,
     envs_option,
-    fatal_format,
     format_option,
-    options_for,
     project_option,
 )
+from kgen.cli_settings import CHOSEN, options_for
 from kgen.cli_tools import TOOLS
 from kgen.complete import env_names, job_names
-from kgen.errors import KgenError, UsageError, masked, printable
-from kgen.report.formats import REPORTERS
 from kgen.report.terminal import set_color
 
 # Each command imports its module under kgen.commands when it runs: `kgen --version`
 # and `--help` then load none of pydantic, jsonschema or the renderers (start-up is a
 # benchmark target).
-EXIT_USAGE = 2
-EXIT_INTERNAL = 3
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -225,11 +220,15 @@ for _tool in TOOLS:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: the one place where exceptions become exit codes."""
+    """Entry point: click's exceptions become exit codes here, kgen's in kgen.cli_guard."""
     CHOSEN.clear()
     set_color("auto")
+    return guarded(lambda: _click_main(argv))
+
+
+def _click_main(argv: list[str] | None) -> object:
     try:
-        code = cli.main(args=argv, prog_name="kgen", standalone_mode=False)
+        return cli.main(args=argv, prog_name="kgen", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
@@ -238,21 +237,3 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         sys.stderr.write("kgen: aborted\n")
         return 130
-    except UsageError as exc:
-        # Job and environment names are user input, read before they are validated:
-        # the same masking and escaping as every problem (attack14 F9).
-        sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
-        return EXIT_USAGE
-    except KgenError as exc:
-        # In the format the command asked for: a SARIF or JSON consumer gets a valid
-        # file exactly when the run fails (attack14 F17).
-        reporter = REPORTERS[fatal_format()]
-        stream = sys.stdout if reporter.to_stdout else sys.stderr
-        reporter(stream=stream).report(exc.problems)
-        return 1
-    except Exception as exc:
-        sys.stderr.write(
-            f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n"
-        )
-        return EXIT_INTERNAL
-    return code if isinstance(code, int) else 0

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from kgen.cli_options import options_for, project_option
+from kgen.cli_options import project_option
+from kgen.cli_settings import options_for
 
 
 @click.command()

@@ -120,11 +120,13 @@ def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path)
     assert {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, CEL, "jsonschema_rs"} <= (
         modules
     )
-    # Nothing it writes, no error to word, no workers for four renders, and pydantic
-    # is not left looking for plugins.
+    # Nothing it writes, no error to word, no workers for four renders, pydantic is
+    # not left looking for plugins, and a plain `validate PATHS` parses its command
+    # line without click (kgen.cli_quick).
     assert {EMITTER, "jsonschema", "kubernetes_validate", WORKERS, METADATA} & (
         modules
     ) == set()
+    assert {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"} & modules == set()
 
 
 def test_plugin_discovery_stays_on_where_asked_for(tmp_path: Path):

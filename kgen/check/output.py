@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
+from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.kinds import kind_named
@@ -40,7 +41,10 @@ CrdSchemas = Mapping[tuple[str, str], Any]
 def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
     registered = kind_named(kind)
     assert registered is not None
-    return core.with_definitions(envelope(registered, TARGETS[target]), version)
+    return stored_schema(
+        ("job", kind, target, version),
+        lambda: core.with_definitions(envelope(registered, TARGETS[target]), version),
+    )
 
 
 @functools.cache

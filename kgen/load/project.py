@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from kgen.check.stored import use_folder
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input
@@ -49,6 +50,9 @@ def load_project(
     root: Path, *, extra_crds: tuple[str, ...] = (), use_cache: bool = True
 ) -> tuple[Project | None, list[Problem]]:
     """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
+    folder = cache_folder(root) if use_cache else None
+    # Output schemas and the spec models' core schemas are kept beside the renders.
+    use_folder(folder)
     read: dict[str, bytes] = {}
     doc, problems = _load_project_file(root, read)
     if doc is None:
@@ -58,7 +62,7 @@ def load_project(
     if spec is None:
         return None, problems
     overlays = _load_overlays(root, spec, doc, problems, read)
-    store = Cache(cache_folder(root) if use_cache else None)
+    store = Cache(folder)
     before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store)
     incomplete = any(p.severity == "error" for p in problems[before:])

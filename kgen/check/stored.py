@@ -1,0 +1,128 @@
+"""Output schemas (and spec models' core schemas, kgen.spec.prebuilt) kept from one
+run to the next, in the user's cache folder.
+
+A job's output schema is its kind's envelope for its target with the core definitions it
+references (kgen.check.output.job_schema): building it reads Kubernetes' 1.4 MB of
+definitions and walks a hundred of them, about 10 ms, in every run that renders a job of
+that kind (a one-spec `validate`: a twentieth of its time). Parsing the stored result takes
+a tenth of that. A stored schema is plain JSON, keyed by what it was built from and salted
+with kgen's code and dependencies (kgen.pipeline.code), so another kgen, or a file that is
+missing, unreadable, corrupt or not a regular file, is simply built again. The folder is
+the project's cache folder (never the project), and off with the cache (`--no-cache`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kgen.pipeline.code import code_digest, digest
+
+# Set by kgen.load.project with the run's cache folder; None: nothing is kept.
+_folder: Path | None = None
+# More than any schema kgen builds (the largest is about 0.3 MB).
+MAX_BYTES = 16 * 1024 * 1024
+
+
+def use_folder(folder: Path | None) -> None:
+    """Keep schemas in `folder` (the project's cache folder), or nowhere."""
+    global _folder
+    _folder = folder
+
+
+def stored_schema(
+    key: tuple[str, ...], build: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The schema `build` makes for `key`, from the cache when an earlier run of this
+    very kgen stored it."""
+    found = read_json("schema", key)
+    if isinstance(found, dict):
+        return found
+    schema = build()
+    # Only plain JSON, so that what is read back equals what was built (a tuple would
+    # come back a list).
+    if _plain(schema):
+        write_json("schema", key, schema)
+    return schema
+
+
+def read_json(
+    kind: str,
+    key: tuple[str, ...],
+    *,
+    object_hook: Callable[[dict[str, Any]], Any] | None = None,
+) -> Any:
+    """What write_json kept for (kind, key) with this very kgen, else None; each map
+    parsed goes through `object_hook` (json's)."""
+    if _folder is None:
+        return None
+    path, salt = _place(_folder, kind, key)
+    return _read(path, salt, object_hook)
+
+
+def write_json(kind: str, key: tuple[str, ...], value: Any) -> None:
+    """Keep `value` (plain JSON) for (kind, key), if the cache is on."""
+    if _folder is not None:
+        _write(*_place(_folder, kind, key), value)
+
+
+def _place(folder: Path, kind: str, key: tuple[str, ...]) -> tuple[Path, str]:
+    salt = digest(code_digest(), kind, *key)
+    return folder / f"{kind}-{digest(*key)[:24]}.json", salt
+
+
+def _plain(value: Any) -> bool:
+    try:
+        return bool(json.loads(json.dumps(value, allow_nan=False)) == value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _read(
+    path: Path, salt: str, object_hook: Callable[[dict[str, Any]], Any] | None = None
+) -> Any:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            raw = handle.read(MAX_BYTES + 1)
+        # The salt first, as _write puts it: another kgen's file is not even parsed
+        # (nor are its names looked up by an object_hook).
+        if not raw.startswith(b'{"salt":"%s",' % salt.encode()):
+            return None
+        stored = json.loads(raw, object_hook=object_hook)
+    except (OSError, ValueError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+    if not isinstance(stored, dict) or stored.get("salt") != salt:
+        return None
+    return stored.get("value")
+
+
+def _write(path: Path, salt: str, value: Any) -> None:
+    """Written aside and renamed into place: a reader sees the whole file or none. A
+    cache that cannot be written is no error: the next run builds it again."""
+    try:
+        text = json.dumps({"salt": salt, "value": value}, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        os.makedirs(path.parent, exist_ok=True)
+        with open(partial, "x", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)

@@ -1,0 +1,42 @@
+"""The one place where kgen's exceptions become exit codes, for kgen.cli (which turns
+click's own into theirs first) and for kgen.cli_quick alike.
+
+Exit codes: 0 ok; 1 invalid input or drift; 2 usage; 3 internal error.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from kgen.cli_settings import fatal_format
+from kgen.errors import KgenError, UsageError, masked, printable
+
+EXIT_USAGE = 2
+EXIT_INTERNAL = 3
+
+
+def guarded(command: Callable[[], object]) -> int:
+    """`command`'s exit code (an int it returns, else 0), or the one its exception means."""
+    try:
+        code = command()
+    except UsageError as exc:
+        # Job and environment names are user input, read before they are validated:
+        # the same masking and escaping as every problem (attack14 F9).
+        sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
+        return EXIT_USAGE
+    except KgenError as exc:
+        # In the format the command asked for: a SARIF or JSON consumer gets a valid
+        # file exactly when the run fails (attack14 F17).
+        from kgen.report.formats import REPORTERS
+
+        reporter = REPORTERS[fatal_format()]
+        stream = sys.stdout if reporter.to_stdout else sys.stderr
+        reporter(stream=stream).report(exc.problems)
+        return 1
+    except Exception as exc:
+        sys.stderr.write(
+            f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n"
+        )
+        return EXIT_INTERNAL
+    return code if isinstance(code, int) else 0

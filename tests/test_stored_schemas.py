@@ -1,0 +1,128 @@
+"""Output schemas kept in the cache folder (kgen.check.stored): what is read back is
+what would be built, and anything else found there is built again."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kgen.check import core, stored
+from kgen.check.output import job_schema
+from kgen.check.stored import stored_schema, use_folder
+
+KEY = ("test", "PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Iterator[Path]:
+    before = stored._folder
+    use_folder(tmp_path)
+    yield tmp_path
+    use_folder(before)
+
+
+def built() -> dict[str, Any]:
+    job_schema.cache_clear()
+    use, stored._folder = stored._folder, None
+    try:
+        return job_schema("PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION)
+    finally:
+        stored._folder = use
+        job_schema.cache_clear()
+
+
+def test_a_stored_schema_is_the_one_built(folder: Path):
+    expected = built()
+    calls: list[int] = []
+
+    def build() -> dict[str, Any]:
+        calls.append(1)
+        return expected
+
+    assert stored_schema(KEY, build) == expected
+    assert stored_schema(KEY, build) == expected
+    assert calls == [1]  # the second came from the file
+    (file,) = folder.glob("schema-*.json")
+    assert json.loads(file.read_text())["value"] == expected
+    # The output check's own schema: stored once, read back equal.
+    job_schema.cache_clear()
+    assert job_schema("PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION) == expected
+    job_schema.cache_clear()
+    assert job_schema("PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION) == expected
+    job_schema.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b'{"salt": "another kgen", "schema": {"type": "object"}}',
+        b"[]",
+        b'{"schema": {"type": "object"}}',
+        b"",
+    ],
+    ids=["corrupt", "other-salt", "not-a-map", "no-salt", "empty"],
+)
+def test_what_another_kgen_or_a_corrupt_file_left_is_built_again(
+    folder: Path, content: bytes
+):
+    stored_schema(KEY, lambda: {"type": "string"})
+    (file,) = folder.glob("schema-*.json")
+    file.write_bytes(content)
+    assert stored_schema(KEY, lambda: {"type": "integer"}) == {"type": "integer"}
+    # ...and stored again for the next run.
+    assert stored_schema(KEY, lambda: {"type": "null"}) == {"type": "integer"}
+
+
+def test_a_link_or_a_folder_in_its_place_is_never_read(folder: Path, tmp_path: Path):
+    stored_schema(KEY, lambda: {"type": "string"})
+    (file,) = folder.glob("schema-*.json")
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_bytes(file.read_bytes())
+    file.unlink()
+    file.symlink_to(elsewhere)
+    assert stored_schema(KEY, lambda: {"type": "integer"}) == {"type": "integer"}
+    file.unlink()
+    file.mkdir()
+    assert stored_schema(KEY, lambda: {"type": "null"}) == {"type": "null"}
+
+
+def test_a_schema_that_is_not_plain_json_is_not_stored(folder: Path):
+    # A tuple would come back a list: what is read back must equal what was built.
+    assert stored_schema(KEY, lambda: {"enum": ("a",)}) == {"enum": ("a",)}
+    assert list(folder.iterdir()) == []
+
+
+def test_without_the_cache_nothing_is_kept(tmp_path: Path):
+    before = stored._folder
+    use_folder(None)
+    try:
+        assert stored_schema(KEY, lambda: {"type": "string"}) == {"type": "string"}
+    finally:
+        use_folder(before)
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_run_without_the_cache_stores_no_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    from kgen.load.project import load_project
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(cache))
+    root = tmp_path / "project"
+    (root / "jobs").mkdir(parents=True)
+    (root / "kgen.yaml").write_text("environments: {dev: {overlays: []}}\n")
+    before = stored._folder
+    try:
+        load_project(root, use_cache=False)
+        assert stored._folder is None
+        load_project(root)
+        assert stored._folder is not None and stored._folder.parent == cache
+    finally:
+        use_folder(before)
