@@ -19,10 +19,6 @@ SHARED = REPO.parent / "shared" / "reference"
 def pytest_configure(config: pytest.Config) -> None:
     # kgen's cache lives in the user's cache folder; tests keep theirs to themselves.
     os.environ["KGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="kgen-test-cache-")
-    # The spec models as a run with a warm cache has them (kgen.spec.prebuilt).
-    from tests.kept_models import complete_from_kept_schemas
-
-    complete_from_kept_schemas()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,5 +1,4 @@
-"""Output schemas (and spec models' core schemas, kgen.spec.prebuilt) kept from one
-run to the next, in the user's cache folder.
+"""Output schemas kept from one run to the next, in the user's cache folder.
 
 A job's output schema is its kind's envelope for its target with the core definitions it
 references (kgen.check.output.job_schema): building it reads Kubernetes' 1.4 MB of

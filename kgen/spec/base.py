@@ -8,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic.alias_generators import to_camel
 
 from kgen.kinds import FRAMEWORKS
-from kgen.spec.prebuilt import complete, keep
 
 # `framework:` as the registry lists the kinds (kgen.kinds), for selectors and schemas.
 if TYPE_CHECKING:
@@ -37,29 +36,6 @@ class SpecModel(BaseModel):
         # a few of the models it imports (one kind's jobs), or none (renders from the cache).
         defer_build=True,
     )
-
-    @classmethod
-    def model_rebuild(
-        cls,
-        *,
-        force: bool = False,
-        raise_errors: bool = True,
-        _parent_namespace_depth: int = 2,
-        _types_namespace: Any = None,
-    ) -> bool | None:
-        """Completed from the core schema an earlier run kept (kgen.spec.prebuilt)
-        when there is one; else as pydantic does, keeping the schema for the next run."""
-        if not force and not cls.__pydantic_complete__ and complete(cls):
-            return True
-        built = super().model_rebuild(
-            force=force,
-            raise_errors=raise_errors,
-            _parent_namespace_depth=_parent_namespace_depth + 1,
-            _types_namespace=_types_namespace,
-        )
-        if built and cls.__pydantic_complete__:
-            keep(cls)
-        return built
 
 
 class OneOf(SpecModel):
