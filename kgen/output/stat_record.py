@@ -256,6 +256,17 @@ class TreeWatch:
                 record.held[path] = self.old.held[path]
         return record
 
+    def rewrote(self, files: Mapping[str, str | Digest], changed: set[str]) -> None:
+        """Save the record after `changed` were written in place: the rest is as seen."""
+        if self.on:
+            record = self._kept(files)
+            for path, status in self.seen.items():
+                trusted = path in self.trusted or settled(status, self.since)
+                if trusted and path not in changed:
+                    record.stats[path] = status
+                    record.held[path] = self._held(path, files)
+            save_record(self.where, record)
+
     def written(
         self,
         parent: int,

@@ -20,6 +20,7 @@ from kgen.output.compare import SAME, OutputTree, Scan, TreeDiff, compare, read_
 from kgen.output.diff_text import unified_diff
 from kgen.output.digests import Digest, TextsOf, texts_to_write
 from kgen.output.fill import fill as _fill
+from kgen.output.in_place import write_few
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root
@@ -189,6 +190,10 @@ def _write(
         return summary, []
     changed = {*diff.modified, *diff.missing}
     spooled = spool.spooled if spool is not None else set()
+    if not stale_owned:  # a few files written in place (kgen.output.in_place)?
+        few = write_few(place, tree, scan, files, changed, texts, spool)
+        if few is not None:
+            return summary, few
     del current  # as read; a large tree's entries are not needed to fill the new one
     # kgen's files that did not change (unless staged already), files it does not
     # own, and (in a build of some environments) everything outside them, go into the
