@@ -181,27 +181,23 @@ class TreeWatch:
         """Of `paths` (files in the open `folder`), those whose lstat is the recorded
         one, and so hold what they held, if that is what is `expected`; and those the
         record has that are gone."""
-        stats, helds = self.old.stats, self.old.held
+        stats, helds, seen = self.old.stats, self.old.held, self.seen
         known: set[str] = set()
         gone: set[str] = set()
-        for path in paths:
+        lstat = os.lstat
+        for path in paths:  # 12,000 at 1,000 jobs
             was = stats.get(path)
             if was is None:
                 continue
-            name = path.rpartition("/")[2]
             try:
-                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                s = lstat(path[path.rindex("/") + 1 :], dir_fd=folder)
             except FileNotFoundError:
                 gone.add(path)
                 continue
-            now = stat_of(status)
-            if now != was:
-                continue
-            text = expected[path]
-            if helds.get(path) != held(text):
-                continue
-            self.seen[path] = now
-            known.add(path)
+            now = stat_of(s)
+            if now == was and helds.get(path) == held(expected[path]):
+                seen[path] = now
+                known.add(path)
         self.trusted |= known
         return known, gone
 
