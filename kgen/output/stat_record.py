@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -138,6 +139,8 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
         and isinstance(folders, frozenset)
     ):
         return TreeRecord()
+    # Interned: the same strings as the tree's paths (kgen.output.tree).
+    stats = {sys.intern(path): status for path, status in stats.items()}
     return TreeRecord(stats, dict(zip(stats, helds, strict=False)), tree, folders)
 
 
@@ -196,7 +199,7 @@ class TreeWatch:
                 continue
             now = stat_of(s)
             if now == was and helds.get(path) == held(expected[path]):
-                seen[path] = now
+                seen[path] = was  # the record's: not a second copy
                 known.add(path)
         self.trusted |= known
         return known, gone

@@ -6,6 +6,7 @@ inputs, so two builds give the same bytes on any machine.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -45,7 +46,9 @@ def expected_tree(
     conflicts: dict[Problem, list[str]] = {}
     for render in result.renders:
         for out in render.facts.files:
-            path = f"{output}/{render.env.name}/{out.filename}"
+            # Interned: the scan of the tree, its index and the record of it
+            # (kgen.output.stat_record) name the same paths, and share these strings.
+            path = sys.intern(f"{output}/{render.env.name}/{out.filename}")
             if path in owners:
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
