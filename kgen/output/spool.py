@@ -65,12 +65,13 @@ class Spool:
         texts = []
         reserved = self._reserved.setdefault(env, set())
         for out in facts.files:
-            path = f"{self.output}/{env}/{out.filename}"
-            if path not in self.spooled and out.filename not in reserved:
-                if out.text:
-                    texts.append(out)
-                else:
-                    reserved.add(out.filename)
+            if not out.text:  # a cached render's (whether staged before or not)
+                reserved.add(out.filename)
+            elif (
+                out.filename not in reserved
+                and f"{self.output}/{env}/{out.filename}" not in self.spooled
+            ):
+                texts.append(out)
         if texts and not self._stage(env, texts):
             return facts
         size = sum(len(out.text) for out in facts.files)
