@@ -2,8 +2,9 @@
 
 kgen owns what it lists in `<output>/.kgen-index` (kgen.output.index): it rewrites and removes
 only those files, and refuses to overwrite a file it did not write. A build stages the
-whole new tree beside the old and swaps it in at once (kgen.output.atomic); a build that
-changes nothing touches nothing. Every message about the tree says what is true of it
+whole new tree beside the old and swaps it in at once (kgen.output.atomic), or renames
+the few files it changed into place through a journal (kgen.output.in_place); a build
+that changes nothing touches nothing. Every message about the tree says what is true of it
 afterwards: the previous tree unchanged, or the new one in place.
 """
 
