@@ -61,8 +61,10 @@ def _job(state: int) -> str:
     )
 
 
-def _set_state(root: Path, state: int) -> None:
-    (root / "jobs" / "job-007.yaml").write_text(_job(state))
+def _set_state(root: Path, state: int, *, renamed: bool = False) -> None:
+    """Job 7 in `state`; `renamed`: named anew in state 2, so its files go."""
+    name = "name: job-007-b\n" if renamed and state == 2 else ""
+    (root / "jobs" / "job-007.yaml").write_text(name + _job(state))
 
 
 def _build(root: Path, *, kill_at: int = 0) -> subprocess.CompletedProcess[str]:
@@ -87,35 +89,32 @@ def _staging(root: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if ".kgen-new-" in p.name)
 
 
-def test_a_build_killed_at_each_step_leaves_the_old_or_the_new_tree(tmp_path: Path):
+@pytest.mark.parametrize("renamed", [False, True])
+def test_a_build_killed_at_each_step_leaves_the_old_or_the_new_tree(
+    tmp_path: Path, renamed: bool
+):
     root = _make_project(tmp_path / "p")
     trees = {}
     for state in (1, 2):
-        _set_state(root, state)
+        _set_state(root, state, renamed=renamed)
         assert _build(root).returncode == 0
         trees[state] = files_below(root / "manifests")
     finished = _build(root)  # nothing to write
     assert "steps \n" in finished.stderr
-    _set_state(root, 1)
+    _set_state(root, 1, renamed=renamed)
     finished = _build(root)
     assert finished.returncode == 0, finished.stderr
     steps = finished.stderr.split("steps ")[1].split()[0].split(",")
-    # Written in place: the two environments' files of the job, and the index.
-    assert steps == [
-        "stage",
-        "backup",
-        "journal",
-        "rename",
-        "rename",
-        "rename",
-        "finish",
-    ]
+    # Written in place: the two environments' files of the job and the index (and
+    # their kustomizations, and the renamed job's files removed).
+    writes = ["rename"] * 5 + ["remove"] * 2 if renamed else ["rename"] * 3
+    assert steps == ["stage", "backup", "journal", *writes, "finish"]
     assert files_below(root / "manifests") == trees[1]
     seen = set()
     state = 1
     for kill_at in range(1, len(steps) + 1):
         old, state = state, 3 - state
-        _set_state(root, state)
+        _set_state(root, state, renamed=renamed)
         killed = _build(root, kill_at=kill_at)
         assert killed.returncode == 9, killed.stderr
         assert _staging(root), "a killed build leaves its staging folder"
@@ -262,6 +261,38 @@ def test_a_journal_kgen_wrote_is_finished(tmp_path: Path, run_kgen: RunKgen) -> 
     root = materialise(EDIT_CASES["planted-journal"], tmp_path / "project")
     staged = root / STAGING / "tree/dev/notes.yaml"
     status = stat_of(os.lstat(staged)).hex()
-    (root / STAGING / "journal").write_text(f'[["dev/notes.yaml", "{status}"]]')
+    (root / STAGING / "journal").write_text(f'[["put", "dev/notes.yaml", "{status}"]]')
     assert run_kgen("build", cwd=root).code == 0
     assert (root / "manifests/dev/notes.yaml").read_text() == PLANTED
+
+
+def test_a_removal_that_fails_is_undone(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    root = _make_project(tmp_path / "p")
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    _set_state(root, 1, renamed=True)
+    assert run_kgen("build", "-C", str(root)).code == 0
+    before = files_below(root / "manifests")
+    _set_state(root, 2, renamed=True)
+    monkeypatch.setattr(writer, "_stage_and_swap", None)  # written in place
+    original = os.unlink
+    removals = []
+
+    def unlink(path: str, **kwargs: int) -> None:
+        if path.endswith(".pytorchjob.yaml"):  # the renamed job's files
+            removals.append(path)
+            if len(removals) == 2:
+                raise OSError(13, "Permission denied")
+        original(path, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    result = run_kgen("build", "-C", str(root))
+    assert result.code == 1
+    error = (
+        "manifests: error: cannot write manifests/: Permission denied;"
+        " the previous tree is unchanged (io)\n"
+    )
+    assert error in result.err
+    assert files_below(root / "manifests") == before
+    assert _staging(root) == []

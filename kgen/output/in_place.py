@@ -19,20 +19,24 @@ def write_few(
     scan: Scan,
     files: Mapping[str, str | Digest],
     changed: set[str],
+    removed: list[str],
     texts: TextsOf | None,
     spool: Spool | None,
 ) -> list[Problem] | None:
-    """Write the `changed` files of `files` in place, if they are few, all in folders
-    the tree has, and no file goes; None if the whole tree is to be restaged."""
+    """Write the `changed` files of `files` and remove `removed` in place, if they are
+    few, in folders the tree has that keep a file; None if the whole tree is to be
+    restaged (which also removes a folder kgen emptied)."""
     output = tree.output
-    if tree.fd is None or not few(len(changed), len(files)):
+    if tree.fd is None or not few(len(changed) + len(removed), len(files)):
         return None
     cut = len(output) + 1
     paths = sorted(path[cut:] for path in changed)
-    for path in paths:
+    for path in [*paths, *(path[cut:] for path in removed)]:
         folder, _, _name = path.rpartition("/")
         if "/" in folder or (folder and f"{output}/{folder}" not in scan.folders):
             return None
+    if removed and not _folders_kept(scan, files, removed):
+        return None
     spooled = spool.spooled if spool is not None else set()
     wanted = texts_to_write(files, changed - spooled, texts)
     mine = spool is None or spool.staged is None
@@ -41,9 +45,10 @@ def write_few(
     except OSError as exc:
         return [_unchanged(output, exc.strerror or str(exc))]
     assert staged is not None
+    gone = sorted(path[cut:] for path in removed)
     try:
         write_in_place(
-            tree.fd, staged, {path[cut:]: t for path, t in wanted.items()}, paths
+            tree.fd, staged, {p[cut:]: t for p, t in wanted.items()}, paths, gone
         )
         staged.swapped = False  # written: the staging folder goes
     except Undone as exc:
@@ -62,8 +67,22 @@ def write_few(
     finally:
         if mine:
             staged.close(place, remove=True)
-    tree.watch.rewrote(files, changed)
+    tree.watch.rewrote(files, changed | set(removed))
     return []
+
+
+def _folders_kept(
+    scan: Scan, files: Mapping[str, str | Digest], removed: list[str]
+) -> bool:
+    """Whether each folder a file is removed from keeps a file (kgen's or not)."""
+    emptied = {path.rpartition("/")[0] for path in removed}
+    gone = set(removed)
+    for path in [*files, *scan.files]:
+        if path not in gone:
+            emptied.discard(path.rpartition("/")[0])
+            if not emptied:
+                return True
+    return False
 
 
 def _unchanged(output: str, reason: str) -> Problem:

@@ -1,25 +1,25 @@
 """Replace the few files a build changed one by one, all or nothing through a journal.
 
 Restaging a whole tree of 12,000 files to change five of them cost more than the rest
-of a one-spec rebuild. When few files change (and none goes), the writer
-(kgen.output.writer) stages only their new texts in a staging folder
-(kgen.output.atomic), then writes the journal there: each staged file's path in the
-output root and its exact lstat (inode, device, size, times to the nanosecond). The
+of a one-spec rebuild. When few files change or go, the writer (kgen.output.in_place)
+stages only their new texts in a staging folder (kgen.output.atomic), then writes the
+journal there: each staged file's path in the output root and its exact lstat (inode,
+device, size, times to the nanosecond), and each file to remove with its own. The
 journal appears by a rename, at once: before it, the output root is untouched; after
-it, the build renames each staged file over the old one, removes the journal and then
-the staging folder. A build killed after the journal appeared is finished by the next
-build's recovery (kgen.output.atomic.recover, under the build lock): it renames the
-files still staged into place, so the tree is the new one.
+it, the build renames each staged file over the old one, removes the files that go,
+then the journal and the staging folder. A build killed after the journal appeared is
+finished by the next build's recovery (kgen.output.atomic.recover, under the build
+lock), so the tree is the new one.
 
 The staging folder sits beside the output root, where a pull request can put anything,
-so a journal is only a claim: recovery moves a staged file only if its lstat is, to the
-nanosecond, the one the journal gives (a file a checkout made has another inode and
-ctime, and nobody can plant those), only under a path of plain names, into a real folder
+so a journal is only a claim: recovery moves or removes a file only if its lstat is, to
+the nanosecond, the one the journal gives (a file a checkout made has another inode and
+ctime, and nobody can plant those), only under a path of plain names, in a real folder
 of the output root opened without following links, and reads the journal only if it is a
 small regular file. Anything else in the journal is ignored and the folder removed, as
 before. Before the journal appears the build keeps, in the staging folder, a hard link
-to each file it replaces, so a rename that fails part way (a read-only folder) is
-undone and the previous tree stays.
+to each file it replaces or removes, so a step that fails part way (a read-only
+folder) is undone and the previous tree stays.
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from kgen.output.atomic import Place, Staged
 
 JOURNAL = "journal"
+# What an entry of the journal does: a staged file renamed into place, a file removed.
+PUT = "put"
+DROP = "remove"
 # Hard links to the files replaced, for undoing a rename that failed.
 BACKUP = "replaced"
 # The most files written in place, and the least share of the tree left as it is (a
@@ -77,11 +80,15 @@ def _step(name: str) -> None:
 
 
 def write_in_place(
-    output: int, staged: Staged, texts: dict[str, str], paths: list[str]
+    output: int,
+    staged: Staged,
+    texts: dict[str, str],
+    paths: list[str],
+    removed: list[str],
 ) -> None:
     """Make each of `paths` (relative to the open output root `output`; their folders
     exist) hold its new text: from `texts` or, for the rest, already staged in
-    `staged`'s tree. Raises Undone (nothing changed) or Stuck."""
+    `staged`'s tree; and remove `removed`. Raises Undone (nothing changed) or Stuck."""
     tree = staged.tree
     _step("stage")
     for path in sorted(texts):
@@ -91,34 +98,50 @@ def write_in_place(
                 os.mkdir(folder, 0o777, dir_fd=tree)
         write_new(path, texts[path].encode(), folder=tree)
     entries = [
-        (path, stat_of(os.stat(path, dir_fd=tree, follow_symlinks=False)))
+        (PUT, path, stat_of(os.stat(path, dir_fd=tree, follow_symlinks=False)))
         for path in paths
     ]
     _step("backup")
-    replaced = _back_up(output, staged.folder, paths)
+    replaced = _back_up(output, staged.folder, [*paths, *removed])
+    # A file removed is named by its own lstat (its link made, which changes ctime).
+    for path in removed:
+        with contextlib.suppress(FileNotFoundError):
+            entries.append((DROP, path, _lstat_in(output, path)))
     _step("journal")
-    data = json.dumps([[path, status.hex()] for path, status in entries]).encode()
+    data = json.dumps([[kind, path, s.hex()] for kind, path, s in entries]).encode()
     write_new(f"{JOURNAL}.new", data, folder=staged.folder)
     os.rename(
         f"{JOURNAL}.new", JOURNAL, src_dir_fd=staged.folder, dst_dir_fd=staged.folder
     )
     staged.swapped = True  # the folder holds a journal: only recovery or we remove it
-    done: list[str] = []
+    done: list[tuple[str, str]] = []
     try:
-        for path in paths:
-            _step("rename")
+        for kind, path, _status in entries:
+            _step("rename" if kind == PUT else "remove")
             with _folders(output, tree, path) as (into, source):
                 name = path.rpartition("/")[2]
-                os.rename(name, name, src_dir_fd=source, dst_dir_fd=into)
-            done.append(path)
+                if kind == PUT:
+                    os.rename(name, name, src_dir_fd=source, dst_dir_fd=into)
+                else:
+                    os.unlink(name, dir_fd=into)
+            done.append((kind, path))
     except (OSError, Refused) as exc:
         _undo(output, staged.folder, done, replaced, exc)
     _step("finish")
     os.unlink(JOURNAL, dir_fd=staged.folder)
 
 
+def _lstat_in(output: int, path: str) -> Stat:
+    folder, _, name = path.rpartition("/")
+    fd = open_folder(output, folder)
+    try:
+        return stat_of(os.stat(name, dir_fd=fd, follow_symlinks=False))
+    finally:
+        os.close(fd)
+
+
 def _back_up(output: int, staging: int, paths: list[str]) -> dict[str, str]:
-    """Hard links, in the staging folder, to the files that `paths` replace: the
+    """Hard links, in the staging folder, to the files at `paths` (those there): the
     name of each one's link, by path."""
     os.mkdir(BACKUP, 0o777, dir_fd=staging)
     backup = open_folder(staging, BACKUP)
@@ -144,21 +167,25 @@ def _back_up(output: int, staging: int, paths: list[str]) -> dict[str, str]:
 def _undo(
     output: int,
     staging: int,
-    done: list[str],
+    done: list[tuple[str, str]],
     replaced: dict[str, str],
     exc: OSError | Refused,
 ) -> None:
-    """Put back the files `done` replaced (and remove those it added); raise Undone,
-    or Stuck if that failed too."""
+    """Put back the files `done` replaced or removed (and remove those it added);
+    raise Undone, or Stuck if that failed too."""
     reason = str(exc) if isinstance(exc, Refused) else exc.strerror or str(exc)
     try:
         backup = open_folder(staging, BACKUP)
         try:
-            for path in reversed(done):
+            for kind, path in reversed(done):
                 folder, _, name = path.rpartition("/")
                 into = open_folder(output, folder)
                 try:
-                    if path in replaced:
+                    if kind == DROP:
+                        os.link(
+                            replaced[path], name, src_dir_fd=backup, dst_dir_fd=into
+                        )
+                    elif path in replaced:
                         os.rename(
                             replaced[path], name, src_dir_fd=backup, dst_dir_fd=into
                         )
@@ -193,7 +220,7 @@ def _folders(output: int, tree: int, path: str) -> Iterator[tuple[int, int]]:
 def finish(place: Place, staging: int) -> None:
     """Finish what the journal in the (marked, unused) staging folder `staging` says,
     if it is kgen's: rename into the output root each file still staged whose lstat is
-    the journal's."""
+    the journal's, and remove each file to remove whose lstat is the journal's."""
     entries = _entries(staging)
     if not entries:
         return
@@ -207,23 +234,27 @@ def finish(place: Place, staging: int) -> None:
         os.close(output)
         return
     try:
-        for path, recorded in entries:
+        for kind, path, recorded in entries:
             with contextlib.suppress(OSError, Refused):
-                _finish_one(output, tree, path, recorded)
+                _finish_one(output, tree, kind, path, recorded)
     finally:
         os.close(tree)
         os.close(output)
 
 
-def _finish_one(output: int, tree: int, path: str, recorded: Stat) -> None:
+def _finish_one(output: int, tree: int, kind: str, path: str, recorded: Stat) -> None:
     with _folders(output, tree, path) as (into, source):
         name = path.rpartition("/")[2]
-        now = os.stat(name, dir_fd=source, follow_symlinks=False)
-        if stat_of(now) == recorded:
+        at = source if kind == PUT else into
+        if stat_of(os.stat(name, dir_fd=at, follow_symlinks=False)) != recorded:
+            return  # done already, or not kgen's
+        if kind == PUT:
             os.rename(name, name, src_dir_fd=source, dst_dir_fd=into)
+        else:
+            os.unlink(name, dir_fd=into)
 
 
-def _entries(staging: int) -> list[tuple[str, Stat]]:
+def _entries(staging: int) -> list[tuple[str, str, Stat]]:
     """The journal's entries that are well formed; none if it is not a small regular
     file of them."""
     try:
@@ -248,13 +279,14 @@ def _entries(staging: int) -> list[tuple[str, Stat]]:
     for entry in found:
         if (
             isinstance(entry, list)
-            and len(entry) == 2
-            and isinstance(entry[0], str)
+            and len(entry) == 3
+            and entry[0] in (PUT, DROP)
             and isinstance(entry[1], str)
-            and _plain(entry[0])
+            and isinstance(entry[2], str)
+            and _plain(entry[1])
         ):
             try:
-                entries.append((entry[0], bytes.fromhex(entry[1])))
+                entries.append((entry[0], entry[1], bytes.fromhex(entry[2])))
             except ValueError:
                 continue
     return entries

@@ -25,7 +25,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -139,8 +139,7 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
         and isinstance(folders, frozenset)
     ):
         return TreeRecord()
-    # Interned: the same strings as the tree's paths (kgen.output.tree).
-    stats = {sys.intern(path): status for path, status in stats.items()}
+    stats = {sys.intern(p): s for p, s in stats.items()}  # the tree's own strings
     return TreeRecord(stats, dict(zip(stats, helds, strict=False)), tree, folders)
 
 
@@ -245,20 +244,22 @@ class TreeWatch:
             return self.old.held[path]
         return held(files[path])
 
-    def _kept(self, files: Mapping[str, str | Digest]) -> TreeRecord:
+    def _kept(
+        self, files: Mapping[str, str | Digest], gone: Container[str] = ()
+    ) -> TreeRecord:
         """The old record's files this command did not look at (another environment's,
-        in a build or check of some)."""
+        in a build or check of some), but those `gone`."""
         record = TreeRecord()
         for path, status in self.old.stats.items():
-            if path not in files:
+            if path not in files and path not in gone:
                 record.stats[path] = status
                 record.held[path] = self.old.held[path]
         return record
 
     def rewrote(self, files: Mapping[str, str | Digest], changed: set[str]) -> None:
-        """Save the record after `changed` were written in place: the rest is as seen."""
+        """Save the record after `changed` were written or removed in place."""
         if self.on:
-            record = self._kept(files)
+            record = self._kept(files, changed)
             for path, status in self.seen.items():
                 trusted = path in self.trusted or settled(status, self.since)
                 if trusted and path not in changed:

@@ -191,10 +191,10 @@ def _write(
         return summary, []
     changed = {*diff.modified, *diff.missing}
     spooled = spool.spooled if spool is not None else set()
-    if not stale_owned:  # a few files written in place (kgen.output.in_place)?
-        few = write_few(place, tree, scan, files, changed, texts, spool)
-        if few is not None:
-            return summary, few
+    # A few files written in place (kgen.output.in_place)?
+    few = write_few(place, tree, scan, files, changed, stale_owned, texts, spool)
+    if few is not None:
+        return summary, few
     del current  # as read; a large tree's entries are not needed to fill the new one
     # kgen's files that did not change (unless staged already), files it does not
     # own, and (in a build of some environments) everything outside them, go into the

@@ -18,8 +18,8 @@ A_STAT = "00" * 44
 PLANTED = "planted: 1\n"
 
 
-def _journal(*paths: str) -> str:
-    return "[" + ", ".join(f'["{path}", "{A_STAT}"]' for path in paths) + "]"
+def _journal(*paths: str, kind: str = "put") -> str:
+    return "[" + ", ".join(f'["{kind}", "{path}", "{A_STAT}"]' for path in paths) + "]"
 
 
 def _staged(journal: Content, **more: Content) -> dict[str, Content]:
@@ -40,6 +40,12 @@ CASES: dict[str, Case] = {
         args=BUILD,
         expected_exit=0,
         about="its entries match no staged file kgen made: ignored, the folder removed",
+    ),
+    "planted-journal-removes": Case(
+        _staged(_journal("dev/notes.yaml", "dev/kustomization.yaml", kind="remove")),
+        args=BUILD,
+        expected_exit=0,
+        about="its entries match no file of the tree: nothing removed",
     ),
     "journal-points-outside-the-output": Case(
         _staged(
@@ -73,6 +79,9 @@ CASES: dict[str, Case] = {
     ),
     "journal-is-not-a-list": Case(
         _staged('{"dev/notes.yaml": 1}'), args=BUILD, expected_exit=0
+    ),
+    "journal-entry-of-another-kind": Case(
+        _staged(_journal("dev/notes.yaml", kind="link")), args=BUILD, expected_exit=0
     ),
     "journal-is-garbage": Case(_staged(b"\xff\xfe[[\x00"), args=BUILD, expected_exit=0),
 }
