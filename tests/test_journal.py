@@ -108,7 +108,7 @@ def test_a_build_killed_at_each_step_leaves_the_old_or_the_new_tree(
     # Written in place: the two environments' files of the job and the index (and
     # their kustomizations, and the renamed job's files removed).
     writes = ["rename"] * 5 + ["remove"] * 2 if renamed else ["rename"] * 3
-    assert steps == ["stage", "backup", "journal", *writes, "finish"]
+    assert steps == ["backup", "stage", "journal", *writes, "finish"]
     assert files_below(root / "manifests") == trees[1]
     seen = set()
     state = 1
@@ -295,4 +295,32 @@ def test_a_removal_that_fails_is_undone(
     )
     assert error in result.err
     assert files_below(root / "manifests") == before
+    assert _staging(root) == []
+
+
+def test_without_hard_links_the_tree_is_restaged(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    """A file system without hard links: nothing is written in place (its undo needs
+    them), and the restaged tree copies the files it cannot link."""
+    expected = _make_project(tmp_path / "expected")
+    root = _make_project(tmp_path / "p")
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    for project in (root, expected):
+        _set_state(project, 1)
+        assert run_kgen("build", "-C", str(project)).code == 0
+    _set_state(expected, 2)
+    assert run_kgen("build", "-C", str(expected)).code == 0
+    _set_state(root, 2)
+
+    def no_links(*_args: object, **_kwargs: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    steps: list[str] = []
+    monkeypatch.setattr(journal, "step_hook", steps.append)
+    result = run_kgen("build", "-C", str(root))
+    assert result.code == 0, result.err
+    assert steps == ["backup"]
+    assert files_below(root / "manifests") == files_below(expected / "manifests")
     assert _staging(root) == []

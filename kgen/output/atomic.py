@@ -29,7 +29,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kgen.output.journal import finish
+from kgen.output.journal_replay import finish
 from kgen.output.safe_paths import Refused, open_folder, write_new
 
 _RENAME_EXCHANGE = 2

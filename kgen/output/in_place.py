@@ -3,13 +3,14 @@ journal (kgen.output.journal), not the whole tree restaged and swapped."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 
 from kgen.errors import Problem
 from kgen.output.atomic import Place, open_staging
 from kgen.output.compare import OutputTree, Scan
 from kgen.output.digests import Digest, TextsOf, texts_to_write
-from kgen.output.journal import Stuck, Undone, few, write_in_place
+from kgen.output.journal import BACKUP, NoLinks, Stuck, Undone, few, write_in_place
 from kgen.output.spool import Spool
 
 
@@ -51,6 +52,9 @@ def write_few(
             tree.fd, staged, {p[cut:]: t for p, t in wanted.items()}, paths, gone
         )
         staged.swapped = False  # written: the staging folder goes
+    except NoLinks:
+        shutil.rmtree(BACKUP, ignore_errors=True, dir_fd=staged.folder)
+        return None
     except Undone as exc:
         staged.swapped = False
         return [_unchanged(output, exc.reason)]

@@ -30,11 +30,11 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from kgen.output.safe_paths import Refused, open_file, open_folder, read_all, write_new
+from kgen.output.safe_paths import Refused, open_folder, write_new
 from kgen.output.scan import Stat, stat_of
 
 if TYPE_CHECKING:
-    from kgen.output.atomic import Place, Staged
+    from kgen.output.atomic import Staged
 
 JOURNAL = "journal"
 # What an entry of the journal does: a staged file renamed into place, a file removed.
@@ -46,8 +46,6 @@ BACKUP = "replaced"
 # build changing more restages the whole tree: one swap, whatever the count).
 MAX_FILES = 256
 KEPT_PER_CHANGED = 8
-_MAX_JOURNAL = 1 << 20
-_TREE = "tree"  # kgen.output.atomic.TREE (not imported: atomic imports this module)
 
 # Called before each step of write_in_place: tests stop a build there, as a kill would.
 step_hook: Callable[[str], None] | None = None
@@ -59,6 +57,11 @@ class Undone(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class NoLinks(Exception):
+    """No hard link could be made (a file system without them): nothing changed, and
+    the whole tree is to be restaged (which copies where links fail)."""
 
 
 class Stuck(Exception):
@@ -90,6 +93,8 @@ def write_in_place(
     exist) hold its new text: from `texts` or, for the rest, already staged in
     `staged`'s tree; and remove `removed`. Raises Undone (nothing changed) or Stuck."""
     tree = staged.tree
+    _step("backup")
+    replaced = _back_up(output, staged.folder, [*paths, *removed])
     _step("stage")
     for path in sorted(texts):
         folder = path.rpartition("/")[0]
@@ -101,8 +106,6 @@ def write_in_place(
         (PUT, path, stat_of(os.stat(path, dir_fd=tree, follow_symlinks=False)))
         for path in paths
     ]
-    _step("backup")
-    replaced = _back_up(output, staged.folder, [*paths, *removed])
     # A file removed is named by its own lstat (its link made, which changes ctime).
     for path in removed:
         with contextlib.suppress(FileNotFoundError):
@@ -118,7 +121,7 @@ def write_in_place(
     try:
         for kind, path, _status in entries:
             _step("rename" if kind == PUT else "remove")
-            with _folders(output, tree, path) as (into, source):
+            with folders(output, tree, path) as (into, source):
                 name = path.rpartition("/")[2]
                 if kind == PUT:
                     os.rename(name, name, src_dir_fd=source, dst_dir_fd=into)
@@ -158,6 +161,8 @@ def _back_up(output: int, staging: int, paths: list[str]) -> dict[str, str]:
                 )
             except FileNotFoundError:
                 continue  # a new file
+            except OSError as exc:  # no hard links here: the tree is restaged
+                raise NoLinks(exc.strerror or str(exc)) from None
             replaced[path] = str(number)
     finally:
         os.close(backup)
@@ -202,7 +207,7 @@ def _undo(
 
 
 @contextlib.contextmanager
-def _folders(output: int, tree: int, path: str) -> Iterator[tuple[int, int]]:
+def folders(output: int, tree: int, path: str) -> Iterator[tuple[int, int]]:
     """The folder of `path` in the output root and in the staged tree, open without
     following links."""
     folder = path.rpartition("/")[0]
@@ -215,86 +220,3 @@ def _folders(output: int, tree: int, path: str) -> Iterator[tuple[int, int]]:
             os.close(source)
     finally:
         os.close(into)
-
-
-def finish(place: Place, staging: int) -> None:
-    """Finish what the journal in the (marked, unused) staging folder `staging` says,
-    if it is kgen's: rename into the output root each file still staged whose lstat is
-    the journal's, and remove each file to remove whose lstat is the journal's."""
-    entries = _entries(staging)
-    if not entries:
-        return
-    try:
-        output = open_folder(place.parent, place.name)
-    except (OSError, Refused):
-        return
-    try:
-        tree = open_folder(staging, _TREE)
-    except (OSError, Refused):
-        os.close(output)
-        return
-    try:
-        for kind, path, recorded in entries:
-            with contextlib.suppress(OSError, Refused):
-                _finish_one(output, tree, kind, path, recorded)
-    finally:
-        os.close(tree)
-        os.close(output)
-
-
-def _finish_one(output: int, tree: int, kind: str, path: str, recorded: Stat) -> None:
-    with _folders(output, tree, path) as (into, source):
-        name = path.rpartition("/")[2]
-        at = source if kind == PUT else into
-        if stat_of(os.stat(name, dir_fd=at, follow_symlinks=False)) != recorded:
-            return  # done already, or not kgen's
-        if kind == PUT:
-            os.rename(name, name, src_dir_fd=source, dst_dir_fd=into)
-        else:
-            os.unlink(name, dir_fd=into)
-
-
-def _entries(staging: int) -> list[tuple[str, str, Stat]]:
-    """The journal's entries that are well formed; none if it is not a small regular
-    file of them."""
-    try:
-        fd = open_file(staging, JOURNAL, JOURNAL)
-    except (OSError, Refused):
-        return []
-    if fd is None:
-        return []
-    try:
-        data = read_all(fd, limit=_MAX_JOURNAL)
-    except OSError:
-        return []
-    if not isinstance(data, bytes):
-        return []
-    try:
-        found = json.loads(data)
-    except ValueError:
-        return []
-    if not isinstance(found, list):
-        return []
-    entries = []
-    for entry in found:
-        if (
-            isinstance(entry, list)
-            and len(entry) == 3
-            and entry[0] in (PUT, DROP)
-            and isinstance(entry[1], str)
-            and isinstance(entry[2], str)
-            and _plain(entry[1])
-        ):
-            try:
-                entries.append((entry[0], entry[1], bytes.fromhex(entry[2])))
-            except ValueError:
-                continue
-    return entries
-
-
-def _plain(path: str) -> bool:
-    """A path of one or two plain names (`<env>/<file>`, or a file of the root)."""
-    parts = path.split("/")
-    return len(parts) <= 2 and all(
-        part not in ("", ".", "..") and "\0" not in part for part in parts
-    )
