@@ -324,3 +324,21 @@ def test_without_hard_links_the_tree_is_restaged(
     assert steps == ["backup"]
     assert files_below(root / "manifests") == files_below(expected / "manifests")
     assert _staging(root) == []
+
+
+def test_a_journal_never_writes_through_a_link(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    """Even a journal whose lstat holds (the worst case) moves nothing into a folder of
+    the output root that is a link out of it."""
+    root = materialise(EDIT_CASES["planted-journal"], tmp_path / "project")
+    (root / "manifests/away").symlink_to(tmp_path / "outside")
+    staged = root / STAGING / "tree/away/x.yaml"
+    staged.parent.mkdir()
+    staged.write_text(PLANTED)
+    status = stat_of(os.lstat(staged)).hex()
+    (root / STAGING / "journal").write_text(f'[["put", "away/x.yaml", "{status}"]]')
+    outside = snapshot(tmp_path / "outside")
+    run_kgen("build", cwd=root)
+    assert snapshot(tmp_path / "outside") == outside
+    assert _staging(root) == []
