@@ -20,8 +20,8 @@ import pytest
 
 from kgen.commands import build as build_command
 from kgen.commands import up_to_date
-from kgen.output import compare, stat_record
-from kgen.output.scan import lstat_tree, pack_stat
+from kgen.output import compare, journal, stat_record, writer
+from kgen.output.scan import pack_stat
 from kgen.output.stat_record import (
     TreeWatch,
     load_record,
@@ -328,11 +328,13 @@ def test_a_change_is_never_replayed(
     _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
 
 
+@pytest.mark.parametrize("way", ["restaged", "in place"])
 def test_a_file_edited_during_a_build_is_not_taken_on_trust(
-    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+    way: str, tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Edited after the build compared it and before the record of the new tree:
-    the build carried the edited file over, and the record must not vouch for it."""
+    the build carried the edited file over (or left it in place, writing the few files
+    that changed: kgen.output.in_place), and the record must not vouch for it."""
     root = copy_example(tmp_path / "p")
     assert run_kgen("build", "-C", str(root)).code == 0
     _age(root)
@@ -340,16 +342,23 @@ def test_a_file_edited_during_a_build_is_not_taken_on_trust(
     (root / "jobs/nightly-eval-2.yaml").write_bytes(
         (root / "jobs/nightly-eval.yaml").read_bytes()
     )
-    original = lstat_tree
+    if way == "restaged":
+        monkeypatch.setattr(journal, "MAX_FILES", 0)
+    else:
+        monkeypatch.setattr(journal, "KEPT_PER_CHANGED", 1)
+        monkeypatch.setattr(writer, "_stage_and_swap", None)  # not restaged
+    hooked = "lstat_tree" if way == "restaged" else "save_record"
+    original = getattr(stat_record, hooked)
 
-    def meanwhile(parent: int, name: str, output: str, paths: set[str]) -> object:
+    def meanwhile(*args: object) -> object:
         path = root / JOB
         path.write_bytes(_swap_case(path.read_bytes()))  # a plain edit: a new mtime
-        return original(parent, name, output, paths)
+        return original(*args)
 
-    monkeypatch.setattr(stat_record, "lstat_tree", meanwhile)
-    assert run_kgen("build", "-C", str(root)).code == 0
-    monkeypatch.setattr(stat_record, "lstat_tree", original)
+    monkeypatch.setattr(stat_record, hooked, meanwhile)
+    built = run_kgen("build", "-C", str(root))
+    assert built.code == 0
+    monkeypatch.setattr(stat_record, hooked, original)
     found = run_kgen("build", "--check", "-C", str(root))
     assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)
 

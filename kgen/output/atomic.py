@@ -29,6 +29,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kgen.output.journal_replay import finish
 from kgen.output.safe_paths import Refused, open_folder, write_new
 
 _RENAME_EXCHANGE = 2
@@ -112,6 +113,7 @@ def recover(place: Place) -> None:
         try:
             if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
                 os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
+            finish(place, fd)  # files written in place: the rest of them
         except OSError:
             continue  # the old tree stays where it is, never removed
         finally:

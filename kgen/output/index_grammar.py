@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from dataclasses import replace
 
 from kgen.errors import Problem, masked
@@ -38,7 +39,8 @@ def split_line(line: str, output: str) -> tuple[str, str]:
     """A line's path and fingerprint; the output root's own name may hold spaces."""
     cut = len(output) if line.startswith(output + "/") else 0
     path, _, mark = line[cut:].partition(" ")
-    return line[:cut] + path, mark
+    # One string a path (kgen.output.tree).
+    return sys.intern(line[:cut] + path), mark
 
 
 @functools.lru_cache(maxsize=4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import struct
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -46,7 +47,9 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                path = f"{prefix}/{entry.name}"
+                # One string a path in the tree, the scan's, the index's and the
+                # record's (kgen.output.tree): 120,000 at 10,000 jobs.
+                path = sys.intern(f"{prefix}/{entry.name}")
                 if entry.is_dir(follow_symlinks=False):
                     below.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):

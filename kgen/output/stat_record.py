@@ -23,8 +23,9 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -138,6 +139,7 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
         and isinstance(folders, frozenset)
     ):
         return TreeRecord()
+    stats = {sys.intern(p): s for p, s in stats.items()}  # the tree's own strings
     return TreeRecord(stats, dict(zip(stats, helds, strict=False)), tree, folders)
 
 
@@ -181,27 +183,23 @@ class TreeWatch:
         """Of `paths` (files in the open `folder`), those whose lstat is the recorded
         one, and so hold what they held, if that is what is `expected`; and those the
         record has that are gone."""
-        stats, helds = self.old.stats, self.old.held
+        stats, helds, seen = self.old.stats, self.old.held, self.seen
         known: set[str] = set()
         gone: set[str] = set()
-        for path in paths:
+        lstat = os.lstat
+        for path in paths:  # 12,000 at 1,000 jobs
             was = stats.get(path)
             if was is None:
                 continue
-            name = path.rpartition("/")[2]
             try:
-                status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                s = lstat(path[path.rindex("/") + 1 :], dir_fd=folder)
             except FileNotFoundError:
                 gone.add(path)
                 continue
-            now = stat_of(status)
-            if now != was:
-                continue
-            text = expected[path]
-            if helds.get(path) != held(text):
-                continue
-            self.seen[path] = now
-            known.add(path)
+            now = stat_of(s)
+            if now == was and helds.get(path) == held(expected[path]):
+                seen[path] = was  # the record's: not a second copy
+                known.add(path)
         self.trusted |= known
         return known, gone
 
@@ -246,15 +244,28 @@ class TreeWatch:
             return self.old.held[path]
         return held(files[path])
 
-    def _kept(self, files: Mapping[str, str | Digest]) -> TreeRecord:
+    def _kept(
+        self, files: Mapping[str, str | Digest], gone: Container[str] = ()
+    ) -> TreeRecord:
         """The old record's files this command did not look at (another environment's,
-        in a build or check of some)."""
+        in a build or check of some), but those `gone`."""
         record = TreeRecord()
         for path, status in self.old.stats.items():
-            if path not in files:
+            if path not in files and path not in gone:
                 record.stats[path] = status
                 record.held[path] = self.old.held[path]
         return record
+
+    def rewrote(self, files: Mapping[str, str | Digest], changed: set[str]) -> None:
+        """Save the record after `changed` were written or removed in place."""
+        if self.on:
+            record = self._kept(files, changed)
+            for path, status in self.seen.items():
+                trusted = path in self.trusted or settled(status, self.since)
+                if trusted and path not in changed:
+                    record.stats[path] = status
+                    record.held[path] = self._held(path, files)
+            save_record(self.where, record)
 
     def written(
         self,

@@ -6,6 +6,7 @@ inputs, so two builds give the same bytes on any machine.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -44,8 +45,11 @@ def expected_tree(
     owners: dict[str, tuple[str, OutFile]] = {}
     conflicts: dict[Problem, list[str]] = {}
     for render in result.renders:
+        header = ""  # the render's files' header, made once for all of them
         for out in render.facts.files:
-            path = f"{output}/{render.env.name}/{out.filename}"
+            # Interned: the scan of the tree, its index and the record of it
+            # (kgen.output.stat_record) name the same paths, and share these strings.
+            path = sys.intern(f"{output}/{render.env.name}/{out.filename}")
             if path in owners:
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
@@ -55,7 +59,12 @@ def expected_tree(
                 continue
             owners[path] = (render.job.file, out)
             # The text as the render made it, header included: shared, not copied.
-            files[path] = out.text or _digest(out, render)
+            if out.text:
+                files[path] = out.text
+                continue
+            if not header:
+                header = file_header(render.job.file, render.env.name, render.overlays)
+            files[path] = Digest(header, out.digest, out.size)
     conflicts.update(_team_objects(result, output, objects, files, owners))
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
@@ -93,11 +102,6 @@ def _team_objects(
                 continue
             files[path] = text
     return conflicts
-
-
-def _digest(out: OutFile, render: Render) -> Digest:
-    header = file_header(render.job.file, render.env.name, render.overlays)
-    return Digest(header, out.digest, out.size)
 
 
 def _conflict(out: OutFile, render: Render, first: str) -> Problem:

@@ -2,8 +2,9 @@
 
 kgen owns what it lists in `<output>/.kgen-index` (kgen.output.index): it rewrites and removes
 only those files, and refuses to overwrite a file it did not write. A build stages the
-whole new tree beside the old and swaps it in at once (kgen.output.atomic); a build that
-changes nothing touches nothing. Every message about the tree says what is true of it
+whole new tree beside the old and swaps it in at once (kgen.output.atomic), or renames
+the few files it changed into place through a journal (kgen.output.in_place); a build
+that changes nothing touches nothing. Every message about the tree says what is true of it
 afterwards: the previous tree unchanged, or the new one in place.
 """
 
@@ -20,6 +21,7 @@ from kgen.output.compare import SAME, OutputTree, Scan, TreeDiff, compare, read_
 from kgen.output.diff_text import unified_diff
 from kgen.output.digests import Digest, TextsOf, texts_to_write
 from kgen.output.fill import fill as _fill
+from kgen.output.in_place import write_few
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
 from kgen.output.safe_paths import Refused, open_folder, open_root
@@ -189,6 +191,10 @@ def _write(
         return summary, []
     changed = {*diff.modified, *diff.missing}
     spooled = spool.spooled if spool is not None else set()
+    # A few files written in place (kgen.output.in_place)?
+    few = write_few(place, tree, scan, files, changed, stale_owned, texts, spool)
+    if few is not None:
+        return summary, few
     del current  # as read; a large tree's entries are not needed to fill the new one
     # kgen's files that did not change (unless staged already), files it does not
     # own, and (in a build of some environments) everything outside them, go into the

@@ -19,12 +19,25 @@ _DEPENDENCIES = (
 
 
 def digest(*parts: bytes | str) -> str:
-    h = hashlib.sha256()
+    return digest_after(hashlib.sha256(), *parts)
+
+
+def digest_after(start: hashlib._Hash, *parts: bytes | str) -> str:
+    """digest(*first, *parts), where `start` is a copy of `hashing(*first)`."""
+    h = start
     for part in parts:
         data = part.encode() if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
+
+
+@cache
+def hashing(*parts: bytes | str) -> hashlib._Hash:
+    """The hash of `parts` so far, for digest_after (copy it: it is shared)."""
+    h = hashlib.sha256()
+    digest_after(h, *parts)
+    return h
 
 
 @cache

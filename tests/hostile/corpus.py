@@ -13,6 +13,7 @@ from tests.hostile import (
     cases_adoption,
     cases_attack,
     cases_cel,
+    cases_edit,
     cases_import_left,
     cases_input,
     cases_kinds,
@@ -287,6 +288,7 @@ def _all_cases() -> dict[str, Case]:
         cases_trainer.CASES,
         cases_cel.CASES,
         cases_import_left.CASES,
+        cases_edit.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
