@@ -5,6 +5,7 @@ tree or the new one, and the result is the tree a full build writes."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -134,6 +135,45 @@ def test_a_build_killed_at_each_step_leaves_the_old_or_the_new_tree(
         )
         assert check.returncode == 0, check.stderr
     assert seen == {"old", "new"}
+
+
+# As KILLER, but the hook sends the process a catchable signal at the given step.
+SIGNALLER = KILLER.replace(
+    "kill_at = int(sys.argv[1])", "kill_at = int(sys.argv[1]); sent = int(sys.argv[3])"
+).replace(
+    """        sys.stderr.write("killed at " + step + "\\n")
+        sys.stderr.flush()
+        os._exit(9)""",
+    """        os.kill(os.getpid(), sent)""",
+)
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM", "SIGHUP"])
+def test_an_interrupt_during_the_renames_waits_for_the_last_file(
+    tmp_path: Path, name: str
+):
+    number = getattr(signal, name)
+    root = _make_project(tmp_path / "p")
+    _set_state(root, 1)
+    assert _build(root).returncode == 0
+    _set_state(root, 2)
+    assert _build(root).returncode == 0
+    new = files_below(root / "manifests")
+    _set_state(root, 1)
+    assert _build(root).returncode == 0
+    _set_state(root, 2)
+    # Step 4 is the first rename (backup, stage, journal, rename, ...).
+    stopped = subprocess.run(
+        [sys.executable, "-c", SIGNALLER, "4", str(root), str(number)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "KGEN_CACHE_DIR": str(root.parent / "cache")},
+    )
+    # Ctrl-C is kgen's "aborted" (130); the others end the process as they would.
+    assert stopped.returncode == (130 if name == "SIGINT" else -number), stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert files_below(root / "manifests") == new
 
 
 def test_a_killed_build_is_finished_by_the_next_build(tmp_path: Path):

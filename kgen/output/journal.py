@@ -7,7 +7,8 @@ journal there: each staged file's path in the output root and its exact lstat (i
 device, size, times to the nanosecond), and each file to remove with its own. The
 journal appears by a rename, at once: before it, the output root is untouched; after
 it, the build renames each staged file over the old one, removes the files that go,
-then the journal and the staging folder. A build killed after the journal appeared is
+then the journal and the staging folder (Ctrl-C, SIGTERM and SIGHUP wait for that:
+kgen.output.held_signals). A build killed after the journal appeared is
 finished by the next build's recovery (kgen.output.atomic.recover, under the build
 lock), so the tree is the new one.
 
@@ -30,6 +31,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from kgen.output.held_signals import held
 from kgen.output.safe_paths import Refused, open_folder, write_new
 from kgen.output.scan import Stat, stat_of
 
@@ -113,10 +115,29 @@ def write_in_place(
     _step("journal")
     data = json.dumps([[kind, path, s.hex()] for kind, path, s in entries]).encode()
     write_new(f"{JOURNAL}.new", data, folder=staged.folder)
-    os.rename(
-        f"{JOURNAL}.new", JOURNAL, src_dir_fd=staged.folder, dst_dir_fd=staged.folder
-    )
-    staged.swapped = True  # the folder holds a journal: only recovery or we remove it
+    # From the journal's rename to its removal the tree is mixed: an interrupt waits.
+    with held():
+        os.rename(
+            f"{JOURNAL}.new",
+            JOURNAL,
+            src_dir_fd=staged.folder,
+            dst_dir_fd=staged.folder,
+        )
+        staged.swapped = True  # the folder holds a journal: only recovery removes it
+        _commit(output, tree, staged.folder, entries, replaced)
+        _step("finish")
+        os.unlink(JOURNAL, dir_fd=staged.folder)
+
+
+def _commit(
+    output: int,
+    tree: int,
+    staging: int,
+    entries: list[tuple[str, str, Stat]],
+    replaced: dict[str, str],
+) -> None:
+    """Rename each staged file into place and remove each file that goes; undone if
+    one step fails."""
     done: list[tuple[str, str]] = []
     try:
         for kind, path, _status in entries:
@@ -129,9 +150,7 @@ def write_in_place(
                     os.unlink(name, dir_fd=into)
             done.append((kind, path))
     except (OSError, Refused) as exc:
-        _undo(output, staged.folder, done, replaced, exc)
-    _step("finish")
-    os.unlink(JOURNAL, dir_fd=staged.folder)
+        _undo(output, staging, done, replaced, exc)
 
 
 def _lstat_in(output: int, path: str) -> Stat:
