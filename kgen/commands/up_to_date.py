@@ -19,7 +19,7 @@ from kgen.output.digests import Digest
 from kgen.output.safe_paths import Refused, open_folder, open_root
 from kgen.output.scan import MAX_DEPTH, Stat, stat_of
 from kgen.output.stat_record import load_record, record_file, tree_id
-from kgen.pipeline.cache import cache_folder
+from kgen.pipeline.cache_place import cache_folder
 from kgen.pipeline.run_record import (
     RunRecord,
     Watched,

@@ -97,8 +97,10 @@ class _Unpickler(pickle.Unpickler):
 
 def record_file(root: Path, output: str) -> Path | None:
     """Where the record of `output` is kept; None with the cache off or no folder."""
-    # Imported here: kgen.pipeline.cache is the one place that says where the cache is.
-    from kgen.pipeline.cache import cache_folder, digest
+    # Imported here: kgen.pipeline.cache_place is the one place that says where the
+    # cache is.
+    from kgen.pipeline.cache_place import cache_folder
+    from kgen.pipeline.code import digest
 
     folder = cache_folder(root)
     if folder is None:
@@ -113,7 +115,7 @@ def record_file(root: Path, output: str) -> Path | None:
 
 def _salt() -> str:
     # Imported here, as in record_file.
-    from kgen.pipeline.cache import code_identity
+    from kgen.pipeline.code import code_identity
 
     return code_identity()
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.pipeline.cache_place import cache_folder
 from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
 from kgen.pipeline.facts import Facts
 
@@ -62,15 +63,6 @@ _ALLOWED = {
 def shard_of(key: str) -> str:
     """The file (of SHARDS) a render's entry and texts are in: the key's first six bits."""
     return format(int(key[:2], 16) >> 2, "02x")
-
-
-def cache_folder(root: Path) -> Path | None:
-    if os.environ.get("KGEN_NO_CACHE", "") not in ("", "0"):
-        return None
-    base = os.environ.get("KGEN_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kgen"
-    )
-    return Path(base) / digest(str(root.resolve()))[:24]
 
 
 class _Unpickler(pickle.Unpickler):

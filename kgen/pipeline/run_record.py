@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from kgen.errors import Problem
 from kgen.output.scan import stat_of
 from kgen.output.stat_record import settled
-from kgen.pipeline.cache import code_identity
+from kgen.pipeline.code import code_identity
 
 # A few dozen entries a folder at most are expected; a folder this large is read
 # only by the slow path.
