@@ -238,3 +238,19 @@ def test_a_path_that_cannot_be_read_is_left_to_click(
     monkeypatch.setattr(os, "access", lambda path, mode: str(path) != str(spec))
     assert quick_command(["validate", str(spec)]) is None
     assert quick_command(["validate", str(tmp_path / "missing.yaml")]) is not None
+
+
+@pytest.mark.parametrize(
+    "project",
+    ["missing", "empty", "kgen.yaml", "gone-link", "caf\udce9", "empty/../missing"],
+)
+def test_a_project_folder_that_is_not_one_fails_alike(tmp_path: Path, project: str):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "kgen.yaml").write_text("environments: {}\n")
+    (tmp_path / "gone-link").symlink_to(tmp_path / "gone")
+    for check in ((), ("--check",)):
+        args = ("build", *check, "-C", project)
+        quick = kgen(QUICK, *args, cwd=tmp_path)
+        assert quick == kgen(CLICK, *args, cwd=tmp_path), args
+        # A file is click's usage error; anything else has no kgen.yaml.
+        assert quick[0] == (2 if project == "kgen.yaml" else 1), quick

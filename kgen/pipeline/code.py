@@ -26,7 +26,11 @@ def digest_after(start: hashlib._Hash, *parts: bytes | str) -> str:
     """digest(*first, *parts), where `start` is a copy of `hashing(*first)`."""
     h = start
     for part in parts:
-        data = part.encode() if isinstance(part, str) else part
+        # A path from the command line or the file system may hold bytes that are not
+        # UTF-8 (a surrogate escape each): hashed as those bytes, never an error.
+        data = (
+            part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+        )
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
