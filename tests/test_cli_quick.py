@@ -254,3 +254,13 @@ def test_a_project_folder_that_is_not_one_fails_alike(tmp_path: Path, project: s
         assert quick == kgen(CLICK, *args, cwd=tmp_path), args
         # A file is click's usage error; anything else has no kgen.yaml.
         assert quick[0] == (2 if project == "kgen.yaml" else 1), quick
+
+
+def test_a_project_in_a_folder_named_in_no_utf_8_builds(tmp_path: Path):
+    # Its real path keys the cache (kgen.pipeline.cache_place): hashed as its bytes.
+    root = tmp_path / "caf\udce9"
+    generate(root, 1)
+    assert kgen(QUICK, "build", cwd=root)[0] == 0
+    quick = kgen(QUICK, "build", "--check", cwd=root)
+    assert quick == kgen(CLICK, "build", "--check", cwd=root)
+    assert quick[0] == 0 and "up to date" in quick[2]
