@@ -13,6 +13,7 @@ written aside and renamed into place, and never in a project; none with the cach
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -20,8 +21,7 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from kgen.pipeline.cache_place import cache_base
-from kgen.pipeline.code import digest
+from kgen.pipeline.cache_base import cache_base
 
 # Far more than the file ever holds (two hex digests and their names).
 MAX_BYTES = 4096
@@ -56,7 +56,8 @@ def _place() -> Path | None:
     if base is None:
         return None
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return base / f"code-{digest(package)[:24]}.json"
+    name = hashlib.sha256(os.fsencode(package)).hexdigest()[:24]
+    return base / f"code-{name}.json"
 
 
 def _read(path: Path) -> dict[str, object] | None:
