@@ -72,26 +72,17 @@ def build(
     base: str | None,
 ) -> int:
     """Render every job for every environment into the output folder."""
-    options = options_for(
+    from kgen.cli_build import run_build
+
+    return run_build(
         root,
-        report_format,
         envs=envs,
+        report_format=report_format,
         crds=crds,
+        check=check,
+        show_diff=show_diff,
         base=base,
-        # build --check compares files, not specs: no base to render unless asked.
-        ci_base=not check,
-        progress=not check,
     )
-    from kgen.commands.up_to_date import attempt_for
-
-    # A run on inputs and a tree as the last one left them finds what it did, before
-    # the project's models and the renderers load.
-    attempt = attempt_for(options, check=check, show_diff=show_diff)
-    if attempt is not None and (replayed := attempt.replay()) is not None:
-        return replayed
-    from kgen.commands.build import build as command
-
-    return command(options, check=check, show_diff=show_diff, attempt=attempt)
 
 
 @cli.command()

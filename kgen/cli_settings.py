@@ -43,6 +43,9 @@ def options_for(
     click = sys.modules.get("click")
     context = click.get_current_context(silent=True) if click else None
     no_cache = bool(context and context.find_root().params.get("no_cache"))
+    from kgen.pipeline.code_store import keep
+
+    keep(not no_cache)
     return Options(
         root=root,
         out=sys.stdout,

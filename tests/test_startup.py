@@ -103,9 +103,34 @@ def test_a_replayed_build_check_loads_no_models_and_parses_nothing(generated: Pa
     assert code == 0
     heavy = {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, CEL, EMITTER}
     heavy |= {*OUTPUT_CHECKS, WORKERS, METADATA, "kgen.load.project"}
-    # Nor the render cache and the job kinds its facts name (10 ms).
+    # Nor the render cache and the job kinds its facts name (10 ms), nor click and
+    # the command table: a plain `build --check` is parsed by kgen.cli_quick.
     heavy |= {"kgen.pipeline.cache", "kgen.kinds"}
+    heavy |= {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"}
     assert heavy & modules == set()
+
+
+def test_a_build_after_one_spec_changed_loads_what_it_renders_with(generated: Path):
+    spec = generated / "jobs" / "job-00001.yaml"
+    before = spec.read_bytes()
+    edit_spec(generated, 1, 78)
+    try:
+        code, modules = imported("build", cwd=generated)
+    finally:
+        spec.write_bytes(before)
+        assert imported("build", cwd=generated)[0] == 0  # the tree as it was
+    assert code == 0
+    # It validates, renders, checks and writes that job.
+    assert {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, "jsonschema_rs"} <= modules
+    # A plain `build` is parsed without click (kgen.cli_quick); a project without a
+    # resources/ folder loads none of its checks; no workers for four renders.
+    assert {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"} & modules == set()
+    assert {
+        "kgen.resources",
+        "kgen.resources.emit",
+        WORKERS,
+        METADATA,
+    } & modules == set()
 
 
 def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path):

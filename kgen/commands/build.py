@@ -17,6 +17,7 @@ from kgen.commands.outcome import (
     written_counts,
 )
 from kgen.commands.up_to_date import Attempt
+from kgen.errors import Problem
 from kgen.load.project import Project
 from kgen.output.compare import TreeDiff
 from kgen.output.digests import Expected
@@ -26,7 +27,6 @@ from kgen.output.tree import expected_tree
 from kgen.output.writer import Drift, check_tree, write_tree
 from kgen.pipeline.records import TextSink
 from kgen.pipeline.texts import texts_for
-from kgen.resources.emit import unowned_output
 from kgen.rules.in_place import fingerprints
 
 
@@ -96,7 +96,7 @@ def _build(
         texts=texts_for(outcome.project, outcome.result, output),
         spool=spool,
     )
-    outcome.problems += [*write_problems, *map(unowned_output, summary.unowned)]
+    outcome.problems += [*write_problems, *_unowned(summary.unowned)]
     report(options, outcome)
     if write_problems:
         return EXIT_PROBLEMS
@@ -109,6 +109,16 @@ def _build(
     if attempt is not None and not (summary.written or summary.removed):
         attempt.remember(outcome, expected, checked_files(outcome.project), line)
     return EXIT_OK
+
+
+def _unowned(paths: list[str]) -> list[Problem]:
+    """A warning for each file in the output kgen did not write (rare: imported
+    only then, with the checks of resources/)."""
+    if not paths:
+        return []
+    from kgen.resources.emit import unowned_output
+
+    return [unowned_output(path) for path in paths]
 
 
 def _scope(options: Options, output: str) -> tuple[str, ...]:

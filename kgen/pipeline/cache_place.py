@@ -5,16 +5,12 @@ up_to_date) finds its record without loading the render cache and its job kinds.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from kgen.pipeline.cache_base import cache_base
 from kgen.pipeline.code import digest
 
 
 def cache_folder(root: Path) -> Path | None:
-    if os.environ.get("KGEN_NO_CACHE", "") not in ("", "0"):
-        return None
-    base = os.environ.get("KGEN_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kgen"
-    )
-    return Path(base) / digest(str(root.resolve()))[:24]
+    base = cache_base()
+    return None if base is None else base / digest(str(root.resolve()))[:24]
