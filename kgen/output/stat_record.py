@@ -97,8 +97,7 @@ class _Unpickler(pickle.Unpickler):
 
 def record_file(root: Path, output: str) -> Path | None:
     """Where the record of `output` is kept; None with the cache off or no folder."""
-    # Imported here: kgen.pipeline.cache_place is the one place that says where the
-    # cache is.
+    # Imported here: kgen.pipeline.cache_place alone says where the cache is.
     from kgen.pipeline.cache_place import cache_folder
     from kgen.pipeline.code import digest
 
@@ -114,16 +113,15 @@ def record_file(root: Path, output: str) -> Path | None:
 
 
 def _salt() -> str:
-    # Imported here, as in record_file.
-    from kgen.pipeline.code import code_identity
+    from kgen.pipeline.code import code_identity  # imported here, as in record_file
 
     return code_identity()
 
 
 def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
-    """The record at `where`; without `held`, only the stats and the tree (the
-    files' contents are a second pickle, which a replayed check never reads: a list
-    in the stats' order, so both tables share one string a path)."""
+    """The record at `where`; without `held`, only the stats and the tree (what the
+    files held is a second pickle, which a replayed check never reads: a list in the
+    stats' order, so both tables share one string a path)."""
     if where is None:
         return TreeRecord()
     try:

@@ -45,12 +45,14 @@ def expected_tree(
     files: Expected = {}
     owners: dict[str, tuple[str, OutFile]] = {}
     conflicts: dict[Problem, list[str]] = {}
+    intern = sys.intern
     for render in result.renders:
         header = ""  # the render's files' header, made once for all of them
+        folder = f"{output}/{render.env.name}/"
         for out in render.facts.files:
             # Interned: the scan of the tree, its index and the record of it
             # (kgen.output.stat_record) name the same paths, and share these strings.
-            path = sys.intern(f"{output}/{render.env.name}/{out.filename}")
+            path = intern(folder + out.filename)
             if path in owners:
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
