@@ -21,7 +21,7 @@ from kgen.output.emitter import pyyaml
 from kgen.pipeline.code import digest_after, hashing
 from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
 from kgen.pipeline.locate import merge_environments
-from kgen.pipeline.parallel import imap_units
+from kgen.pipeline.parallel import MIN_PARALLEL, imap_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
 from kgen.pipeline.stage import Stages, layers_of
 from kgen.pipeline.units import Unit, environment_for, units_of
@@ -168,7 +168,7 @@ def _outcomes(
     if missing:
         # Imported once here, not in every worker.
         used = {project.jobs[job].framework for job, _envs in missing}
-        _prepare_rendering(emit=work.emit, frameworks=used)
+        _prepare_rendering(emit=work.emit, frameworks=used, renders=total)
     _work = work
     try:
         rendered = imap_units(
@@ -207,7 +207,7 @@ def _job_key(project: Project, job: JobSource) -> str:
     return digest_after(hashing(project.inputs).copy(), job.key)
 
 
-def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
+def _prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None:
     import kgen.check.output
     import kgen.render.job
     import kgen.rules.spec  # noqa: F401
@@ -217,7 +217,10 @@ def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
     for framework, kind in KINDS.items():
         if framework in frameworks:
             kind.preload()
-    if emit:
+    # PyYAML writes only what kgen's own emitter leaves it (multi-line strings,
+    # floats): imported here for workers to inherit, else when a render needs it
+    # (10 ms of the rebuild after a one-spec edit).
+    if emit and renders >= MIN_PARALLEL:
         pyyaml()
 
 
