@@ -226,3 +226,23 @@ def test_an_index_behind_a_linked_output_folder_is_never_read(tmp_path: Path) ->
         f"{OUTPUT}: the output folder {OUTPUT} is a symbolic link; kgen writes only"
         " real folders (io)"
     ]
+
+
+@pytest.mark.parametrize("output", ["manifests", "gen manifests", "a b/c d"])
+def test_every_line_splits_at_the_space_after_its_path(
+    tmp_path: Path, output: str
+) -> None:
+    """The output root's own name may hold spaces: a line's mark starts after its
+    path, whatever the root is called."""
+    marks = {
+        f"{output}/dev/train.yaml": "spec-yaml-sha256:00000000000000aa",
+        f"{output}/prod/train.yaml": "spec-yaml-sha256:00000000000000cc",
+    }
+    files = {**dict.fromkeys(marks, ""), f"{output}/dev/pvc-data.yaml": ""}
+    index = with_index(files, output, fingerprints=marks)[index_path(output)]
+    (tmp_path / output).mkdir(parents=True)
+    (tmp_path / index_path(output)).write_text(index)
+    assert read_fingerprints(tmp_path, output) == {
+        **marks,
+        f"{output}/dev/pvc-data.yaml": None,
+    }

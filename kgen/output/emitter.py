@@ -104,7 +104,8 @@ class _NotSimple(Exception):
 
 # Strings PyYAML writes plain in block context: no spaces, no indicator at the start,
 # no ': ' or ' #', not ending in ':', and nothing a YAML 1.1 reader takes for another type.
-_PLAIN = re.compile(r"^-{0,2}[A-Za-z_/][A-Za-z0-9_./@+=~:-]*$")
+# A comma is only a flow indicator (Argo CD's "Prune=false,Delete=false" is plain).
+_PLAIN = re.compile(r"^-{0,2}[A-Za-z_/][A-Za-z0-9_./@+=~:,-]*$")
 _WORDS = {"yes", "no", "on", "off", "true", "false", "y", "n", "null"}
 # Kubernetes quantities with a unit ("64Gi", "500m"): plain, and no reader's number.
 _QUANTITY = re.compile(r"^[0-9]+(?:\.[0-9]+)?(?:[KMGTPE]i|[numkMGTPE])$")

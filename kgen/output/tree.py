@@ -7,6 +7,7 @@ inputs, so two builds give the same bytes on any machine.
 from __future__ import annotations
 
 import sys
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -44,12 +45,14 @@ def expected_tree(
     files: Expected = {}
     owners: dict[str, tuple[str, OutFile]] = {}
     conflicts: dict[Problem, list[str]] = {}
+    intern = sys.intern
     for render in result.renders:
         header = ""  # the render's files' header, made once for all of them
+        folder = f"{output}/{render.env.name}/"
         for out in render.facts.files:
             # Interned: the scan of the tree, its index and the record of it
             # (kgen.output.stat_record) name the same paths, and share these strings.
-            path = sys.intern(f"{output}/{render.env.name}/{out.filename}")
+            path = intern(folder + out.filename)
             if path in owners:
                 # Two jobs may share a claim they both create, if they agree on it.
                 first, earlier = owners[path]
@@ -66,17 +69,26 @@ def expected_tree(
                 header = file_header(render.job.file, render.env.name, render.overlays)
             files[path] = Digest(header, out.digest, out.size)
     conflicts.update(_team_objects(result, output, objects, files, owners))
+    # Sorted once: an environment's files are one run of the paths (12,000 at 1,000
+    # jobs), found by bisection rather than by a pass over all of them for each.
+    paths = sorted(files)
     for env in result.environments:
         prefix = f"{output}/{env.name}/"
-        resources = sorted(
-            p.removeprefix(prefix) for p in files if p.startswith(prefix)
-        )
+        start = bisect_left(paths, prefix)
+        end = bisect_left(paths, prefix[:-1] + _AFTER_SLASH, start)
+        resources = [p[len(prefix) :] for p in paths[start:end]]
         files[prefix + KUSTOMIZATION] = _kustomization(env.name, resources)
+        insort(paths, prefix + KUSTOMIZATION)
     problems = [
         replace(p, context=f"environments {', '.join(envs)}")
         for p, envs in conflicts.items()
     ]
-    return dict(sorted(files.items())), problems
+    return {path: files[path] for path in paths}, problems
+
+
+# The character after "/": every path in a folder sorts before the folder's name with
+# it in place of the slash.
+_AFTER_SLASH = chr(ord("/") + 1)
 
 
 def _team_objects(

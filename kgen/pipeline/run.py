@@ -21,7 +21,7 @@ from kgen.output.emitter import pyyaml
 from kgen.pipeline.code import digest_after, hashing
 from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
 from kgen.pipeline.locate import merge_environments
-from kgen.pipeline.parallel import imap_units
+from kgen.pipeline.parallel import MIN_PARALLEL, imap_units
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
 from kgen.pipeline.stage import Stages, layers_of
 from kgen.pipeline.units import Unit, environment_for, units_of
@@ -147,10 +147,10 @@ def _outcomes(
     found: list[list[tuple[int, str, _Outcome | None]]] = []
     missing: list[Unit] = []
     for job_index, env_indexes in units:
-        job = project.jobs[job_index]
+        job_key = _job_key(project, project.jobs[job_index])
         entries: list[tuple[int, str, _Outcome | None]] = []
         for env_index in env_indexes:
-            key = render_key(project, work.environments[env_index][0].name, job)
+            key = f"{job_key}/{work.environments[env_index][0].name}"
             entry = (
                 cache.render(key, emitted=work.emit, texts=work.texts)
                 if cache
@@ -168,7 +168,7 @@ def _outcomes(
     if missing:
         # Imported once here, not in every worker.
         used = {project.jobs[job].framework for job, _envs in missing}
-        _prepare_rendering(emit=work.emit, frameworks=used)
+        _prepare_rendering(emit=work.emit, frameworks=used, renders=total)
     _work = work
     try:
         rendered = imap_units(
@@ -195,12 +195,19 @@ def _outcomes(
 
 
 def render_key(project: Project, env: str, job: JobSource) -> str:
-    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache)."""
-    # The inputs' hash is made once (4,000 keys a build of 1,000 jobs).
-    return digest_after(hashing(project.inputs).copy(), env, job.key)
+    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache):
+    the digest of the job and every input, then the environment's name. A job's
+    renders share their first bits, and so their file in the cache, where they
+    share their names too (a third less to unpickle than one file a render)."""
+    return f"{_job_key(project, job)}/{env}"
 
 
-def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
+def _job_key(project: Project, job: JobSource) -> str:
+    # The inputs' hash is made once (1,000 job keys a build of 1,000 jobs).
+    return digest_after(hashing(project.inputs).copy(), job.key)
+
+
+def _prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None:
     import kgen.check.output
     import kgen.render.job
     import kgen.rules.spec  # noqa: F401
@@ -210,7 +217,10 @@ def _prepare_rendering(*, emit: bool, frameworks: set[str]) -> None:
     for framework, kind in KINDS.items():
         if framework in frameworks:
             kind.preload()
-    if emit:
+    # PyYAML writes only what kgen's own emitter leaves it (multi-line strings,
+    # floats): imported here for workers to inherit, else when a render needs it
+    # (10 ms of the rebuild after a one-spec edit).
+    if emit and renders >= MIN_PARALLEL:
         pyyaml()
 
 

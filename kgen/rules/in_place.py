@@ -41,7 +41,9 @@ def changed_in_place(
         committed = {f"{output}/{key}": mark for key, mark in base.items()}
     findings = []
     for render, path, mark in marked:
-        if _differs(committed.get(path), mark):
+        found = committed.get(path)
+        # Most marks are the committed ones: those need no closer look.
+        if found is not None and found != mark and _differs(found, mark):
             findings += [
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)
             ]

@@ -1,0 +1,56 @@
+"""Where the render cache keeps a job's renders (kgen.pipeline.cache): all of a job's
+environments in one file, so the build after a one-spec edit reads a job's renders
+together and rewrites one file of renders, not one for each environment."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from kgen.pipeline import cache as kgen_cache
+from tests.conftest import RunKgen, copy_example
+
+
+def _renders(root: Path) -> dict[str, bytes]:
+    folder = kgen_cache.cache_folder(root)
+    assert folder is not None
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("renders-*.pickle"))}
+
+
+def test_a_jobs_renders_share_one_file(tmp_path: Path, run_kgen: RunKgen) -> None:
+    root = copy_example(tmp_path / "project")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    files_of: dict[str, set[str]] = {}
+    envs_of: dict[str, set[str]] = {}
+    for name, data in _renders(root).items():
+        _salt, table = pickle.loads(data)
+        for key in table:
+            job, _, env = key.partition("/")
+            files_of.setdefault(job, set()).add(name)
+            envs_of.setdefault(job, set()).add(env)
+    assert len(files_of) == len(list((root / "jobs").glob("*.yaml")))
+    assert {len(files) for files in files_of.values()} == {1}
+    # Jobs rendered in several environments, or the layout would not show.
+    assert max(len(envs) for envs in envs_of.values()) >= 3
+
+
+def test_one_edited_spec_writes_its_renders_into_one_file(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    root = copy_example(tmp_path / "project")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    before = _keys(root)
+    spec = root / "jobs" / "mnist-ddp.yaml"
+    spec.write_text(spec.read_text() + "# edited\n")
+    result = run_kgen("build", "-C", str(root))
+    assert result.code == 0, result.err
+    # The output is what it was: the edit was a comment.
+    assert ": 0 files written, 0 removed, " in result.err
+    new = {name: keys - before.get(name, set()) for name, keys in _keys(root).items()}
+    made = {name: keys for name, keys in new.items() if keys}
+    assert len(made) == 1
+    assert len(next(iter(made.values()))) >= 3  # the job's environments
+
+
+def _keys(root: Path) -> dict[str, set[str]]:
+    return {name: set(pickle.loads(data)[1]) for name, data in _renders(root).items()}
