@@ -29,7 +29,7 @@ from kgen.output.stat_record import (
     settled,
 )
 from kgen.pipeline.cache import cache_folder
-from tests.conftest import Result, RunKgen, copy_example
+from tests.conftest import Result, RunKgen, copy_example, files_below
 
 JOB = "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
 
@@ -373,3 +373,63 @@ def test_a_build_after_a_killed_one_recovers_instead_of_replaying(
     _same(run_kgen, monkeypatch, warm, cold, "build")
     assert not (warm / ".manifests.kgen-new-4242").exists()
     assert not (cold / ".manifests.kgen-new-4242").exists()
+
+
+def test_a_rebuild_with_nothing_new_to_record_leaves_the_record(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After files are written in place, the record is saved again only if there is
+    something to add or a whole tree to forget: its entries for the files replaced
+    match no file there now, so a rebuild that read only those leaves it as it is,
+    and the next command still reads exactly what was written."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+    from generate import edit_spec, generate
+
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    for root in (warm, cold):
+        generate(root, 20)
+        assert run_kgen("build", "-C", str(root)).code == 0
+        _age(root)
+    assert run_kgen("build", "--check", "-C", str(warm)).code == 0
+    where = record_file(warm, "manifests")
+    assert where is not None and load_record(where).tree  # a whole tree recorded
+    read = _reads(monkeypatch)
+    saved: list[object] = []
+    original = stat_record.save_record
+
+    def saving(place: Path | None, record: stat_record.TreeRecord) -> None:
+        saved.append(record)
+        original(place, record)
+
+    monkeypatch.setattr(stat_record, "save_record", saving)
+    for epochs in (7, 8, 9):
+        for root in (warm, cold):
+            edit_spec(root, 3, epochs)
+        del read[:], saved[:]
+        before = where.read_bytes()
+        found = run_kgen("build", "-C", str(warm))
+        assert "5 files written, 0 removed" in found.err
+        # The files that changed, read to learn they did; the first time, also the
+        # job's claims, recorded as digests and now rendered as texts.
+        assert len(read) == (9 if epochs == 7 else 5)
+        monkeypatch.setenv("KGEN_NO_CACHE", "1")
+        assert run_kgen("build", "-C", str(cold)).err == found.err
+        monkeypatch.delenv("KGEN_NO_CACHE")
+        if epochs == 7:  # the tree recorded is forgotten, the claims recorded
+            assert len(saved) == 1 and not load_record(where).tree
+            assert len(load_record(where).stats) == len(load_record(where).held)
+        else:  # the record is left as it is
+            assert saved == [] and where.read_bytes() == before
+    del read[:]
+    found = run_kgen("build", "--check", "-C", str(warm))
+    assert found.code == 0
+    # Only the job's files: those written, and its claims (recorded as texts, and
+    # now digests). The rest is known as the first check recorded it.
+    assert read and all("/tf-job-00003" in p or "/.kgen-index" in p for p in read)
+    assert files_below(warm / "manifests") == files_below(cold / "manifests")
+    _age(warm)
+    (warm / "manifests/dev-cpu/tf-job-00003.tfjob.yaml").write_text("x: 1\n")
+    found = run_kgen("build", "--check", "-C", str(warm))
+    assert "modified: manifests/dev-cpu/tf-job-00003.tfjob.yaml" in found.err
