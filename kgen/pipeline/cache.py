@@ -62,7 +62,11 @@ _ALLOWED = {
 
 def shard_of(key: str) -> str:
     """The file (of SHARDS) a render's entry and texts are in: the key's first six bits."""
-    return format(int(key[:2], 16) >> 2, "02x")
+    # Looked up, not worked out: 8,000 times a build of 1,000 jobs.
+    return _SHARD_OF.get(key[:2]) or format(int(key[:2], 16) >> 2, "02x")
+
+
+_SHARD_OF = {f"{byte:02x}": format(byte >> 2, "02x") for byte in range(256)}
 
 
 class _Unpickler(pickle.Unpickler):
