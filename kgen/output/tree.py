@@ -44,7 +44,8 @@ def expected_tree(
     """build_tree, with the files of renders the cache gave without their texts (a run
     with `texts=False`) as their digests, for `build --check`."""
     files: Expected = {}
-    owners: dict[str, tuple[str, OutFile]] = {}
+    # Who made each path first: worked out only when a path is made twice (rare).
+    owners: dict[str, tuple[str, OutFile]] | None = None
     conflicts: dict[Problem, list[str]] = {}
     intern, new = sys.intern, tuple.__new__
     for render in result.renders:
@@ -54,14 +55,14 @@ def expected_tree(
             # Interned: the scan of the tree, its index and the record of it
             # (kgen.output.stat_record) name the same paths, and share these strings.
             path = intern(folder + out.filename)
-            if path in owners:
+            if path in files:
                 # Two jobs may share a claim they both create, if they agree on it.
+                owners = owners or _owners(result, output)
                 first, earlier = owners[path]
                 if earlier.digest != out.digest:
                     conflict = _conflict(out, render, first)
                     conflicts.setdefault(conflict, []).append(render.env.name)
                 continue
-            owners[path] = (render.job.file, out)
             # The text as the render made it, header included: shared, not copied.
             if out.text:
                 files[path] = out.text
@@ -70,7 +71,7 @@ def expected_tree(
                 header = file_header(render.job.file, render.env.name, render.overlays)
             # Made as a plain tuple is (half the time of the class's own __new__).
             files[path] = new(Digest, (header, out.digest, out.size))
-    conflicts.update(_team_objects(result, output, objects, files, owners))
+    conflicts.update(_team_objects(result, output, objects, files))
     # Sorted once: an environment's files are one run of the paths (12,000 at 1,000
     # jobs), found by bisection rather than by a pass over all of them for each.
     paths = sorted(files)
@@ -88,6 +89,16 @@ def expected_tree(
     return {path: files[path] for path in paths}, problems
 
 
+def _owners(result: RunResult, output: str) -> dict[str, tuple[str, OutFile]]:
+    """Each path a render makes, with the job file and file of the first to make it."""
+    owners: dict[str, tuple[str, OutFile]] = {}
+    for render in result.renders:
+        folder = f"{output}/{render.env.name}/"
+        for out in render.facts.files:
+            owners.setdefault(folder + out.filename, (render.job.file, out))
+    return owners
+
+
 # The character after "/": every path in a folder sorts before the folder's name with
 # it in place of the slash.
 _AFTER_SLASH = chr(ord("/") + 1)
@@ -98,19 +109,21 @@ def _team_objects(
     output: str,
     objects: Sequence[TeamObject],
     files: Expected,
-    owners: dict[str, tuple[str, OutFile]],
 ) -> dict[Problem, list[str]]:
     if not objects:
         return {}
     from kgen.resources.emit import object_files, team_conflict
 
+    rendered = set(files)  # the renders' paths
+    owners: dict[str, tuple[str, OutFile]] | None = None
     conflicts: dict[Problem, list[str]] = {}
     for env in result.environments:
         for name, (source, text) in object_files(
             objects, env.name, env.namespace
         ).items():
             path = f"{output}/{env.name}/{name}"
-            if path in owners:
+            if path in rendered:
+                owners = owners or _owners(result, output)
                 problem = team_conflict(objects, source, name, owners[path][0])
                 conflicts.setdefault(problem, []).append(env.name)
                 continue
