@@ -12,29 +12,38 @@ inode, device and mode are those kgen compared: a file rewritten in place with i
 set back, in the moment between the two, would keep the record's trust.
 
 The record lives in the user's cache folder, never in the project (a pull request
-cannot plant one), one per output folder by its real path and device. A record missing,
-unreadable, corrupt, from another kgen or of another folder is ignored, and only plain
-data is unpickled. `KGEN_NO_CACHE` turns it off: every file is read.
+cannot plant one), one per output folder by its real path and device
+(kgen.output.record_store). A record missing, unreadable, corrupt, from another kgen or
+of another folder is ignored, and only plain data is unpickled. `KGEN_NO_CACHE` turns
+it off: every file is read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import pickle
-import sys
 import time
 from collections.abc import Container, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kgen.output.digests import Digest
+from kgen.output.record_store import TreeRecord, load_record, record_file, save_record
 from kgen.output.scan import Stat, lstat_tree, mtime_of, same_but_ctime, stat_of
 
 if TYPE_CHECKING:
     from kgen.output.scan import Scan
 
+__all__ = [
+    "TreeRecord",
+    "TreeWatch",
+    "held",
+    "load_record",
+    "record_file",
+    "save_record",
+    "settled",
+    "tree_id",
+]
 
 # How long before the moment a file's lstat is taken its mtime must be, for the record
 # to trust it. A file system keeps times to a step: Linux's clock tick (1-10 ms) where
@@ -43,7 +52,6 @@ if TYPE_CHECKING:
 _FINE_MARGIN_NS = 50_000_000
 _COARSE_MARGIN_NS = 3_000_000_000
 _COARSE_STEP_NS = 10_000_000
-_ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
 _HELD = hashlib.blake2b(digest_size=16)
 
 
@@ -77,88 +85,6 @@ def tree_id(
         found = helds[path] if helds is not None else held(files[path])
         h.update(path.encode() + b"\0" + found)
     return h.hexdigest()
-
-
-@dataclass
-class TreeRecord:
-    """Each file's lstat and what it held; `tree`, the tree_id of the whole tree when
-    the output folder held exactly that (its `folders` too) and every file is here."""
-
-    stats: dict[str, Stat] = field(default_factory=dict)
-    held: dict[str, bytes] = field(default_factory=dict)
-    tree: str = ""
-    folders: frozenset[str] = frozenset()
-
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not record data")
-        return super().find_class(module, name)
-
-
-def record_file(root: Path, output: str) -> Path | None:
-    """Where the record of `output` is kept; None with the cache off or no folder."""
-    # Imported here: kgen.pipeline.cache_place alone says where the cache is.
-    from kgen.pipeline.cache_place import cache_folder
-    from kgen.pipeline.code import digest
-
-    folder = cache_folder(root)
-    if folder is None:
-        return None
-    path = root / output
-    try:
-        device = os.stat(path).st_dev
-    except OSError:
-        return None
-    return folder / f"tree-{digest(os.path.realpath(path), str(device))[:24]}.pickle"
-
-
-def _salt() -> str:
-    from kgen.pipeline.code import code_identity  # imported here, as in record_file
-
-    return code_identity()
-
-
-def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
-    """The record at `where`; without `held`, only the stats and the tree (what the
-    files held is a second pickle, which a replayed check never reads: a list in the
-    stats' order, so both tables share one string a path)."""
-    if where is None:
-        return TreeRecord()
-    try:
-        with open(where, "rb") as handle:
-            loader = _Unpickler(handle)
-            salt, stats, tree, folders = loader.load()
-            helds = loader.load() if held else []
-    except Exception:
-        return TreeRecord()
-    if salt != _salt() or not (
-        isinstance(stats, dict)
-        and isinstance(helds, list)
-        and len(helds) == (len(stats) if held else 0)
-        and isinstance(tree, str)
-        and isinstance(folders, frozenset)
-    ):
-        return TreeRecord()
-    stats = {sys.intern(p): s for p, s in stats.items()}  # the tree's own strings
-    return TreeRecord(stats, dict(zip(stats, helds, strict=False)), tree, folders)
-
-
-def save_record(where: Path | None, record: TreeRecord) -> None:
-    if where is None:
-        return
-    data = (_salt(), record.stats, record.tree, record.folders)
-    partial = where.with_name(f".{where.name}.{os.getpid()}.tmp")
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "wb") as handle:
-            pickle.dump(data, handle, protocol=5)
-            helds = [record.held.get(path, b"") for path in record.stats]
-            pickle.dump(helds, handle, protocol=5)
-        os.replace(partial, where)
-    except OSError:
-        pass  # a record that cannot be written only costs time
 
 
 class TreeWatch:
@@ -257,37 +183,20 @@ class TreeWatch:
         return record
 
     def rewrote(self, files: Mapping[str, str | Digest], changed: set[str]) -> None:
-        """Save the record after `changed` were written or removed in place."""
-        if not self.on:
+        """Save the record after `changed` were written or removed in place, unless
+        it has nothing new and no tree to forget: its entries for `changed` match no
+        file now (each rename gave the path another inode and ctime), so they vouch
+        for nothing, and rewriting 12,000 entries to drop five would change nothing."""
+        seen, since = self.seen, self.since
+        new = [s for p, s in seen.items() if p not in self.trusted and p not in changed]
+        if not self.on or not (self.old.tree or any(settled(s, since) for s in new)):
             return
-        old, trusted, since = self.old, self.trusted, self.since
-        new = [p for p in self.seen if p not in trusted and p not in changed]
-        if not old.tree and not any(settled(self.seen[p], since) for p in new):
-            # Nothing to add, and no tree to forget: the record stays as it is. Its
-            # entries for the files written or removed match no file there now (a
-            # rename gave each path another inode and ctime), so they vouch for
-            # nothing: rewriting 12,000 entries to drop five would change nothing.
-            return
-        # What no one looked at is kept, then what was seen: in comprehensions, since
-        # a tree of 12,000 files was rewritten for five (kgen.output.in_place).
-        stats = {p: s for p, s in old.stats.items() if p not in files}
-        stats.update(
-            {
-                p: s
-                for p, s in self.seen.items()
-                if (p in trusted or settled(s, since)) and p not in changed
-            }
-        )
-        for path in changed:
-            stats.pop(path, None)
-        helds = old.held
-        record = TreeRecord(
-            stats,
-            {
-                p: helds[p] if p in trusted or p not in files else held(files[p])
-                for p in stats
-            },
-        )
+        record = self._kept(files, changed)
+        for path, status in seen.items():
+            trusted = path in self.trusted or settled(status, since)
+            if trusted and path not in changed:
+                record.stats[path] = status
+                record.held[path] = self._held(path, files)
         save_record(self.where, record)
 
     def written(
