@@ -187,9 +187,11 @@ class TreeWatch:
         it has nothing new and no tree to forget: its entries for `changed` match no
         file now (each rename gave the path another inode and ctime), so they vouch
         for nothing, and rewriting 12,000 entries to drop five would change nothing."""
+        if not self.on:
+            return
         seen, since = self.seen, self.since
         new = [s for p, s in seen.items() if p not in self.trusted and p not in changed]
-        if not self.on or not (self.old.tree or any(settled(s, since) for s in new)):
+        if not (self.old.tree or any(settled(s, since) for s in new)):
             return
         record = self._kept(files, changed)
         for path, status in seen.items():
