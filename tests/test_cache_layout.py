@@ -54,3 +54,14 @@ def test_one_edited_spec_writes_its_renders_into_one_file(
 
 def _keys(root: Path) -> dict[str, set[str]]:
     return {name: set(pickle.loads(data)[1]) for name, data in _renders(root).items()}
+
+
+def test_a_render_is_in_the_file_of_its_keys_first_six_bits() -> None:
+    """The table the cache looks shards up in gives what the key's first six bits
+    say, for every first byte (and an upper-case key the same file)."""
+    for byte in range(256):
+        key = f"{byte:02x}" + "0" * 62 + "/dev"
+        expected = format(byte >> 2, "02x")
+        assert kgen_cache.shard_of(key) == expected
+        assert kgen_cache.shard_of(key.upper()) == expected
+    assert len({kgen_cache.shard_of(f"{b:02x}") for b in range(256)}) == 64
