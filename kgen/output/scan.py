@@ -83,7 +83,8 @@ def _kind(entry: os.DirEntry[str]) -> str:
 
 
 def stat_of(status: os.stat_result) -> Stat:
-    return pack_stat(
+    # Packed here, not through pack_stat: a call less a file (120,000 at 10,000 jobs).
+    return _STAT.pack(
         status.st_size,
         status.st_mtime_ns,
         status.st_ctime_ns,
