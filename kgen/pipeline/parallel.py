@@ -116,8 +116,8 @@ def imap_units(
     pieces the items make together (a job rendered in four environments is four), by
     which it decides as map_units does."""
     pieces = len(items) if pieces is None else pieces
-    workers = min(worker_count(), max(1, pieces // (MIN_PARALLEL // 2)))
-    if not parallel or workers < 2 or pieces < MIN_PARALLEL or not _can_fork():
+    workers = pool_size(pieces) if parallel else 1
+    if workers < 2:
         yield from map(func, items)
         return
     size = max(1, min(STREAM_CHUNK, len(items) // (workers * CHUNKS_PER_WORKER)))
@@ -149,6 +149,14 @@ def imap_units(
                 free.release()  # a feeder waiting for room sees the stop
     finally:
         gc.unfreeze()
+
+
+def pool_size(pieces: int) -> int:
+    """How many workers imap_units starts for `pieces` (1: none, in-process)."""
+    if pieces < MIN_PARALLEL:
+        return 1
+    workers = min(worker_count(), max(1, pieces // (MIN_PARALLEL // 2)))
+    return workers if workers > 1 and _can_fork() else 1
 
 
 def _in_process(
