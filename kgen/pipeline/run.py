@@ -8,23 +8,23 @@ sorted; nothing is written here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgen.errors import Problem
-from kgen.load.jobs import JobSource, parse_job
+from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
 from kgen.merge.layers import Layer
 from kgen.pipeline.cache import Identity
-from kgen.pipeline.code import digest_after, hashing
 from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
+from kgen.pipeline.keys import job_key
 from kgen.pipeline.locate import merge_environments
 
 # render_one is looked up here at each render: tests count renders through it.
 from kgen.pipeline.one import applied_overlays
 from kgen.pipeline.one import render_one as render_one
 from kgen.pipeline.parallel import imap_units, pool_size
-from kgen.pipeline.pending import Settling, parse_all
+from kgen.pipeline.pending import Settling, parse_ahead, parse_all, parsed_job
 from kgen.pipeline.prepare import frameworks, prepare_rendering
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
 from kgen.pipeline.stage import Stages, layers_of
@@ -177,10 +177,10 @@ def _outcomes(
             found.append(None)
             missing.append((job_index, None))
             continue
-        job_key = _job_key(project, project.jobs[job_index])
+        prefix = job_key(project, project.jobs[job_index])
         entries: list[tuple[int, str, _Outcome | None]] = []
         for env_index in env_indexes:
-            key = f"{job_key}/{work.environments[env_index][0].name}"
+            key = f"{prefix}/{work.environments[env_index][0].name}"
             entry = (
                 cache.render(key, emitted=work.emit, texts=work.texts)
                 if cache
@@ -204,7 +204,11 @@ def _outcomes(
     _work = work
     try:
         rendered = imap_units(
-            _render_unit, missing, parallel=not work.keep, pieces=total
+            _render_unit,
+            missing,
+            parallel=not work.keep,
+            pieces=total,
+            first=_parse_ahead,
         )
         done = 0
         for (job_index, _envs), known_entries in zip(units, found, strict=True):
@@ -218,9 +222,9 @@ def _outcomes(
                 total -= every - len(env_indexes)
                 if not settling.parsed(job, identity, errors):
                     continue
-                job_key = _job_key(project, job)
+                prefix = job_key(project, job)
                 entries = [
-                    (e, f"{job_key}/{work.environments[e][0].name}", None)
+                    (e, f"{prefix}/{work.environments[e][0].name}", None)
                     for e in env_indexes
                 ]
                 fresh_outcomes = iter(outcomes)
@@ -246,17 +250,9 @@ def _outcomes(
         _work = None
 
 
-def render_key(project: Project, env: str, job: JobSource) -> str:
-    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache):
-    the digest of the job and every input, then the environment's name. A job's
-    renders share their first bits, and so their file in the cache, where they
-    share their names too (a third less to unpickle than one file a render)."""
-    return f"{_job_key(project, job)}/{env}"
-
-
-def _job_key(project: Project, job: JobSource) -> str:
-    # The inputs' hash is made once (1,000 job keys a build of 1,000 jobs).
-    return digest_after(hashing(project.inputs).copy(), job.key)
+def _parse_ahead(units: Sequence[Unit]) -> None:
+    assert _work is not None
+    parse_ahead(_work.project.jobs, [job for job, envs in units if envs is None])
 
 
 # A pending job's identity (None: it did not parse), its environments, its problems.
@@ -273,7 +269,7 @@ def _render_unit(unit: Unit) -> tuple[_Parsed | None, list[_Outcome]]:
     job = _work.project.jobs[job_index]
     parsed: _Parsed | None = None
     if envs is None:
-        own, errors = parse_job(job.file, job.raw)
+        own, errors = parsed_job(_work.project.jobs, job_index)
         if own is None:
             return (None, (), errors), []
         job = own
