@@ -125,7 +125,12 @@ def _load_and_run(
     sink_for: Callable[[str], TextSink] | None = None,
 ) -> Outcome:
     project, problems = load_project(
-        options.root, extra_crds=options.crds, use_cache=options.cache
+        options.root,
+        extra_crds=options.crds,
+        use_cache=options.cache,
+        # Many new jobs are parsed by the run's workers, each where it renders: one
+        # pool (kgen.pipeline.pending); named jobs and paths are looked up first.
+        defer_parse=not jobs and not paths,
     )
     if project is None:
         return Outcome(None, None, problems)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import pickle
 import stat
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -34,30 +35,33 @@ class JobSource:
     document (with `name` defaulted to the file stem) parsed on first use.
 
     Runs that find a job's renders in the cache never parse it; they know it from the
-    identity recorded when it was last parsed, keyed by its bytes.
+    identity recorded when it was last parsed, keyed by its bytes (None: see load_jobs).
     """
 
     def __init__(
         self,
         file: str,
-        identity: Identity,
+        identity: Identity | None,
         *,
         doc: Document | None = None,
         raw: bytes = b"",
         key: str = "",
     ) -> None:
         self.file = file
-        self.name, self.framework, labels = identity
-        self.identity = identity
+        self.identify(identity)
         self.key = key
-        self.selected = {"name": self.name, "framework": self.framework}
-        if labels is not None:
-            self.selected["labels"] = labels
         self._doc = doc
         self._data: Any = None
         # The data pickled: what a job parsed among many keeps (see forget_positions).
         self._packed: bytes | None = None
-        self._raw = raw
+        self.raw = raw
+
+    def identify(self, identity: Identity | None) -> None:
+        self.identity: Identity | None = identity
+        self.name, self.framework, labels = identity or ("", "", None)
+        self.selected = {"name": self.name, "framework": self.framework}
+        if labels is not None:
+            self.selected["labels"] = labels
 
     def __getstate__(self) -> dict[str, Any]:
         # Between processes a job travels as its data (pickled) and bytes: the
@@ -81,7 +85,7 @@ class JobSource:
         """This job, with its data its own: what a render worker parses or unpickles
         there stays with this copy, and goes when the worker is done with the job."""
         job = JobSource(
-            self.file, self.identity, doc=self._doc, raw=self._raw, key=self.key
+            self.file, self.identity, doc=self._doc, raw=self.raw, key=self.key
         )
         job._data = self._data
         if self._doc is None and self._data is None and self._packed is not None:
@@ -100,7 +104,7 @@ class JobSource:
     @property
     def doc(self) -> Document:
         if self._doc is None:
-            doc, problems = load_bytes(self._raw, self.file)
+            doc, problems = load_bytes(self.raw, self.file)
             if doc is None or problems:  # pragma: no cover - it parsed before
                 raise KgenError(*problems)
             doc.data.setdefault("name", Path(self.file).stem)
@@ -145,7 +149,10 @@ def load_jobs(
     project_doc: Document,
     problems: list[Problem],
     store: Cache,
+    *,
+    defer: bool = False,
 ) -> list[JobSource]:
+    """The jobs in order; `defer`: many new ones left for the run (kgen.pipeline.pending)."""
     try:
         is_folder = stat.S_ISDIR(os.stat(root / spec.jobs).st_mode)
     except (FileNotFoundError, NotADirectoryError):
@@ -170,16 +177,21 @@ def load_jobs(
             found.append(None)
         else:
             found.append(JobSource(display, identity, raw=raw, key=key))
+    if defer and len(to_parse) >= MIN_PARALLEL:
+        later = {
+            i: JobSource(name, None, raw=raw, key=k) for i, name, raw, k in to_parse
+        }
+        return [job or later[i] for i, job in enumerate(found)]
     # Many jobs parsed in this process (one worker: a busy machine) keep no positions,
     # as a job from a worker comes (JobSource.__getstate__): they are four fifths of a
     # document (100 MB at 10,000 jobs), and only a problem to locate needs them (parsed
     # again then, which a small project, where problems are read, is spared).
-    parse = _parse_job_lean if len(to_parse) >= MIN_PARALLEL else _parse_job
+    parse = partial(_parse_item, lean=len(to_parse) >= MIN_PARALLEL)
     for (index, _display, _raw, key), (job, errors) in zip(
         to_parse, map_units(parse, to_parse), strict=True
     ):
         problems += errors
-        if job is not None:
+        if job is not None and job.identity is not None:
             job.key = key
             store.remember_identity(key, job.identity)
         found[index] = job
@@ -189,22 +201,19 @@ def load_jobs(
         if job is None:
             continue
         if job.name in by_name:
-            first = by_name[job.name]
-            problems.append(
-                located(
-                    Problem(
-                        f"job name '{job.name}' is also used by {first.file}",
-                        "duplicate-job",
-                        path=("name",),
-                        hint="job names must be unique in a project",
-                    ),
-                    job.doc,
-                )
-            )
+            problems.append(duplicate_job(job, by_name[job.name]))
             continue
         by_name[job.name] = job
         jobs.append(job)
     return jobs
+
+
+def duplicate_job(job: JobSource, first: JobSource) -> Problem:
+    message = f"job name '{job.name}' is also used by {first.file}"
+    hint = "job names must be unique in a project"
+    return located(
+        Problem(message, "duplicate-job", path=("name",), hint=hint), job.doc
+    )
 
 
 def _read_jobs(
@@ -242,19 +251,17 @@ def _read_jobs(
     return read
 
 
-def _parse_job_lean(
-    item: tuple[int, str, bytes, str],
+def _parse_item(
+    item: tuple[int, str, bytes, str], *, lean: bool
 ) -> tuple[JobSource | None, list[Problem]]:
-    job, problems = _parse_job(item)
-    if job is not None:
+    job, problems = parse_job(item[1], item[2])
+    if lean and job is not None:
         job.forget_positions()
     return job, problems
 
 
-def _parse_job(
-    item: tuple[int, str, bytes, str],
-) -> tuple[JobSource | None, list[Problem]]:
-    _index, display, raw, _key = item
+def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]]:
+    """The job in `raw` with its document, named and typed; or its problems."""
     doc, errors = load_bytes(raw, display)
     if doc is None:
         return None, errors

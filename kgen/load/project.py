@@ -47,9 +47,14 @@ class Project:
 
 
 def load_project(
-    root: Path, *, extra_crds: tuple[str, ...] = (), use_cache: bool = True
+    root: Path,
+    *,
+    extra_crds: tuple[str, ...] = (),
+    use_cache: bool = True,
+    defer_parse: bool = False,
 ) -> tuple[Project | None, list[Problem]]:
-    """Load kgen.yaml, the overlays it names and every job spec; collect all problems."""
+    """Load kgen.yaml, the overlays it names and every job spec; collect all problems.
+    `defer_parse`: the run that follows parses many new jobs itself (load_jobs)."""
     folder = cache_folder(root) if use_cache else None
     # Output schemas and the spec models' core schemas are kept beside the renders.
     use_folder(folder)
@@ -64,7 +69,7 @@ def load_project(
     overlays = _load_overlays(root, spec, doc, problems, read)
     store = Cache(folder)
     before = len(problems)
-    jobs = load_jobs(root, spec, doc, problems, store)
+    jobs = load_jobs(root, spec, doc, problems, store, defer=defer_parse)
     incomplete = any(p.severity == "error" for p in problems[before:])
     crd_files = [*spec.crds, *extra_crds]
     crds: dict[tuple[str, str], Any] = {}

@@ -73,7 +73,7 @@ def map_units(
             return [func(item) for item in items]
         return _in_process(func, items, progress)
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
-    chunks = [(func, items[i : i + size]) for i in range(0, len(items), size)]
+    chunks = [(func, items[i : i + size], None) for i in range(0, len(items), size)]
     import multiprocessing
 
     # Objects the workers inherit stay out of their garbage collector: its passes
@@ -109,16 +109,19 @@ def imap_units(
     *,
     parallel: bool = True,
     pieces: int | None = None,
+    first: Callable[[Sequence[T]], object] | None = None,
 ) -> Generator[R, None, None]:
     """`func(item)` for each item, in order, as each is done: on every core when it
     pays, with the parent taking (and letting go of) each result while the workers go
     on, so a run never holds all results at once. `pieces`: how many of map_units'
     pieces the items make together (a job rendered in four environments is four), by
-    which it decides as map_units does."""
+    which it decides as map_units does. `first` takes each batch of items before
+    `func` takes any of them (where it runs: a worker's chunk)."""
     pieces = len(items) if pieces is None else pieces
-    workers = min(worker_count(), max(1, pieces // (MIN_PARALLEL // 2)))
-    if not parallel or workers < 2 or pieces < MIN_PARALLEL or not _can_fork():
-        yield from map(func, items)
+    workers = pool_size(pieces) if parallel else 1
+    if workers < 2:
+        for i in range(0, len(items), STREAM_CHUNK):
+            yield from _chunk((func, items[i : i + STREAM_CHUNK], first))
         return
     size = max(1, min(STREAM_CHUNK, len(items) // (workers * CHUNKS_PER_WORKER)))
     # The pool takes its results as they come, whether or not the parent has taken
@@ -128,12 +131,12 @@ def imap_units(
     free = threading.Semaphore(workers * CHUNKS_PER_WORKER)
     stop = threading.Event()
 
-    def chunks() -> Iterator[tuple[Callable[[T], R], Sequence[T]]]:
+    def chunks() -> Iterator[_Chunk[T, R]]:
         for i in range(0, len(items), size):
             free.acquire()
             if stop.is_set():  # the parent is done (an error): the pool closes
                 return
-            yield func, items[i : i + size]
+            yield func, items[i : i + size], first
 
     import multiprocessing
 
@@ -151,6 +154,14 @@ def imap_units(
         gc.unfreeze()
 
 
+def pool_size(pieces: int) -> int:
+    """How many workers imap_units starts for `pieces` (1: none, in-process)."""
+    if pieces < MIN_PARALLEL:
+        return 1
+    workers = min(worker_count(), max(1, pieces // (MIN_PARALLEL // 2)))
+    return workers if workers > 1 and _can_fork() else 1
+
+
 def _in_process(
     func: Callable[[T], R], items: Sequence[T], progress: Callable[[int, int], None]
 ) -> list[R]:
@@ -161,6 +172,11 @@ def _in_process(
     return results
 
 
-def _chunk(job: tuple[Callable[[T], R], Sequence[T]]) -> list[R]:
-    func, items = job
+_Chunk = tuple[Callable[[T], R], Sequence[T], Callable[[Sequence[T]], object] | None]
+
+
+def _chunk(job: _Chunk[T, R]) -> list[R]:
+    func, items, first = job
+    if first is not None:
+        first(items)
     return [func(item) for item in items]

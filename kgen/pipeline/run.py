@@ -8,27 +8,36 @@ sorted; nothing is written here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgen.errors import Problem
-from kgen.kinds import KINDS
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
 from kgen.merge.layers import Layer
-from kgen.merge.select import selector_matches
-from kgen.output.emitter import pyyaml
-from kgen.pipeline.code import digest_after, hashing
+from kgen.pipeline.cache import Identity
 from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
+from kgen.pipeline.keys import job_key
 from kgen.pipeline.locate import merge_environments
-from kgen.pipeline.parallel import MIN_PARALLEL, imap_units
+
+# render_one is looked up here at each render: tests count renders through it.
+from kgen.pipeline.one import applied_overlays
+from kgen.pipeline.one import render_one as render_one
+from kgen.pipeline.parallel import imap_units, pool_size
+from kgen.pipeline.pending import Settling, parse_ahead, parse_all, parsed_job
+from kgen.pipeline.prepare import frameworks, prepare_rendering
 from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
 from kgen.pipeline.stage import Stages, layers_of
-from kgen.pipeline.units import Unit, environment_for, units_of
+from kgen.pipeline.units import (
+    Selectors,
+    Unit,
+    environment_for,
+    envs_of,
+    selectors_of,
+    units_of,
+)
 from kgen.render.base import Environment
-from kgen.rules.catalog import classified
 from kgen.rules.context import RuleContext
-from kgen.rules.forbidden import enforced
 from kgen.rules.project import check_project
 
 
@@ -43,6 +52,10 @@ class _Work:
     emit: bool
     texts: bool
     stages: Stages
+    # Each environment's job selector, and the run's choice of pairs: what a worker
+    # that parses a pending job needs to find the environments it goes into.
+    selectors: Selectors
+    select: Callable[[str, str], bool] | None
 
 
 _work: _Work | None = None
@@ -84,17 +97,29 @@ def run(
     names = list(envs) if envs is not None else list(project.spec.environments)
     environments = [environment_for(project, name) for name in names]
     result.environments = [env for env, _ in environments]
+    # Pending jobs are parsed by the workers that render them, or here, first.
+    loaded: list[Problem] = []
+    if any(job.identity is None for job in project.jobs):
+        pieces = len(project.jobs) * len(environments)
+        if keep or wanted is not None or pool_size(pieces) < 2:
+            loaded = parse_all(project, lean=not keep)
     units = units_of(project, environments, wanted=wanted, select=select)
     # A run over a few chosen files (select) renders too little for the cache to pay.
     use_cache = not keep and select is None
-    work = _Work(project, environments, context, keep, emit, texts, Stages(context))
+    selectors = selectors_of(project, environments)
+    stages = Stages(context)
+    work = _Work(
+        project, environments, context, keep, emit, texts, stages, selectors, select
+    )
     # Each environment's renders in job order, environment by environment, whatever
     # order they arrive in: what the tree, the rules and reports read.
-    by_env: list[list[tuple[int, _Outcome]]] = [[] for _ in environments]
-    for env_index, job_index, (facts, rendered, problems) in _outcomes(
-        project, work, units, use_cache, progress, sink
+    by_env: list[list[tuple[JobSource, _Outcome]]] = [[] for _ in environments]
+    settling = Settling(project)
+    for env_index, job, outcome in _outcomes(
+        project, work, units, use_cache, settling, progress, sink
     ):
-        by_env[env_index].append((job_index, (facts, rendered, problems)))
+        by_env[env_index].append((job, outcome))
+    loaded += settling.settle()
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
@@ -103,8 +128,7 @@ def run(
     shared: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Layer, ...]]] = {}
     for env_index, outcomes in enumerate(by_env):
         env, overlays = environments[env_index]
-        for job_index, (facts, rendered, problems) in outcomes:
-            job = project.jobs[job_index]
+        for job, (facts, rendered, problems) in outcomes:
             env_count[job.file] = env_count.get(job.file, 0) + 1
             if facts is not None:
                 applied = applied_overlays(job, overlays)
@@ -121,7 +145,7 @@ def run(
             findings += [Finding(p, job.file, env.name) for p in problems]
     findings += check_project(project, result)
     ignored = project.spec.lint.ignore
-    result.problems = merge_environments(
+    result.problems = loaded + merge_environments(
         [f for f in findings if f.problem.code not in ignored], env_count
     )
     return result
@@ -135,22 +159,28 @@ def _outcomes(
     work: _Work,
     units: list[Unit],
     use_cache: bool,
+    settling: Settling,
     progress: Callable[[int, int], None] | None = None,
     sink: TextSink | None = None,
-) -> Iterator[tuple[int, int, _Outcome]]:
+) -> Iterator[tuple[int, JobSource, _Outcome]]:
     """(environment, job, outcome) of each job in each of its environments, job by
     job: from the cache where an earlier run left it, else rendered (on every core
     unless full renders are kept) and streamed back in order, each given to `sink`
-    before the cache remembers it."""
+    before the cache remembers it. A pending job is parsed by the worker that renders
+    it; `settling` hears of it, and keeps the first job of each name."""
     global _work
     cache = project.cache if use_cache else None
-    found: list[list[tuple[int, str, _Outcome | None]]] = []
+    found: list[list[tuple[int, str, _Outcome | None]] | None] = []
     missing: list[Unit] = []
     for job_index, env_indexes in units:
-        job_key = _job_key(project, project.jobs[job_index])
+        if env_indexes is None:
+            found.append(None)
+            missing.append((job_index, None))
+            continue
+        prefix = job_key(project, project.jobs[job_index])
         entries: list[tuple[int, str, _Outcome | None]] = []
         for env_index in env_indexes:
-            key = f"{job_key}/{work.environments[env_index][0].name}"
+            key = f"{prefix}/{work.environments[env_index][0].name}"
             entry = (
                 cache.render(key, emitted=work.emit, texts=work.texts)
                 if cache
@@ -164,23 +194,49 @@ def _outcomes(
         fresh = tuple(e for e, _key, outcome in entries if outcome is None)
         if fresh:
             missing.append((job_index, fresh))
-    total = sum(len(envs) for _job, envs in missing)
+    # A pending job counts as going into every environment until its worker says.
+    every = len(work.environments)
+    total = sum(every if envs is None else len(envs) for _job, envs in missing)
     if missing:
         # Imported once here, not in every worker.
-        used = {project.jobs[job].framework for job, _envs in missing}
-        _prepare_rendering(emit=work.emit, frameworks=used, renders=total)
+        used = frameworks(project, missing)
+        prepare_rendering(emit=work.emit, frameworks=used, renders=total)
     _work = work
     try:
         rendered = imap_units(
-            _render_unit, missing, parallel=not work.keep, pieces=total
+            _render_unit,
+            missing,
+            parallel=not work.keep,
+            pieces=total,
+            first=_parse_ahead,
         )
         done = 0
-        for (job_index, _envs), entries in zip(units, found, strict=True):
-            if any(outcome is None for _e, _k, outcome in entries):
-                fresh_outcomes = iter(next(rendered))
-                done += sum(outcome is None for _e, _k, outcome in entries)
+        for (job_index, _envs), known_entries in zip(units, found, strict=True):
+            job = project.jobs[job_index]
+            fresh_outcomes: Iterator[_Outcome] = iter(())
+            entries = known_entries or []
+            if known_entries is None:
+                parsed, outcomes = next(rendered)
+                assert parsed is not None
+                identity, env_indexes, errors = parsed
+                total -= every - len(env_indexes)
+                if not settling.parsed(job, identity, errors):
+                    continue
+                prefix = job_key(project, job)
+                entries = [
+                    (e, f"{prefix}/{work.environments[e][0].name}", None)
+                    for e in env_indexes
+                ]
+                fresh_outcomes = iter(outcomes)
+            elif any(outcome is None for _e, _k, outcome in entries):
+                fresh_outcomes = iter(next(rendered)[1])
+            made = sum(outcome is None for _e, _k, outcome in entries)
+            if made:
+                done += made
                 if progress is not None:
                     progress(done, total)
+            if not settling.first(job):  # a name used twice: the later job is left out
+                continue
             for env_index, key, known in entries:
                 outcome = next(fresh_outcomes) if known is None else known
                 facts = outcome[0]
@@ -189,52 +245,43 @@ def _outcomes(
                     outcome = (sink(env, facts), *outcome[1:])
                 if known is None and cache:
                     cache.remember_render(key, (outcome[0], outcome[2]))
-                yield env_index, job_index, outcome
+                yield env_index, job, outcome
     finally:
         _work = None
 
 
-def render_key(project: Project, env: str, job: JobSource) -> str:
-    """The cache's key of `job`'s render in environment `env` (kgen.pipeline.cache):
-    the digest of the job and every input, then the environment's name. A job's
-    renders share their first bits, and so their file in the cache, where they
-    share their names too (a third less to unpickle than one file a render)."""
-    return f"{_job_key(project, job)}/{env}"
+def _parse_ahead(units: Sequence[Unit]) -> None:
+    assert _work is not None
+    parse_ahead(_work.project.jobs, [job for job, envs in units if envs is None])
 
 
-def _job_key(project: Project, job: JobSource) -> str:
-    # The inputs' hash is made once (1,000 job keys a build of 1,000 jobs).
-    return digest_after(hashing(project.inputs).copy(), job.key)
+# A pending job's identity (None: it did not parse), its environments, its problems.
+_Parsed = tuple[Identity | None, tuple[int, ...], list[Problem]]
 
 
-def _prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None:
-    import kgen.check.output
-    import kgen.render.job
-    import kgen.rules.spec  # noqa: F401
-
-    # Only the kinds this run renders: each kind's models cost start-up time
-    # (10-25 ms a kind), which a project that never uses a kind should not pay.
-    for framework, kind in KINDS.items():
-        if framework in frameworks:
-            kind.preload()
-    # PyYAML writes only what kgen's own emitter leaves it (multi-line strings,
-    # floats): imported here for workers to inherit, else when a render needs it
-    # (10 ms of the rebuild after a one-spec edit).
-    if emit and renders >= MIN_PARALLEL:
-        pyyaml()
-
-
-def _render_unit(unit: Unit) -> list[_Outcome]:
+def _render_unit(unit: Unit) -> tuple[_Parsed | None, list[_Outcome]]:
     """A job rendered in each of its environments, in their order: the job's stages
     (merge, validation, rules) are shared by the environments that apply the same
-    overlays, in this worker."""
+    overlays, in this worker. A pending job is parsed first, and its environments
+    found (kgen.pipeline.pending)."""
     assert _work is not None
-    job = _work.project.jobs[unit[0]]
-    if not _work.keep:  # full renders keep the project's own job
+    job_index, envs = unit
+    job = _work.project.jobs[job_index]
+    parsed: _Parsed | None = None
+    if envs is None:
+        own, errors = parsed_job(_work.project.jobs, job_index)
+        if own is None:
+            return (None, (), errors), []
+        job = own
+        envs = envs_of(job, _work.environments, _work.selectors, _work.select)
+        parsed = (job.identity, envs, errors)
+    elif not _work.keep:  # full renders keep the project's own job
         job = job.own()
-    outcomes = [_render_in(job, *_work.environments[env]) for env in unit[1]]
+    outcomes = [_render_in(job, *_work.environments[env]) for env in envs]
     shared = with_shared_names([facts for facts, _, _ in outcomes])
-    return [(f, *outcome[1:]) for f, outcome in zip(shared, outcomes, strict=True)]
+    return parsed, [
+        (f, *outcome[1:]) for f, outcome in zip(shared, outcomes, strict=True)
+    ]
 
 
 def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Outcome:
@@ -247,51 +294,3 @@ def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Ou
         rendered.spec, env, rendered.manifests, emit=_work.emit, header=header
     )
     return facts, rendered if _work.keep else None, problems
-
-
-def applied_overlays(job: JobSource, overlays: list[Overlay]) -> list[Overlay]:
-    return [o for o in overlays if selector_matches(o.spec.match, job.selected)]
-
-
-def render_one(
-    job: JobSource, env: Environment, overlays: list[Overlay], stages: Stages
-) -> tuple[RenderedJob | None, list[Problem]]:
-    applied = applied_overlays(job, overlays)
-    stage = stages.of(job, applied)
-    spec = stage.spec
-    if spec is None:
-        return None, list(stage.located)
-    # Imported here: a run whose renders all come from the cache needs none of these
-    # (the job models are a fifth of start-up). Forked workers inherit them.
-    from kgen.check.output import check_output
-    from kgen.patch.sources import patcher
-    from kgen.render.job import render_job
-
-    patch = patcher(job, spec, stage.layers, applied, stages.context)
-    manifests, render_problems = render_job(spec, env, patch=patch)
-    # The output check is the safety net for a spec that passed every check before it;
-    # after a spec error it would only say the same thing again.
-    if not stage.failed and not any(
-        classified(p).severity == "error" for p in render_problems
-    ):
-        render_problems += check_output(
-            manifests,
-            target=env.target.name,
-            version=stages.context.kubernetes_version,
-            crds=stages.context.crds,
-        )
-    if patch is not None:
-        render_problems += patch.rules(manifests)
-    ignored = spec.lint.ignore
-    kept = [p for p in render_problems if p.code not in ignored]
-    # A patch's problems come located at its line (kgen.patch).
-    located = stage.located + stage.locate([p for p in kept if p.file is None])
-    located += [classified(p) for p in kept if p.file is not None]
-    if env.forbidden:
-        silenced = stage.silenced + [p for p in render_problems if p.code in ignored]
-        located = enforced(env, stage, located, silenced)
-    if any(p.severity == "error" for p in located):
-        return None, located
-    return RenderedJob(
-        env, job, tuple(o.name for o in applied), manifests, spec, stage.layers
-    ), located

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kgen.load.project import Project
+from kgen.pipeline.keys import render_key
 from kgen.pipeline.records import Render, RunResult
-from kgen.pipeline.run import render_key, run
+from kgen.pipeline.run import run
 
 
 def texts_for(
