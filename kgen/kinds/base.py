@@ -27,6 +27,7 @@ tests/test_kinds.py checks every registered kind has every part.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -190,6 +191,13 @@ class Kind:
     def model(self) -> type[JobSpec]:
         model: type[JobSpec] = self._part("spec").MODEL
         return model
+
+    def made(self, spec: JobSpec) -> bool:
+        """Whether this kind's model validated `spec`. A model never imported made no
+        spec: asking must not build it (a PyTorchJob's run would pay for TrainJob's
+        models, 3 ms, to learn that its spec is not one)."""
+        loaded = sys.modules.get(f"{self.package}.spec")
+        return loaded is not None and type(spec) is getattr(loaded, "MODEL", None)
 
     def roles_model(self) -> type[BaseModel]:
         roles: type[BaseModel] = self._part("spec").ROLES
