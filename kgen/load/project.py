@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kgen.check.stored import use_folder
 from kgen.errors import DataPath, KgenError, Problem
@@ -21,8 +21,7 @@ from kgen.spec.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.spec.validate import MAX_PROBLEMS, validate_model
 
 
-@dataclass(frozen=True)
-class Overlay:
+class Overlay(NamedTuple):
     name: str
     doc: Document
     spec: OverlaySpec
