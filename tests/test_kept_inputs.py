@@ -147,3 +147,11 @@ def test_nothing_is_kept_without_the_cache(
     found, _ = load_project(project, use_cache=False)
     assert found is not None
     assert not kept_file(project).exists()
+
+
+def test_what_would_not_be_read_back_is_not_written(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(kept, "MAX_BYTES", 100)
+    loaded(project)
+    assert not kept_file(project).exists()

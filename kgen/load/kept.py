@@ -87,7 +87,10 @@ class KeptInputs:
         if self.folder is None or self._used == self._table:
             return
         with contextlib.suppress(pickle.PicklingError, TypeError, RecursionError):
-            _write(self.folder / NAME, pickle.dumps((code_digest(), self._used)))
+            data = pickle.dumps((code_digest(), self._used))
+            # What would not be read back (huge overlays) is not written each run.
+            if len(data) <= MAX_BYTES:
+                _write(self.folder / NAME, data)
 
 
 class _Unpickler(pickle.Unpickler):
