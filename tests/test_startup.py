@@ -211,3 +211,20 @@ def test_importing_the_models_builds_no_validator():
     found = json.loads(done.stdout)
     assert "kgen.spec.pod.Resources" in found and len(found) > 40
     assert [name for name, built in found.items() if built] == []
+
+
+def test_preloading_a_kind_builds_what_its_renders_serialize():
+    # A render serializes the resources and the run policy on their own (model_dump),
+    # which builds their serializers at first use: in the parent, before workers fork
+    # (kgen.kinds.base.Kind.preload), not once in each worker.
+    script = (
+        "from kgen.kinds import KINDS\n"
+        "from kgen.spec.job import SERIALIZED\n"
+        "assert not any(m.__pydantic_complete__ for m in SERIALIZED)\n"
+        "KINDS['tensorflow'].preload()\n"
+        "print(sorted(m.__name__ for m in SERIALIZED if m.__pydantic_complete__))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "['ResourceAmounts', 'RunPolicy']\n"

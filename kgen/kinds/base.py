@@ -286,5 +286,9 @@ class Kind:
         for part in ("spec", "render", "rules"):
             self._part(part)
         # Job models build their validators at first use (kgen.spec.base): here, once,
-        # not in every worker.
-        self.model().model_rebuild()
+        # not in every worker; first the parts each render serializes, which the job
+        # model then reuses.
+        from kgen.spec.job import SERIALIZED
+
+        for model in (*SERIALIZED, self.model()):
+            model.model_rebuild()
