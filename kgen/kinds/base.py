@@ -50,9 +50,8 @@ if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
 
-# Records are NamedTuples: a frozen dataclass costs about 0.5 ms as its module is
-# imported (Python 3.11 compiles each of its methods from source), in every run that
-# loads a project. Kind stays one for the table it derives in __post_init__.
+# Records are NamedTuples: Python 3.11 compiles a frozen dataclass's methods from source
+# as its module is imported (0.5 ms a class); Kind keeps its derived table.
 class SingleRole(NamedTuple):
     """A role of one pod: more replicas are the error `code`, worded as `words`."""
 
@@ -194,9 +193,8 @@ class Kind:
         return model
 
     def made(self, spec: JobSpec) -> bool:
-        """Whether this kind's model validated `spec`. A model never imported made no
-        spec: asking must not build it (a PyTorchJob's run would pay for TrainJob's
-        models, 3 ms, to learn that its spec is not one)."""
+        """Whether this kind's model validated `spec`: never by importing the model,
+        which made no spec if not imported (TrainJob's six models cost 3 ms)."""
         loaded = sys.modules.get(f"{self.package}.spec")
         return loaded is not None and type(spec) is getattr(loaded, "MODEL", None)
 
@@ -286,9 +284,17 @@ class Kind:
         for part in ("spec", "render", "rules"):
             self._part(part)
         # Job models build their validators at first use (kgen.spec.base): here, once,
-        # not in every worker; first the parts each render serializes, which the job
-        # model then reuses.
-        from kgen.spec.job import SERIALIZED
+        # not in every worker; first the models of their default instances.
+        _defaults_built(self.model())
+        self.model().model_rebuild()
 
-        for model in (*SERIALIZED, self.model()):
-            model.model_rebuild()
+
+def _defaults_built(model: type[BaseModel]) -> None:
+    """Build the models of `model`'s default instances (`Resources()`): renders dump
+    some on their own, which builds them at first use, in each worker otherwise."""
+    from pydantic import BaseModel
+
+    for info in model.model_fields.values():
+        if isinstance(info.default, BaseModel):
+            _defaults_built(type(info.default))
+            type(info.default).model_rebuild()

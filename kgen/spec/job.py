@@ -26,7 +26,6 @@ from kgen.spec.pod import (
     EnvFrom,
     EnvVar,
     KubeObject,
-    ResourceAmounts,
     Resources,
     Toleration,
 )
@@ -40,12 +39,6 @@ if TYPE_CHECKING:
     from kgen.kinds.base import Kind, RoleDef
 
 RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
-
-
-# Parts of a spec that every render serializes on its own (`model_dump`: resources in
-# kgen.render.roles and .tensorboard, the run policy in kgen.render.runpolicy), which
-# builds their serializers at first use: Kind.preload builds them before workers fork.
-SERIALIZED: tuple[type[SpecModel], ...] = (ResourceAmounts, RunPolicy)
 
 
 class JobSpec(SpecModel):
