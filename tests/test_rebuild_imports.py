@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, RunKgen
-from tests.test_startup import EMITTER, RENDERERS, WORKERS
+from tests.test_startup import (
+    EMITTER,
+    FULL_LOADER,
+    RENDERERS,
+    TRAINJOB_MODELS,
+    WORKERS,
+)
 from tests.test_startup import imported as imported_by
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -28,6 +34,8 @@ def test_a_one_spec_rebuild_renders_without_pyyaml(tmp_path: Path) -> None:
     assert code == 0
     assert RENDERERS in modules  # it rendered the edited job
     assert {EMITTER, WORKERS} & modules == set()
+    # A PyTorchJob's models alone, and the loader's fast path alone.
+    assert {TRAINJOB_MODELS, FULL_LOADER} & modules == set()
 
 
 def test_a_render_left_to_pyyaml_is_written_as_a_cold_build_writes_it(

@@ -32,6 +32,11 @@ WORKERS = "multiprocessing"
 METADATA = "importlib.metadata"
 JOB_MODELS = "kgen.kinds.pytorch.spec"
 RENDERERS = "kgen.render.job"
+# TrainJob's models (a PyTorch job on the Kubeflow Trainer targets), which extend the
+# PyTorchJob's: a project that renders no TrainJob never builds them.
+TRAINJOB_MODELS = "kgen.kinds.trainer.spec"
+# The full YAML loader, which only a file the fast path declines needs.
+FULL_LOADER = "kgen.load.construct"
 
 
 def imported(*args: str, cwd: Path) -> tuple[int, set[str]]:
@@ -122,6 +127,8 @@ def test_a_build_after_one_spec_changed_loads_what_it_renders_with(generated: Pa
     assert code == 0
     # It validates, renders, checks and writes that job.
     assert {SPEC_MODELS, POSITIONS, JOB_MODELS, RENDERERS, "jsonschema_rs"} <= modules
+    # Only its own kind's models; only the fast path of the loader (plain files).
+    assert {TRAINJOB_MODELS, FULL_LOADER} & modules == set()
     # A plain `build` is parsed without click (kgen.cli_quick); a project without a
     # resources/ folder loads none of its checks; no workers for four renders.
     assert {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"} & modules == set()
@@ -153,6 +160,9 @@ def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path)
     assert {EMITTER, "jsonschema", "kubernetes_validate", WORKERS, METADATA} & (
         modules
     ) == set()
+    # A PyTorchJob is not a TrainJob: telling them apart builds no TrainJob model
+    # (kgen.kinds.kind_of). Plain files take the loader's fast path alone.
+    assert {TRAINJOB_MODELS, FULL_LOADER} & modules == set()
     assert {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"} & modules == set()
 
 
@@ -174,3 +184,49 @@ def test_plugin_discovery_stays_on_where_asked_for(tmp_path: Path):
         [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
     )
     assert done.stdout == "True\n", done.stderr
+
+
+def test_importing_the_models_builds_no_validator():
+    # Each model builds its validator at its first use (defer_build, kgen.spec.base): a
+    # default written as a model instance, `Field(Resources())`, would build the
+    # model's there and then, in every run that imports it (`model_construct()` makes
+    # the same instance without).
+    script = (
+        "import json, sys\n"
+        "from pydantic import BaseModel\n"
+        "import kgen.spec.project, kgen.spec.job, kgen.reference.spec\n"
+        "from kgen.kinds import ALL_KINDS\n"
+        "models = [kind.model() for kind in ALL_KINDS]\n"
+        "def every(cls):\n"
+        "    for sub in cls.__subclasses__():\n"
+        "        yield sub\n"
+        "        yield from every(sub)\n"
+        "found = {f'{m.__module__}.{m.__qualname__}': m.__pydantic_complete__\n"
+        "         for m in every(BaseModel) if m.__module__.startswith('kgen.')}\n"
+        "print(json.dumps(found))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout)
+    assert "kgen.spec.pod.Resources" in found and len(found) > 40
+    assert [name for name, built in found.items() if built] == []
+
+
+def test_preloading_a_kind_builds_what_its_renders_serialize():
+    # A render serializes the resources and the run policy on their own (model_dump),
+    # which builds their serializers at first use: in the parent, before workers fork
+    # (kgen.kinds.base.Kind.preload), not once in each worker.
+    script = (
+        "from kgen.kinds import KINDS\n"
+        "from kgen.spec.pod import ResourceAmounts, Resources\n"
+        "from kgen.spec.policy import RunPolicy\n"
+        "parts = (ResourceAmounts, Resources, RunPolicy)\n"
+        "assert not any(m.__pydantic_complete__ for m in parts)\n"
+        "KINDS['tensorflow'].preload()\n"
+        "print(sorted(m.__name__ for m in parts if m.__pydantic_complete__))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout == "['ResourceAmounts', 'Resources', 'RunPolicy']\n"

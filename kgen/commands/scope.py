@@ -9,15 +9,14 @@ so an unrelated broken file elsewhere does not block this change.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from kgen.errors import Problem, printable
 from kgen.load.project import Overlay, Project
 
 
-@dataclass(frozen=True)
-class Scope:
+class Scope(NamedTuple):
     everything: bool
     jobs: frozenset[str]  # job files, relative to the project
     envs: frozenset[str]  # environments whose overlays changed

@@ -56,7 +56,7 @@ def kind_for(framework: str, target: ApiTarget | str | None = None) -> Kind:
 def kind_of(spec: JobSpec) -> Kind:
     """The kind whose model validated `spec` (TrainJob's extends PyTorchJob's)."""
     for kind in TARGET_KINDS:
-        if kind.framework == spec.framework and type(spec) is kind.model():
+        if kind.framework == spec.framework and kind.made(spec):
             return kind
     return KINDS[spec.framework]
 

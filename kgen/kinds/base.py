@@ -27,6 +27,7 @@ tests/test_kinds.py checks every registered kind has every part.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -49,16 +50,16 @@ if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
 
-@dataclass(frozen=True)
-class SingleRole:
+# Records are NamedTuples: Python 3.11 compiles a frozen dataclass's methods from source
+# as its module is imported (0.5 ms a class); Kind keeps its derived table.
+class SingleRole(NamedTuple):
     """A role of one pod: more replicas are the error `code`, worded as `words`."""
 
     code: str
     words: str  # "exactly one" (PyTorch's master), "at most one" (TF's chief)
 
 
-@dataclass(frozen=True)
-class RoleDef:
+class RoleDef(NamedTuple):
     """One replica type of a kind, in the order the output lists them."""
 
     name: str  # the key under `roles:` in a spec
@@ -191,6 +192,12 @@ class Kind:
         model: type[JobSpec] = self._part("spec").MODEL
         return model
 
+    def made(self, spec: JobSpec) -> bool:
+        """Whether this kind's model validated `spec`: never by importing the model,
+        which made no spec if not imported (TrainJob's six models cost 3 ms)."""
+        loaded = sys.modules.get(f"{self.package}.spec")
+        return loaded is not None and type(spec) is getattr(loaded, "MODEL", None)
+
     def roles_model(self) -> type[BaseModel]:
         roles: type[BaseModel] = self._part("spec").ROLES
         return roles
@@ -277,5 +284,17 @@ class Kind:
         for part in ("spec", "render", "rules"):
             self._part(part)
         # Job models build their validators at first use (kgen.spec.base): here, once,
-        # not in every worker.
+        # not in every worker; first the models of their default instances.
+        _defaults_built(self.model())
         self.model().model_rebuild()
+
+
+def _defaults_built(model: type[BaseModel]) -> None:
+    """Build the models of `model`'s default instances (`Resources()`): renders dump
+    some on their own, which builds them at first use, in each worker otherwise."""
+    from pydantic import BaseModel
+
+    for info in model.model_fields.values():
+        if isinstance(info.default, BaseModel):
+            _defaults_built(type(info.default))
+            type(info.default).model_rebuild()

@@ -3,11 +3,10 @@ which kgen.gitops builds the Argo CD Lua and the Flux CEL."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Health:
+class Health(NamedTuple):
     """How a job's status conditions map to Argo CD health: the first condition that is
     True among `conditions` (type, health, message when it has none) wins."""
 

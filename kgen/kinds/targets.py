@@ -20,8 +20,7 @@ A release line of another operator (Trainer v2, mpi-operator) is another target 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Release = tuple[int, int]
 
@@ -66,8 +65,7 @@ OPERATOR = "training-operator"
 FIRST, LAST = (1, 3), (1, 9)
 
 
-@dataclass(frozen=True)
-class ApiTarget:
+class ApiTarget(NamedTuple):
     name: str
     api_version: str
     description: str

@@ -8,21 +8,21 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kgen.check.stored import use_folder
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input
 from kgen.load.jobs import JobSource, load_jobs, located, not_a_mapping
+from kgen.load.kept import KeptInputs
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
 from kgen.spec.project import PROJECT_FILE, OverlaySpec, ProjectSpec
-from kgen.spec.validate import MAX_PROBLEMS, validate_model
+from kgen.spec.validate import MAX_PROBLEMS
 
 
-@dataclass(frozen=True)
-class Overlay:
+class Overlay(NamedTuple):
     name: str
     doc: Document
     spec: OverlaySpec
@@ -59,14 +59,22 @@ def load_project(
     # Output schemas and the spec models' core schemas are kept beside the renders.
     use_folder(folder)
     read: dict[str, bytes] = {}
-    doc, problems = _load_project_file(root, read)
-    if doc is None:
+    # kgen.yaml and the overlays as validated before, when their bytes are the same.
+    kept = KeptInputs(folder)
+    reading = _project_reading(root)
+    doc, spec, problems = kept.load(
+        PROJECT_FILE,
+        reading.raw,
+        ProjectSpec,
+        lambda: _load_mapping(reading, PROJECT_FILE, read, what="the project file"),
+    )
+    if doc is None or spec is None:
         return None, problems
-    spec, errors = validate_model(ProjectSpec, doc.data)
-    problems += [located(p, doc) for p in errors]
-    if spec is None:
-        return None, problems
-    overlays = _load_overlays(root, spec, doc, problems, read)
+    read[PROJECT_FILE] = reading.raw or b""
+    if not problems:
+        kept.put(PROJECT_FILE, read[PROJECT_FILE], doc, spec)
+    overlays = _load_overlays(root, spec, doc, problems, read, kept)
+    kept.save()
     store = Cache(folder)
     before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store, defer=defer_parse)
@@ -110,9 +118,7 @@ def _at_crds_entry(problem: Problem, spec: ProjectSpec, doc: Document) -> Proble
     return located(replace(problem, message=message, file=None, path=where), doc)
 
 
-def _load_project_file(
-    root: Path, read: dict[str, bytes]
-) -> tuple[Document | None, list[Problem]]:
+def _project_reading(root: Path) -> Reading:
     """kgen.yaml, read like every other input: a regular file inside the project."""
     path = root / PROJECT_FILE
     reading = read_input(path, PROJECT_FILE, root=root)
@@ -125,7 +131,7 @@ def _load_project_file(
                 hint="run kgen in the folder that holds kgen.yaml, or pass --project DIR",
             )
         )
-    return _load_mapping(reading, PROJECT_FILE, read, what="the project file")
+    return reading
 
 
 def _load_mapping(
@@ -154,6 +160,7 @@ def _load_overlays(
     doc: Document,
     problems: list[Problem],
     read: dict[str, bytes],
+    kept: KeptInputs,
 ) -> dict[str, Overlay]:
     overlays: dict[str, Overlay] = {}
     broken: set[str] = set()
@@ -181,7 +188,9 @@ def _load_overlays(
         if reading.missing:
             found.append(files.missing(name, where))
             continue
-        overlay = _load_overlay(reading, files.display(name), name, problems, read)
+        overlay = _load_overlay(
+            reading, files.display(name), name, problems, read, kept
+        )
         if overlay is None:
             broken.add(name)
         else:
@@ -238,18 +247,17 @@ def _load_overlay(
     name: str,
     problems: list[Problem],
     read: dict[str, bytes],
+    kept: KeptInputs,
 ) -> Overlay | None:
-    doc, errors = _load_mapping(reading, display, read, what="an overlay")
-    problems += errors
-    if doc is None:
-        return None
-    overlay_spec, errors = validate_model(OverlaySpec, doc.data)
-    problems += [located(p, doc) for p in errors]
-    if overlay_spec is None:
-        return None
+    doc, overlay_spec, errors = kept.load(
+        display,
+        reading.raw,
+        OverlaySpec,
+        lambda: _load_mapping(reading, display, read, what="an overlay"),
+    )
     for key in ("name", "framework"):
-        if overlay_spec.patch and key in overlay_spec.patch:
-            problems.append(
+        if doc and overlay_spec and overlay_spec.patch and key in overlay_spec.patch:
+            errors.append(
                 located(
                     Problem(
                         f"an overlay cannot change a job's {key}",
@@ -260,4 +268,10 @@ def _load_overlay(
                     doc,
                 )
             )
+    problems += errors
+    if doc is None or overlay_spec is None:
+        return None
+    read[display] = reading.raw or b""
+    if not errors:
+        kept.put(display, read[display], doc, overlay_spec)
     return Overlay(name, doc, overlay_spec)

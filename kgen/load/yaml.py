@@ -24,7 +24,6 @@ from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
 from kgen.errors import Problem
-from kgen.load.construct import Constructor
 from kgen.load.document import Document
 from kgen.load.files import MAX_FILE_BYTES, read_input, too_large
 from kgen.load.limits import (
@@ -145,6 +144,9 @@ def full_load(text: str, display: str, *, budget: Budget | None = None) -> Docum
     node = _compose(text, display)
     doc = Document(display, None)
     if node is not None:
+        # Imported here: plain files (nearly all) take the fast path and never need it.
+        from kgen.load.construct import Constructor
+
         # Refuse before building anything: an alias bomb costs its expanded size.
         spend(node, budget, display)
         doc.data = Constructor(doc, text).value(node, (), depth=0)

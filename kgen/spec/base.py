@@ -34,6 +34,9 @@ class SpecModel(BaseModel):
         populate_by_name=False,
         # Validators are built at a model's first use, not at import: a run validates
         # a few of the models it imports (one kind's jobs), or none (renders from the cache).
+        # So a field's default instance is made with `model_construct()`, equal to the
+        # model called with no arguments (nothing to validate), which would build the
+        # validator there and then (tests/test_startup.py).
         defer_build=True,
     )
 

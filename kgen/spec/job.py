@@ -20,7 +20,7 @@ from kgen.spec.fields import (
     ObjectName,
     Quantity,
 )
-from kgen.spec.lint import LintSettings
+from kgen.spec.lint import DEFAULT_LINT, LintSettings
 from kgen.spec.patches import Patches
 from kgen.spec.pod import (
     EnvFrom,
@@ -113,7 +113,7 @@ class JobSpec(SpecModel):
         examples=[[{"configMap": "settings"}]],
     )
     resources: Resources = Field(
-        Resources(),
+        Resources.model_construct(),
         description="Per-pod resources (see below).",
         examples=[{"limits": {"memory": "8Gi"}, "gpu": 1}],
     )
@@ -242,7 +242,7 @@ class JobSpec(SpecModel):
         None, ge=0, description="Seconds a pod gets to stop.", examples=[120]
     )
     run_policy: RunPolicy = Field(
-        RunPolicy(),
+        RunPolicy.model_construct(),
         description="Run policy (see below).",
         examples=[{"backoffLimit": 3}],
     )
@@ -269,7 +269,7 @@ class JobSpec(SpecModel):
         ],
     )
     lint: LintSettings = Field(
-        LintSettings(),
+        DEFAULT_LINT,
         description="Silence policy rules for this job, with reasons.",
         examples=[{"ignore": {"resources-missing": "best-effort smoke test"}}],
     )

@@ -38,3 +38,8 @@ class LintSettings(SpecModel):
         return hash(
             (frozenset(self.ignore.items()), frozenset(self.allow_literals.items()))
         )
+
+
+# The default `lint:` of a job and of kgen.yaml, equal to `LintSettings()`, which would
+# build the model's validator as the module is imported (kgen.spec.base).
+DEFAULT_LINT = LintSettings.model_construct()

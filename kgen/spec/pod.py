@@ -114,12 +114,12 @@ class Resources(SpecModel):
     """Per-pod resources. GPUs are a count of `gpuResource` and go into limits."""
 
     requests: ResourceAmounts = Field(
-        ResourceAmounts(),
+        ResourceAmounts.model_construct(),
         description="What the scheduler reserves.",
         examples=[{"cpu": "2", "memory": "8Gi"}],
     )
     limits: ResourceAmounts = Field(
-        ResourceAmounts(),
+        ResourceAmounts.model_construct(),
         description="The most a pod may use; requests must not exceed it.",
         examples=[{"cpu": "4", "memory": "8Gi"}],
     )

@@ -20,7 +20,7 @@ from kgen.spec.fields import (
 )
 from kgen.spec.folders import MAX_NAME_BYTES, OutputDir, RelativeDir
 from kgen.spec.gitops import ArgoCDSettings, FluxSettings
-from kgen.spec.lint import LintSettings
+from kgen.spec.lint import DEFAULT_LINT, LintSettings
 from kgen.spec.patches import Patches
 
 PROJECT_FILE = "kgen.yaml"
@@ -207,7 +207,7 @@ class ProjectSpec(SpecModel):
         examples=[{"podSecurity": "baseline"}],
     )
     lint: LintSettings = Field(
-        LintSettings(),
+        DEFAULT_LINT,
         description="Silence policy rules project-wide, with reasons.",
         examples=[{"ignore": {"image-latest": "dev images float"}}],
     )

@@ -118,7 +118,7 @@ class TrainJobSpec(PyTorchJobSpec):
     """A PyTorch job rendered as a TrainJob."""
 
     train_job: TrainJobSection = Field(
-        TrainJobSection(),
+        TrainJobSection.model_construct(),
         description="TrainJob settings (trainer targets only).",
         examples=[{"runtimeRef": {"name": "torch-distributed"}}],
     )
