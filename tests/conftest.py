@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import tempfile
@@ -69,6 +70,21 @@ def run_kgen(
 
 # The repository's example project: kgen.yaml and the folders it reads.
 EXAMPLE_INPUTS = ("jobs", "overlays", "resources", "crds")
+
+
+@pytest.fixture
+def forked_pools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The start method of every pool the test's runs fork, in order (kgen's pools
+    all ask multiprocessing.get_context for one)."""
+    pools: list[str] = []
+    real = multiprocessing.get_context
+
+    def spy(method: str) -> object:
+        pools.append(method)
+        return real(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    return pools
 
 
 def copy_example(dest: Path, *, extra: tuple[str, ...] = ()) -> Path:

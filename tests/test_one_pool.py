@@ -5,7 +5,6 @@ codes as when the jobs are parsed while loading, on one core or several."""
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 from pathlib import Path
 
@@ -57,43 +56,60 @@ def _project(root: Path, broken: dict[str, str] | None = None) -> Path:
 def _run(
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
+    pools: list[str],
     root: Path,
     *args: str,
     workers: int,
     left_to_run: int,
 ) -> tuple[int, str, str, list[str]]:
-    """Exit code, output, errors and the pools forked."""
+    """Exit code, output, errors and the pools forked (`pools`: the test's
+    forked_pools)."""
     monkeypatch.setenv("KGEN_WORKERS", str(workers))
     monkeypatch.setattr(load_jobs, "MIN_PARALLEL", left_to_run)
-    pools: list[str] = []
-    real = multiprocessing.get_context
-
-    def spy(method: str) -> object:
-        pools.append(method)
-        return real(method)
-
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    pools.clear()
     result = run_kgen(*args, "-C", str(root))
-    monkeypatch.setattr(multiprocessing, "get_context", real)
-    return result.code, result.out, result.err, pools
+    return result.code, result.out, result.err, list(pools)
 
 
 def test_one_pool_parses_and_renders(
-    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    forked_pools: list[str],
 ):
     monkeypatch.setenv("KGEN_NO_CACHE", "1")
     roots = [tmp_path / name for name in "abc"]
     for root in roots:
         generate(root, 40)
     before = _run(
-        run_kgen, monkeypatch, roots[0], "build", workers=2, left_to_run=NEVER
+        run_kgen,
+        monkeypatch,
+        forked_pools,
+        roots[0],
+        "build",
+        workers=2,
+        left_to_run=NEVER,
     )
     assert before[3] == ["fork", "fork"]  # parse, then render
     one_pool = _run(
-        run_kgen, monkeypatch, roots[1], "build", workers=2, left_to_run=MANY
+        run_kgen,
+        monkeypatch,
+        forked_pools,
+        roots[1],
+        "build",
+        workers=2,
+        left_to_run=MANY,
     )
     assert one_pool[3] == ["fork"]
-    here = _run(run_kgen, monkeypatch, roots[2], "build", workers=1, left_to_run=MANY)
+    here = _run(
+        run_kgen,
+        monkeypatch,
+        forked_pools,
+        roots[2],
+        "build",
+        workers=1,
+        left_to_run=MANY,
+    )
     assert here[3] == []
     assert before[0] == 0, before
     assert one_pool[:3] == before[:3] == here[:3]
@@ -110,13 +126,20 @@ def test_problems_are_the_same_whoever_parses(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
+    forked_pools: list[str],
 ):
     monkeypatch.setenv("KGEN_NO_CACHE", "1")
     seen = []
     for index, (workers, left) in enumerate([(2, NEVER), (2, MANY), (1, MANY)]):
         root = _project(tmp_path / str(index), BROKEN)
         code, out, err, _pools = _run(
-            run_kgen, monkeypatch, root, *command, workers=workers, left_to_run=left
+            run_kgen,
+            monkeypatch,
+            forked_pools,
+            root,
+            *command,
+            workers=workers,
+            left_to_run=left,
         )
         seen.append(
             (code, out.replace(str(root), "ROOT"), err.replace(str(root), "ROOT"))
@@ -150,7 +173,10 @@ def test_problems_are_the_same_whoever_parses(
 
 
 def test_a_new_job_named_as_a_known_one(
-    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    forked_pools: list[str],
 ):
     # The cache knows the generated jobs; the new ones are parsed by the run, which
     # finds a name used twice whichever of the two the cache knew.
@@ -159,12 +185,26 @@ def test_a_new_job_named_as_a_known_one(
     for index, left in enumerate([NEVER, MANY]):
         root = _project(tmp_path / str(index))
         monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / f"cache-{index}"))
-        _run(run_kgen, monkeypatch, root, "validate", workers=2, left_to_run=left)
+        _run(
+            run_kgen,
+            monkeypatch,
+            forked_pools,
+            root,
+            "validate",
+            workers=2,
+            left_to_run=left,
+        )
         for name in ("a-first.yaml", "pt-job-00004-again.yaml", "z-new.yaml"):
             text = BROKEN.get(name, BROKEN["a-first.yaml"].replace("00007", "99999"))
             (root / "jobs" / name).write_text(text)
         code, out, err, pools = _run(
-            run_kgen, monkeypatch, root, "validate", workers=2, left_to_run=left
+            run_kgen,
+            monkeypatch,
+            forked_pools,
+            root,
+            "validate",
+            workers=2,
+            left_to_run=left,
         )
         assert pools == (["fork"] if left == MANY else ["fork", "fork"])
         seen.append(

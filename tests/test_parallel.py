@@ -44,18 +44,15 @@ def small_runs_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_parallel_build_is_byte_identical(
-    project: Path, tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    forked_pools: list[str],
 ):
     other = tmp_path / "other"
     shutil.copytree(project, other)
-    pools: list[str] = []
-    real = multiprocessing.get_context
-
-    def spy(method: str) -> object:
-        pools.append(method)
-        return real(method)
-
-    monkeypatch.setattr(multiprocessing, "get_context", spy)
+    pools = forked_pools
     serial = _run(run_kgen, monkeypatch, project, 1, "build")
     assert pools == []
     spread = _run(run_kgen, monkeypatch, other, 2, "build")
