@@ -6,14 +6,17 @@ small projects, which always parse while loading."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kgen.load import jobs as load_jobs
 from kgen.pipeline import parallel
+from kgen.pipeline import run as run_module
 from tests.conftest import REPO, RunKgen, files_below
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -264,3 +267,62 @@ def test_many_new_jobs_with_hostile_ones_at_full_size(
     code, out, err, _pools = seen["loading"][0]
     assert code == 1 and "duplicate-job" in out + err
     assert "Traceback" not in err and SECRET not in out + err
+
+
+class _Unrebuilt(Exception):
+    """A crash whose exception a pool cannot rebuild from its args."""
+
+    def __init__(self, rule: str, job: str) -> None:
+        super().__init__(f"{rule} failed on {job}")
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError("the run hung")
+
+
+def test_a_crash_that_cannot_cross_back_from_a_worker(
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    forked_pools: list[str],
+):
+    # A render (a rule) that crashes with such an exception in a worker stopped the
+    # pool's result thread: the run waited for ever. Now an internal error, exit 3,
+    # the same message whoever parses and renders, and nothing written.
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    monkeypatch.setattr(parallel, "MIN_PARALLEL", MANY)
+    real = run_module.render_one
+
+    def crashing(job: Any, *args: Any) -> Any:
+        if job.file == "jobs/job-00013.yaml":
+            raise _Unrebuilt("a rule", job.file)
+        return real(job, *args)
+
+    signal.signal(signal.SIGALRM, _alarm)
+    seen = {}
+    try:
+        for path in PATHS:
+            root = tmp_path / path
+            _project(root, run_kgen, {})
+            before = _outside_jobs(root)
+            monkeypatch.setattr(run_module, "render_one", crashing)
+            signal.alarm(60)
+            seen[path] = _runs(
+                root, run_kgen, monkeypatch, forked_pools, path, [("build",)]
+            )
+            signal.alarm(0)
+            monkeypatch.setattr(run_module, "render_one", real)
+            assert _outside_jobs(root) == before
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    assert seen["loading"] == [
+        (
+            3,
+            "",
+            "kgen: internal error: RuntimeError: _Unrebuilt: a rule failed on"
+            " jobs/job-00013.yaml (please report this as a bug)\n",
+        )
+    ]
+    assert seen["workers"] == seen["loading"]
+    assert seen["here"] == seen["loading"]

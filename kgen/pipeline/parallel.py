@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import os
+import pickle
 import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TypeVar
@@ -70,7 +71,7 @@ def map_units(
     workers = min(worker_count(), max(1, len(items) // (MIN_PARALLEL // 2)))
     if not parallel or workers < 2 or len(items) < MIN_PARALLEL or not _can_fork():
         if progress is None:
-            return [func(item) for item in items]
+            return _chunk((func, items, None))
         return _in_process(func, items, progress)
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
     chunks = [(func, items[i : i + size], None) for i in range(0, len(items), size)]
@@ -167,7 +168,10 @@ def _in_process(
 ) -> list[R]:
     results = []
     for index, item in enumerate(items, 1):
-        results.append(func(item))
+        try:
+            results.append(func(item))
+        except Exception as exc:  # as a worker's would (_chunk)
+            raise _crossing(exc) from None
         progress(index, len(items))
     return results
 
@@ -177,6 +181,21 @@ _Chunk = tuple[Callable[[T], R], Sequence[T], Callable[[Sequence[T]], object] | 
 
 def _chunk(job: _Chunk[T, R]) -> list[R]:
     func, items, first = job
-    if first is not None:
-        first(items)
-    return [func(item) for item in items]
+    try:
+        if first is not None:
+            first(items)
+        return [func(item) for item in items]
+    except Exception as exc:
+        raise _crossing(exc) from None
+
+
+def _crossing(exc: Exception) -> Exception:
+    """`exc`, or what says the same if it could not cross back from a worker: the pool
+    rebuilds an exception from its args, and one whose class wants others (a custom
+    __init__) stopped the pool's result thread, and the run waited for ever. Done in
+    process too, so the message is the same with any number of workers."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
