@@ -4,7 +4,9 @@ core or several (loading and rendering both go through kgen.pipeline.parallel)."
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -137,4 +139,36 @@ def test_a_failed_piece_fails_the_stream_in_order(monkeypatch: pytest.MonkeyPatc
     # Every result before the failed piece's batch, in order, and none after it.
     assert 13_000 - parallel.STREAM_CHUNK <= len(taken) <= 13_000
     assert taken == [i * i for i in range(len(taken))]
+    assert multiprocessing.active_children() == []
+
+
+def _dies(item: int) -> int:
+    if item == 7:
+        os._exit(9)  # as the kernel's OOM killer or a signal would end it
+    return item
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_worker_that_dies_ends_the_run(
+    monkeypatch: pytest.MonkeyPatch, streamed: bool
+):
+    # multiprocessing.Pool replaced a dead worker and waited for ever for the chunk
+    # it had taken; the run must end, with an error the command line reports as
+    # internal (exit 3) and that says what happened.
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+
+    def hang(signum: int, frame: object) -> None:
+        raise TimeoutError("the run hung on a dead worker")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
+    try:
+        with pytest.raises(RuntimeError, match=r"^a worker process died \(killed by"):
+            if streamed:
+                list(parallel.imap_units(_dies, list(range(400))))
+            else:
+                parallel.map_units(_dies, list(range(400)))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
     assert multiprocessing.active_children() == []

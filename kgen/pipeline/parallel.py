@@ -10,8 +10,8 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -75,18 +75,15 @@ def map_units(
         return _in_process(func, items, progress)
     size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
     chunks = [(func, items[i : i + size], None) for i in range(0, len(items), size)]
-    import multiprocessing
-
     # Objects the workers inherit stay out of their garbage collector: its passes
     # would write to every one of them and copy the parent's memory page by page.
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            done = []
-            for chunk in pool.imap(_chunk, chunks, chunksize=1):
-                done.append(chunk)
-                if progress is not None:
-                    progress(min(len(done) * size, len(items)), len(items))
+        done = []
+        for chunk in _ordered(workers, chunks, len(chunks)):
+            done.append(chunk)
+            if progress is not None:
+                progress(min(len(done) * size, len(items)), len(items))
     finally:
         gc.unfreeze()
     return [result for chunk in done for result in chunk]
@@ -125,34 +122,47 @@ def imap_units(
             yield from _chunk((func, items[i : i + STREAM_CHUNK], first))
         return
     size = max(1, min(STREAM_CHUNK, len(items) // (workers * CHUNKS_PER_WORKER)))
-    # The pool takes its results as they come, whether or not the parent has taken
-    # the earlier ones: when the parent is the slower (writing each result), they
-    # piled up, 180 MB at 10,000 jobs. A piece goes out only when fewer than this many
-    # are out and not taken.
-    free = threading.Semaphore(workers * CHUNKS_PER_WORKER)
-    stop = threading.Event()
-
-    def chunks() -> Iterator[_Chunk[T, R]]:
-        for i in range(0, len(items), size):
-            free.acquire()
-            if stop.is_set():  # the parent is done (an error): the pool closes
-                return
-            yield func, items[i : i + size], first
-
-    import multiprocessing
-
+    # A piece goes out only when fewer than this many are out and not taken: when the
+    # parent is the slower (writing each result), results taken as they came piled
+    # up, 180 MB at 10,000 jobs.
+    chunks = ((func, items[i : i + size], first) for i in range(0, len(items), size))
     gc.freeze()  # as in map_units
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            try:
-                for chunk in pool.imap(_chunk, chunks(), chunksize=1):
-                    free.release()
-                    yield from chunk
-            finally:
-                stop.set()
-                free.release()  # a feeder waiting for room sees the stop
+        for chunk in _ordered(workers, chunks, workers * CHUNKS_PER_WORKER):
+            yield from chunk
     finally:
         gc.unfreeze()
+
+
+def _ordered(
+    workers: int, chunks: Iterable[_Chunk[T, R]], ahead: int
+) -> Iterator[list[R]]:
+    """Each chunk's results, in order, from `workers` forked processes, with at most
+    `ahead` chunks out and not taken. A worker that dies (the kernel's OOM killer, a
+    signal) ends the run with an error: multiprocessing.Pool replaced it and waited
+    for ever for the chunk it had taken; the executor says its pool is broken.
+    A worker's exception crosses back as it is (_crossing)."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+    out: deque[Future[list[R]]] = deque()
+    try:
+        for chunk in chunks:
+            out.append(pool.submit(_chunk, chunk))
+            if len(out) >= ahead:
+                yield out.popleft().result()
+        while out:
+            yield out.popleft().result()
+    except BrokenProcessPool:
+        raise RuntimeError(
+            "a worker process died (killed by a signal, or by the system short of "
+            "memory); KGEN_WORKERS=1 runs without workers"
+        ) from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def pool_size(pieces: int) -> int:
