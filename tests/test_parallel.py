@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from kgen.load import jobs as load_jobs
 from kgen.pipeline import parallel
 from tests.conftest import REPO, RunKgen, files_below
 
@@ -54,6 +55,10 @@ def test_parallel_build_is_byte_identical(
 ):
     other = tmp_path / "other"
     shutil.copytree(project, other)
+    # Parsed while loading, whatever the order kgen.load.jobs was imported in (it takes
+    # its own MIN_PARALLEL when imported: after small_runs_in_workers, 2, and the jobs
+    # were left to one pool, tests/test_one_pool.py's case).
+    monkeypatch.setattr(load_jobs, "MIN_PARALLEL", 10**9)
     pools = forked_pools
     serial = _run(run_kgen, monkeypatch, project, 1, "build")
     assert pools == []
