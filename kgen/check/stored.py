@@ -12,14 +12,12 @@ the project's cache folder (never the project), and off with the cache (`--no-ca
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kgen.pipeline.cache_file import read_cache_file, write_cache_file
 from kgen.pipeline.code import code_digest, digest
 
 # Set by kgen.load.project with the run's cache folder; None: nothing is kept.
@@ -85,25 +83,15 @@ def _plain(value: Any) -> bool:
 def _read(
     path: Path, salt: str, object_hook: Callable[[dict[str, Any]], Any] | None = None
 ) -> Any:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    raw = read_cache_file(path, MAX_BYTES)
+    # The salt first, as _write puts it: another kgen's file is not even parsed
+    # (nor are its names looked up by an object_hook).
+    if raw is None or not raw.startswith(b'{"salt":"%s",' % salt.encode()):
         return None
     try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            raw = handle.read(MAX_BYTES + 1)
-        # The salt first, as _write puts it: another kgen's file is not even parsed
-        # (nor are its names looked up by an object_hook).
-        if not raw.startswith(b'{"salt":"%s",' % salt.encode()):
-            return None
         stored = json.loads(raw, object_hook=object_hook)
-    except (OSError, ValueError, RecursionError):
+    except (ValueError, RecursionError):
         return None
-    finally:
-        os.close(fd)
     if not isinstance(stored, dict) or stored.get("salt") != salt:
         return None
     return stored.get("value")
@@ -116,12 +104,4 @@ def _write(path: Path, salt: str, value: Any) -> None:
         text = json.dumps({"salt": salt, "value": value}, separators=(",", ":"))
     except (TypeError, ValueError):
         return
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        os.makedirs(path.parent, exist_ok=True)
-        with open(partial, "x", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
+    write_cache_file(path, text.encode("utf-8"))

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import pickle
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,6 +24,7 @@ from typing import Any, TypeVar
 from kgen.errors import Problem
 from kgen.load.document import Document
 from kgen.load.jobs import located
+from kgen.pipeline.cache_file import read_cache_file, write_cache_file
 from kgen.pipeline.code import code_digest, digest
 from kgen.spec.base import SpecModel
 from kgen.spec.validate import validate_model
@@ -90,7 +89,7 @@ class KeptInputs:
             data = pickle.dumps((code_digest(), self._used))
             # What would not be read back (huge overlays) is not written each run.
             if len(data) <= MAX_BYTES:
-                _write(self.folder / NAME, data)
+                write_cache_file(self.folder / NAME, data)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -105,35 +104,13 @@ class _Unpickler(pickle.Unpickler):
 
 
 def _read(path: Path) -> dict[str, Entry]:
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+    raw = read_cache_file(path, MAX_BYTES)
+    if raw is None:
         return {}
     try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
-            return {}
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            raw = handle.read(MAX_BYTES + 1)
         salt, table = _Unpickler(io.BytesIO(raw)).load()
     except Exception:  # anything a damaged or foreign file raises: not kept
         return {}
-    finally:
-        os.close(fd)
     if salt != code_digest() or not isinstance(table, dict):
         return {}
     return table
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Written aside and renamed into place: a reader sees the whole file or none. A
-    folder that cannot be written is no error: the next run validates again."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        os.makedirs(path.parent, exist_ok=True)
-        with open(partial, "xb") as handle:
-            handle.write(data)
-        os.replace(partial, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)

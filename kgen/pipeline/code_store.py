@@ -12,16 +12,15 @@ written aside and renamed into place, and never in a project; none with the cach
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from kgen.pipeline.cache_base import cache_base
+from kgen.pipeline.cache_file import read_cache_file, write_cache_file
 
 # Far more than the file ever holds (two hex digests and their names).
 MAX_BYTES = 4096
@@ -61,31 +60,15 @@ def _place() -> Path | None:
 
 
 def _read(path: Path) -> dict[str, object] | None:
+    raw = read_cache_file(path, MAX_BYTES)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+        found = None if raw is None else json.loads(raw)
+    except (ValueError, RecursionError):
         return None
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_BYTES:
-            return None
-        found = json.loads(os.read(fd, MAX_BYTES + 1))
-    except (OSError, ValueError, RecursionError):
-        return None
-    finally:
-        os.close(fd)
     return found if isinstance(found, dict) else None
 
 
 def _write(path: Path, value: dict[str, str]) -> None:
-    """Written aside and renamed into place: a reader sees the whole file or none. A
-    file that cannot be written is no error: the next run reads the sources again."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        os.makedirs(path.parent, exist_ok=True)
-        with open(partial, "x", encoding="utf-8") as handle:
-            json.dump(value, handle, separators=(",", ":"), sort_keys=True)
-        os.replace(partial, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
+    """A file that cannot be written is no error: the next run reads the sources again."""
+    text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+    write_cache_file(path, text.encode("utf-8"))

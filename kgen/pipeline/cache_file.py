@@ -1,0 +1,45 @@
+"""One file of the user's cache folder, read and written the one way every cache of
+kgen's does: read only if it is a regular file (never through a link, never a FIFO's
+wait) no larger than the reader takes; written aside and renamed into place, so a
+reader sees the whole file or none. Either failing is no error: the next run works it
+out again. Imports nothing of kgen, so that kgen.pipeline.code can use it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+
+def read_cache_file(path: Path, max_bytes: int) -> bytes | None:
+    """The bytes of `path`, or None if it is missing, not a regular file or larger
+    than `max_bytes`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > max_bytes:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(max_bytes + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """`data` into `path`, written aside and renamed into place; nothing if the folder
+    cannot be written."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        os.makedirs(path.parent, exist_ok=True)
+        with open(partial, "xb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
