@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 from kgen.check.cel_crds import rule_errors, rule_problems
 from kgen.check.cel_rules import RuleTree, rule_tree
+from kgen.check.compiled import jsonschema_rs
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Document
@@ -164,16 +165,15 @@ def _too_complex(
 def _compile(
     schema: dict[str, Any], where: DataPath, doc: Document
 ) -> CrdValidator | Problem:
-    import jsonschema_rs
-
+    rs = jsonschema_rs()
     try:
-        compiled = jsonschema_rs.Draft7Validator(
+        compiled = rs.Draft7Validator(
             _strict(schema),
             validate_formats=False,
             offline=True,
-            pattern_options=jsonschema_rs.RegexOptions(),
+            pattern_options=rs.RegexOptions(),
         )
-    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+    except (rs.ValidationError, rs.ReferencingError) as exc:
         inside = tuple(getattr(exc, "instance_path", ()))
         reason = shortened(str(exc).split("\n", 1)[0], 200)
         return _at(
@@ -235,11 +235,9 @@ class CrdValidator:
         self.rules = rules
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
-        import jsonschema_rs
-
         try:
             self.compiled.validate(instance)
-        except jsonschema_rs.ValidationError as first:
+        except jsonschema_rs().ValidationError as first:
             yield _schema_error(first)
             return
         for path, message, value in rule_errors(self.rules, instance):

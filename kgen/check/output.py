@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
+from kgen.check.compiled import jsonschema_rs
 from kgen.check.envelope import envelope
 from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
@@ -66,7 +67,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
 @functools.cache
 def _fast_validator(kind: str, target: str, version: str) -> Any:
     try:
-        import jsonschema_rs
+        rs = jsonschema_rs()
     except ImportError:  # pragma: no cover
         return None
     definition = CORE_DEFINITIONS.get(kind)
@@ -74,7 +75,7 @@ def _fast_validator(kind: str, target: str, version: str) -> Any:
         schema = core.definition_schema(definition, version)
     else:
         schema = job_schema(kind, target, version)
-    return jsonschema_rs.validator_for(schema)
+    return rs.validator_for(schema)
 
 
 def validator_for(
