@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kgen.check.lean import without_descriptions
 from kgen.check.stored import stored_schema
 from kgen.errors import DataPath, Problem
 from kgen.spec.validate import suggest
@@ -182,10 +183,12 @@ def _references(schema: Any) -> list[str]:
 
 
 def definition_schema(definition: str, version: str) -> dict[str, Any]:
-    """A schema for one core definition, with what it references."""
+    """A schema for one core definition, with what it references, to check with."""
     return stored_schema(
         ("core", definition, version),
-        lambda: with_definitions({"$ref": _DEFS + definition}, version),
+        lambda: without_descriptions(
+            with_definitions({"$ref": _DEFS + definition}, version)
+        ),
     )
 
 
