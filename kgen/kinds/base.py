@@ -29,15 +29,20 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
 
 # The health table lives in its own module; kinds import it from here too.
 from kgen.kinds.health import TRAINING_JOB_HEALTH as TRAINING_JOB_HEALTH
 from kgen.kinds.health import Health
+
+# The records live in their own module; kinds import them from here too.
+from kgen.kinds.roles import Replica as Replica
+from kgen.kinds.roles import RoleDef as RoleDef
+from kgen.kinds.roles import SingleRole as SingleRole
+from kgen.kinds.roles import shown_indices as shown_indices
 from kgen.rules.info import RuleInfo
 
 if TYPE_CHECKING:
@@ -50,65 +55,15 @@ if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
 
-# Records are NamedTuples: Python 3.11 compiles a frozen dataclass's methods from source
-# as its module is imported (0.5 ms a class); Kind keeps its derived table.
-class SingleRole(NamedTuple):
-    """A role of one pod: more replicas are the error `code`, worded as `words`."""
-
-    code: str
-    words: str  # "exactly one" (PyTorch's master), "at most one" (TF's chief)
-
-
-class RoleDef(NamedTuple):
-    """One replica type of a kind, in the order the output lists them."""
-
-    name: str  # the key under `roles:` in a spec
-    key: str  # the replica type in the output
-    description: str
-    example_replicas: int
-    single: SingleRole | None = None
-    # A role without GPUs unless its own resources ask (a parameter server).
-    gpu_by_default: bool = True
-    # A role whose pods serve until deleted (a parameter server): the job's pods are
-    # cleaned up once it ends unless the spec says otherwise (cleanPodPolicy Running).
-    never_exits: bool = False
-    # The role an autoscaler scales (elastic PyTorch workers).
-    scaled: bool = False
-
-
 _PARTS: dict[str, ModuleType] = {}
 
 
-class Replica(NamedTuple):
-    """One pod the operator will create, and the variables it injects."""
-
-    pod: str
-    env: dict[str, str]
-    # Why `env` is empty, when it is (`kgen explain` says so).
-    why_empty: str = ""
-    # Which of the pod's containers get `env` ("every container", "container tensorflow").
-    where: str = ""
-    # Pods of the same role left out just before this one (kgen explain's limit).
-    skipped: int = 0
-    # Files the operator writes into the pod (an MPI hostfile): path and lines.
-    files: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    # What the runtime is and what it does not set, said once before the pods.
-    note: str = ""
-
-
-def shown_indices(replicas: int, limit: int | None) -> list[tuple[int, int]]:
-    """The pod indices a role shows, each with the pods left out before it: all, or
-    past `limit` the first `limit - 1` and the last (`kgen explain` stays linear)."""
-    if limit is None or replicas <= limit:
-        return [(index, 0) for index in range(replicas)]
-    return [
-        *((index, 0) for index in range(limit - 1)),
-        (replicas - 1, replicas - limit),
-    ]
-
-
-@dataclass(frozen=True)
 class Kind:
+    """A job kind's declaration (see the module docstring). A plain class, written out:
+    as a frozen dataclass its generated methods were compiled from source as kgen.kinds
+    was imported, about 1 ms of every run's start-up. Kinds are immutable, and equal
+    when every declared field is."""
+
     framework: str  # the spec's `framework:`
     kind: str
     group: str
@@ -135,14 +90,57 @@ class Kind:
     package: str  # where the parts live (see the module docstring)
     # The operator takes the first container whatever its name (MPIJob), so an
     # imported object's main container need not carry `container`'s name.
-    first_container: bool = False
+    first_container: bool
     # Top-level spec sections only this kind takes (TrainJob's `trainJob:`); its
     # `sections` part refuses them on a target that renders another kind.
-    sections: tuple[str, ...] = ()
-    _by_name: dict[str, RoleDef] = field(init=False, repr=False, compare=False)
+    sections: tuple[str, ...]
+    _by_name: dict[str, RoleDef]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_name", {role.name: role for role in self.roles})
+    def __init__(
+        self,
+        *,
+        framework: str,
+        kind: str,
+        group: str,
+        replica_key: str,
+        roles: tuple[RoleDef, ...],
+        api_roles: tuple[str, ...],
+        container: str,
+        port_name: str,
+        port: int,
+        default_restart: str,
+        targets: frozenset[str],
+        fields: Mapping[str, frozenset[str]],
+        clean_pod_policy: str,
+        clean_pod_policy_on: Mapping[str, str],
+        health: Health,
+        catalog: tuple[RuleInfo, ...],
+        package: str,
+        first_container: bool = False,
+        sections: tuple[str, ...] = (),
+    ) -> None:
+        declared = dict(locals())
+        del declared["self"]
+        for name, value in declared.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_by_name", {role.name: role for role in roles})
+
+    def _declared(self) -> tuple[Any, ...]:
+        return tuple(v for k, v in vars(self).items() if k != "_by_name")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Kind is immutable: cannot set {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Kind):
+            return NotImplemented
+        return self is other or self._declared() == other._declared()
+
+    # Unhashable, as the frozen dataclass was (its fields hold dicts).
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Kind(framework={self.framework!r}, kind={self.kind!r})"
 
     def role(self, name: str) -> RoleDef:
         return self._by_name[name]
