@@ -10,8 +10,8 @@ import functools
 from collections.abc import Iterator
 
 from kgen.check.cel_rules import RuleTree, rule_tree, violations
-from kgen.check.crds import SchemaError
 from kgen.check.envelope import envelope
+from kgen.check.schema_error import SchemaError
 from kgen.kinds import kind_named
 from kgen.kinds.targets import TARGETS
 from kgen.render.base import Manifest

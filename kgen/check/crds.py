@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from kgen.check.cel_crds import rule_errors, rule_problems
 from kgen.check.cel_rules import RuleTree, rule_tree
 from kgen.check.compiled import jsonschema_rs
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
+from kgen.check.schema_error import SchemaError as SchemaError
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Document
 from kgen.load.files import read_input
@@ -207,16 +208,6 @@ def _strict(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_strict(item) for item in schema]
     return schema
-
-
-class SchemaError(NamedTuple):
-    """One error of a rendered object, in the terms kgen.check.output reads."""
-
-    absolute_path: DataPath
-    validator: str
-    instance: Any
-    schema: Any
-    message: str
 
 
 class CrdValidator:
