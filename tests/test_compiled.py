@@ -29,13 +29,6 @@ DATES = [
     "Sun, 08 Nov 2026 24:26:25 +0000",
     "Sun, 08 Nov 2026 23:59:60 +0000",
     "Sun, 8 Foo 2026 16:26:25 +0000",
-    "Sun, 8 Nov 2026 16:26 +0000",
-    "Sun,  8 Nov 2026 16:26:25 +0000",
-    "sun, 8 Nov 2026 16:26:25 +0000",
-    "Sun, 8 Nov 2026 16:26:25 +00:0",
-    "Sun, 8 Nov 2026 16:26:25 +0a00",
-    "Sun, ٨ Nov 2026 16:26:25 +0000",
-    "",
 ]
 
 
@@ -71,21 +64,3 @@ def test_the_import_leaves_no_email_package_and_the_real_one_afterwards():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert json.loads(done.stdout) == [[], False, True, True]
-
-
-def test_the_module_is_the_one_a_plain_import_gives():
-    def built(load: str) -> str:
-        script = (
-            f"{load}\n"
-            "import jsonschema_rs.jsonschema_rs as compiled\n"
-            "print(repr(compiled.__build__))\n"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    plain = built("import jsonschema_rs")
-    assert "datetime.datetime(" in plain  # its build date, parsed as it loads
-    loaded = "from kgen.check.compiled import jsonschema_rs; jsonschema_rs()"
-    assert built(loaded) == plain

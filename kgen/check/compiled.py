@@ -1,7 +1,7 @@
 """jsonschema-rs, the compiled schema check, imported without the e-mail package.
 
 As it is imported, jsonschema-rs (0.61) parses its own build date with
-`email.utils.parsedate_to_datetime` (its compiled module's `__build__`), and importing
+`email.utils.parsedate_to_datetime` (for `jsonschema_rs.__build__`), and importing
 `email.utils` imports `socket`, `calendar`, `locale` and the e-mail charsets: 5-6 ms of a
 one-spec `validate`, a thirtieth of it. So the import sees a stand-in `email.utils` whose
 `parsedate_to_datetime` reads that one plain form of date (`Sun, 8 Nov 2026 16:26:25
@@ -13,6 +13,7 @@ stand-in is gone from `sys.modules` once jsonschema-rs is loaded: whatever asks 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 import types
 from datetime import datetime, timedelta, timezone
@@ -33,7 +34,11 @@ _MONTHS = (
     "Nov",
     "Dec",
 )
-_DAYS = ("Mon,", "Tue,", "Wed,", "Thu,", "Fri,", "Sat,", "Sun,")
+# RFC 5322's date-time as a program writes it (the `built` crate's, jsonschema-rs's).
+_PLAIN_DATE = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{1,2}) ([A-Z][a-z]{2}) ([0-9]{4})"
+    r" ([0-9]{2}):([0-9]{2}):([0-9]{2}) ([+-])([0-9]{2})([0-9]{2})"
+)
 
 
 def jsonschema_rs() -> Any:
@@ -55,49 +60,29 @@ def jsonschema_rs() -> Any:
 def parsedate_to_datetime(data: str) -> datetime:
     """email.utils.parsedate_to_datetime(data): a plain date read here, any other
     handed to the real function, imported then."""
-    plain = _plain_date(data) if isinstance(data, str) else None
-    if plain is not None:
-        return plain
+    found = _PLAIN_DATE.fullmatch(data) if isinstance(data, str) else None
+    if found is not None:
+        day, month, year, hour, minute, second, sign, hours, minutes = found.groups()
+        offset = (int(hours) * 60 + int(minutes)) * 60 * (-1 if sign == "-" else 1)
+        # `-0000` says the zone is unknown (a naive datetime), and a year below 100
+        # is of this century or the last: both the real function's business.
+        known_zone = (sign, hours, minutes) != ("-", "00", "00")
+        if month in _MONTHS and known_zone and int(year) >= 100:
+            numbers = (int(year), _MONTHS.index(month) + 1, int(day))
+            try:
+                return datetime(
+                    *numbers,
+                    int(hour),
+                    int(minute),
+                    int(second),
+                    tzinfo=timezone(timedelta(seconds=offset)),
+                )
+            except ValueError:
+                pass  # out of range: the real function says how
     _drop_stand_in()
     from email.utils import parsedate_to_datetime as parse
 
     return parse(data)
-
-
-def _plain_date(data: str) -> datetime | None:
-    """RFC 5322's date-time as a program writes it (the `built` crate's, which
-    jsonschema-rs uses: `Sun, 8 Nov 2026 16:26:25 +0000`); None for any other form,
-    and for what the real function reads its own way: a year below 100 (this
-    century's or the last), `-0000` (an unknown zone: a naive datetime), a value out
-    of range (its error)."""
-    parts = data.split(" ")
-    if len(parts) != 6 or not data.isascii():
-        return None
-    weekday, day, month, year, clock, zone = parts
-    hour, _, rest = clock.partition(":")
-    minute, _, second = rest.partition(":")
-    numbers = (day, year, hour, minute, second, zone[1:])
-    if not all(n.isdigit() for n in numbers) or weekday not in _DAYS:
-        return None
-    widths = [len(day) in (1, 2), len(year) == 4, len(zone) == 5]
-    widths += [len(hour) == len(minute) == len(second) == 2]
-    if not all(widths) or month not in _MONTHS or zone[0] not in "+-":
-        return None
-    if zone == "-0000" or int(year) < 100:
-        return None
-    offset = (int(zone[1:3]) * 60 + int(zone[3:])) * 60
-    try:
-        return datetime(
-            int(year),
-            _MONTHS.index(month) + 1,
-            int(day),
-            int(hour),
-            int(minute),
-            int(second),
-            tzinfo=timezone(timedelta(seconds=-offset if zone[0] == "-" else offset)),
-        )
-    except ValueError:
-        return None
 
 
 def _drop_stand_in() -> None:
