@@ -7,12 +7,12 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
 from kgen.check import core
-from kgen.check.compiled import jsonschema_rs
 from kgen.check.envelope import envelope
 from kgen.check.lean import without_descriptions
 from kgen.kinds import KINDS
@@ -109,5 +109,5 @@ def test_a_lean_schema_finds_what_the_full_one_finds(name: str):
 
     assert found(lean) == found(full)
     assert (found(full) == []) == (name == "valid")
-    rs = jsonschema_rs()
+    rs = jsonschema_rs
     assert rs.validator_for(lean).is_valid(body) == (name == "valid")

@@ -204,9 +204,9 @@ def validator_for(
 @functools.cache
 def fast_validator(definition: str, version: str = DEFAULT_KUBERNETES_VERSION) -> Any:
     """The compiled check of the common case, a valid object; jsonschema words errors."""
-    from kgen.check.compiled import jsonschema_rs
+    import jsonschema_rs
 
-    return jsonschema_rs().validator_for(definition_schema(definition, version))
+    return jsonschema_rs.validator_for(definition_schema(definition, version))
 
 
 def check_object(

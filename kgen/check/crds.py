@@ -18,7 +18,6 @@ from typing import Any
 
 from kgen.check.cel_crds import rule_errors, rule_problems
 from kgen.check.cel_rules import RuleTree, rule_tree
-from kgen.check.compiled import jsonschema_rs
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
 from kgen.check.schema_error import SchemaError as SchemaError
 from kgen.errors import DataPath, Problem, shortened
@@ -166,15 +165,16 @@ def _too_complex(
 def _compile(
     schema: dict[str, Any], where: DataPath, doc: Document
 ) -> CrdValidator | Problem:
-    rs = jsonschema_rs()
+    import jsonschema_rs
+
     try:
-        compiled = rs.Draft7Validator(
+        compiled = jsonschema_rs.Draft7Validator(
             _strict(schema),
             validate_formats=False,
             offline=True,
-            pattern_options=rs.RegexOptions(),
+            pattern_options=jsonschema_rs.RegexOptions(),
         )
-    except (rs.ValidationError, rs.ReferencingError) as exc:
+    except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
         inside = tuple(getattr(exc, "instance_path", ()))
         reason = shortened(str(exc).split("\n", 1)[0], 200)
         return _at(
@@ -226,9 +226,11 @@ class CrdValidator:
         self.rules = rules
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
+        import jsonschema_rs
+
         try:
             self.compiled.validate(instance)
-        except jsonschema_rs().ValidationError as first:
+        except jsonschema_rs.ValidationError as first:
             yield _schema_error(first)
             return
         for path, message, value in rule_errors(self.rules, instance):

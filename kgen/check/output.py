@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
-from kgen.check.compiled import jsonschema_rs
 from kgen.check.envelope import envelope
 from kgen.check.lean import without_descriptions
 from kgen.check.stored import stored_schema
@@ -70,7 +69,7 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
 @functools.cache
 def _fast_validator(kind: str, target: str, version: str) -> Any:
     try:
-        rs = jsonschema_rs()
+        import jsonschema_rs
     except ImportError:  # pragma: no cover
         return None
     definition = CORE_DEFINITIONS.get(kind)
@@ -78,7 +77,7 @@ def _fast_validator(kind: str, target: str, version: str) -> Any:
         schema = core.definition_schema(definition, version)
     else:
         schema = job_schema(kind, target, version)
-    return rs.validator_for(schema)
+    return jsonschema_rs.validator_for(schema)
 
 
 def validator_for(
