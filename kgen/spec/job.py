@@ -292,9 +292,20 @@ def role_field(role: RoleDef) -> Any:
 
 def role_items(spec: JobSpec) -> list[tuple[str, Role]]:
     """The roles that are set, in the order the kind declares them."""
+    # The renderers and the policy rules ask a dozen times a render for the roles of
+    # the one spec in hand; specs are frozen, and the last one is held, so its id is
+    # not reused. Each caller gets its own list.
+    last = _LAST_ROLES
+    if last[0] is spec:
+        return list(last[1])
     roles = spec.roles
-    return [
+    items = [
         (role.name, value)
         for role in kind_for(spec.framework).roles
         if (value := getattr(roles, role.name))
     ]
+    last[:] = (spec, tuple(items))
+    return items
+
+
+_LAST_ROLES: list[Any] = [None, ()]
