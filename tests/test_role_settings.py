@@ -74,3 +74,15 @@ def test_shared_settings_equal_each_roles_own(overrides: dict[str, list[str]]):
     for name, keys in overrides.items():
         if keys:
             assert all(made[name] is not made[other] for other in made if other != name)
+
+
+def test_the_roles_kept_for_the_last_spec_are_that_specs_and_each_callers_own():
+    model = kind_for("tensorflow").model()
+    one = model.model_validate({**JOB, "roles": {"chief": {"replicas": 1}}})
+    two = model.model_validate({**JOB, "roles": {"worker": {"replicas": 3}}})
+    first = role_items(one)
+    assert [name for name, _ in first] == ["chief"]
+    first.clear()  # a caller's list is its own
+    assert [name for name, _ in role_items(one)] == ["chief"]
+    assert [(name, role.replicas) for name, role in role_items(two)] == [("worker", 3)]
+    assert [name for name, _ in role_items(one)] == ["chief"]
