@@ -201,3 +201,33 @@ def test_mutated_job_files_agree(text: str):
 @given(st.text(alphabet=st.sampled_from(list("ab1:-[]{}, \n'\"#&*!.")), max_size=40))
 def test_random_yaml_like_text_agrees(text: str):
     _agree(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: [x, {c: y}]\nd: z\n",
+        "- 1\n- [2, 3]\n- {a: 4}\n- 5\n",
+        "a: {b: {c: [1, 2]}}\n",
+    ],
+)
+def test_a_budget_runs_out_at_the_same_value_in_maps_and_lists(text: str):
+    """Scalars in maps and lists are counted where they are read: with the budget
+    exactly spent the document is read; one value less and it is refused at the value
+    the full loader names."""
+    full = loader.full_load(text, "f.yaml")
+    values = 1 + len(full.positions)  # the root and every key's or item's value
+    exact = Budget(shared=True)
+    exact.nodes = values
+    assert quick_load(text, "f.yaml", budget=exact) is not None
+    assert exact.nodes == 0
+    for spare in range(values):
+        short = Budget(shared=True)
+        short.nodes = spare
+        with pytest.raises(LoadError) as refused:
+            quick_load(text, "f.yaml", budget=short)
+        full_budget = Budget(shared=True)
+        full_budget.nodes = spare
+        with pytest.raises(LoadError) as full_refused:
+            loader.full_load(text, "f.yaml", budget=full_budget)
+        assert refused.value.problem == full_refused.value.problem

@@ -129,33 +129,24 @@ class _Builder:
             raise LoadError(too_many_values(event, self.budget, self.file))
         if depth > MAX_DEPTH:
             raise _Decline
+        # `ctag`, not `tag`: the event's tag as stored, without the property's str().
+        if event.anchor is not None or event.ctag is not None:
+            raise _Decline
         kind = type(event)
         if kind is ScalarEvent:
-            if event.anchor is not None or event.tag is not None:
-                raise _Decline
-            if not event.implicit[0]:
-                return event.value  # quoted or block: a string
-            text = event.value
-            value = _PLAIN.get(text, _PLAIN)
-            if value is _PLAIN:
-                value = _plain(text)
-                if len(_PLAIN) >= _MAX_PLAIN:
-                    _PLAIN.clear()
-                _PLAIN[text] = value
-            if value is _MERGE:
-                raise _Decline
-            return value
-        if event.anchor is not None or event.tag is not None:
-            raise _Decline
+            return _scalar(event)
         if kind is MappingStartEvent:
             return self.mapping(path, depth)
         if kind is SequenceStartEvent:
             return self.sequence(path, depth)
         raise _Decline  # an alias
 
+    # Mappings and sequences take their scalars (most values) here, without a call
+    # of `value` each: the same count, limit, depth and checks, in the same order.
     def mapping(self, path: DataPath, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
         file, positions, next_event = self.file, self.positions, self.next_event
+        inner = depth + 1
         while True:
             key_event: Any = next_event()
             if type(key_event) is MappingEndEvent:
@@ -163,7 +154,7 @@ class _Builder:
             if (
                 type(key_event) is not ScalarEvent
                 or key_event.anchor is not None
-                or key_event.tag is not None
+                or key_event.ctag is not None
             ):
                 raise _Decline
             key = key_event.value
@@ -173,20 +164,63 @@ class _Builder:
             key_path = (*path, key)
             km: Any = key_event.start_mark
             vm: Any = value_event.start_mark
-            positions[key_path] = Origin(
-                file, vm.line + 1, vm.column + 1, km.line + 1, km.column + 1
+            positions[key_path] = _origin(
+                Origin,
+                (file, vm.line + 1, vm.column + 1, km.line + 1, km.column + 1),
             )
-            out[key] = self.value(value_event, key_path, depth + 1)
+            if (
+                type(value_event) is ScalarEvent
+                and self.count < self.limit
+                and inner <= MAX_DEPTH
+                and value_event.anchor is None
+                and value_event.ctag is None
+            ):
+                self.count += 1
+                out[key] = _scalar(value_event)
+            else:
+                out[key] = self.value(value_event, key_path, inner)
 
     def sequence(self, path: DataPath, depth: int) -> list[Any]:
         items: list[Any] = []
         file, positions, next_event = self.file, self.positions, self.next_event
+        inner = depth + 1
         while True:
-            event = next_event()
+            event: Any = next_event()
             if type(event) is SequenceEndEvent:
                 return items
             item_path = (*path, len(items))
             mark = event.start_mark
             line, column = mark.line + 1, mark.column + 1
-            positions[item_path] = Origin(file, line, column, line, column)
-            items.append(self.value(event, item_path, depth + 1))
+            positions[item_path] = _origin(Origin, (file, line, column, line, column))
+            if (
+                type(event) is ScalarEvent
+                and self.count < self.limit
+                and inner <= MAX_DEPTH
+                and event.anchor is None
+                and event.ctag is None
+            ):
+                self.count += 1
+                items.append(_scalar(event))
+            else:
+                items.append(self.value(event, item_path, inner))
+
+
+# An Origin from its fields as one tuple: NamedTuple's own constructor is a Python
+# function, one call more for each of the tens of thousands of values in a build.
+_origin = tuple.__new__
+
+
+def _scalar(event: Any) -> Any:
+    """A scalar event's value, the event being neither anchored nor tagged."""
+    if not event.implicit[0]:
+        return event.value  # quoted or block: a string
+    text = event.value
+    value = _PLAIN.get(text, _PLAIN)
+    if value is _PLAIN:
+        value = _plain(text)
+        if len(_PLAIN) >= _MAX_PLAIN:
+            _PLAIN.clear()
+        _PLAIN[text] = value
+    if value is _MERGE:
+        raise _Decline
+    return value

@@ -93,6 +93,26 @@ def facts_of(
 ) -> Facts:
     """The facts of one render; with `emit`, each file's text with `header` on top,
     made here (in the worker) so the tree shares it instead of copying it."""
+    claims, ignore = _OWN.get(spec, lambda: _own_facts(spec))
+    texts = [dump_documents([m.body]) for m in manifests] if emit else []
+    files = tuple(
+        [_out_file(m, header, text) for m, text in zip(manifests, texts, strict=False)]
+    )
+    return Facts(
+        manifests[0].name,
+        claims,
+        ignore,
+        job_load(spec, env),
+        _fingerprint(manifests[0], texts[0] if texts else None),
+        files,
+    )
+
+
+# A spec's claims and ignored rules, for the renders that follow (kgen.render.recent).
+_OWN: RecentSpecs[tuple[tuple[Claim, ...], frozenset[str]]] = RecentSpecs()
+
+
+def _own_facts(spec: JobSpec) -> tuple[tuple[Claim, ...], frozenset[str]]:
     claims = tuple(
         Claim(
             index,
@@ -104,30 +124,22 @@ def facts_of(
         for index, volume in enumerate(spec.volumes)
         if volume.claim
     )
-    texts = [dump_documents([m.body]) for m in manifests] if emit else []
-    files = tuple(
-        _out_file(m, header, text) for m, text in zip(manifests, texts, strict=False)
-    )
-    return Facts(
-        manifests[0].name,
-        claims,
-        frozenset(spec.lint.ignore),
-        job_load(spec, env),
-        _fingerprint(manifests[0], texts[0] if texts else None),
-        files,
-    )
+    return claims, frozenset(spec.lint.ignore)
 
 
 def _out_file(manifest: Manifest, header: str, text: str) -> OutFile:
     body = text.encode()
-    return OutFile(
-        manifest.filename,
-        header + text,
-        manifest.kind,
-        manifest.name,
-        manifest.spec_path,
-        body_digest(body),
-        len(body),
+    return _new(
+        OutFile,
+        (
+            manifest.filename,
+            header + text,
+            manifest.kind,
+            manifest.name,
+            manifest.spec_path,
+            body_digest(body),
+            len(body),
+        ),
     )
 
 
@@ -138,45 +150,68 @@ def with_shared_names(renders: list[Facts | None]) -> list[Facts | None]:
     as one."""
     seen: dict[object, Any] = {}
     keep = seen.setdefault
-    shared = []
+    claims_seen: dict[Claim, Claim] = {}
+    same_claim = claims_seen.setdefault
+    shared: list[Facts | None] = []
     for facts in renders:
-        if facts is not None:
-            # Built field by field: `_replace` costs a dict and a map per tuple, and
-            # this runs for every file of every render.
-            files = tuple(
-                OutFile(
-                    keep(out.filename, out.filename),
-                    out.text,
-                    keep(out.kind, out.kind),
-                    keep(out.name, out.name),
-                    keep(out.spec_path, out.spec_path),
-                    out.digest,
-                    out.size,
+        if facts is None:
+            shared.append(None)
+            continue
+        # Built with tuple.__new__, field by field: a named tuple's own constructor
+        # is a Python function and `_replace` costs a dict and a map, and this runs
+        # for every file of every render.
+        files = tuple(
+            [
+                _new(
+                    OutFile,
+                    (
+                        keep(out.filename, out.filename),
+                        out.text,
+                        keep(out.kind, out.kind),
+                        keep(out.name, out.name),
+                        keep(out.spec_path, out.spec_path),
+                        out.digest,
+                        out.size,
+                    ),
                 )
                 for out in facts.files
-            )
-            load = facts.load
-            facts = Facts(
-                keep(facts.job_name, facts.job_name),
-                tuple(_common(c, seen) for c in facts.claims),
-                _common(facts.ignore),
-                JobLoad(
-                    load.env,
-                    load.job,
-                    load.kind,
-                    load.target,
-                    _common(load.roles),
-                    load.pods,
-                    load.gpus,
-                    _common(load.cpu),
-                    _common(load.memory),
+            ]
+        )
+        load = facts.load
+        # A claim's fields are strings, ints, bools and tuples of strings, equal only
+        # when written alike: the claim itself is its key. The loads' decimals are
+        # not (Decimal("32") == Decimal("32.0")), so `_common` keys them by repr.
+        claims = tuple([same_claim(c, c) for c in facts.claims])
+        shared.append(
+            _new(
+                Facts,
+                (
+                    keep(facts.job_name, facts.job_name),
+                    claims,
+                    _common(facts.ignore),
+                    _new(
+                        JobLoad,
+                        (
+                            load.env,
+                            load.job,
+                            load.kind,
+                            load.target,
+                            _common(load.roles),
+                            load.pods,
+                            load.gpus,
+                            _common(load.cpu),
+                            _common(load.memory),
+                        ),
+                    ),
+                    facts.fingerprint,
+                    files,
                 ),
-                facts.fingerprint,
-                files,
             )
-        shared.append(facts)
+        )
     return shared
 
+
+_new = tuple.__new__
 
 # Values of which a few recur in every job (no lint.ignore, the same requests): one
 # object each in a worker, whichever job; bounded, in case they do not recur.
@@ -184,15 +219,15 @@ _COMMON: dict[tuple[type, str], Any] = {}
 _MAX_COMMON = 4096
 
 
-def _common(value: Any, table: dict[Any, Any] | None = None) -> Any:
+def _common(value: Any) -> Any:
     # Keyed by type and repr: Decimal("32") and Decimal("32.0") are equal, and must
     # each stay as written.
     key = (type(value), repr(value))
-    found = (_COMMON if table is None else table).get(key)
+    found = _COMMON.get(key)
     if found is not None:
         return found
-    if table is not None or len(_COMMON) < _MAX_COMMON:
-        (_COMMON if table is None else table)[key] = value
+    if len(_COMMON) < _MAX_COMMON:
+        _COMMON[key] = value
     return value
 
 

@@ -100,7 +100,8 @@ def _same_items(one: Sequence[Any], other: Sequence[Any]) -> bool:
 
 # The policy rules, the renderer and the load facts each ask for every role of the
 # spec being rendered (kgen.render.recent).
-_SETTINGS: RecentSpecs[dict[str, RoleSettings]] = RecentSpecs()
+# Keyed by role name, and by whether the job's GPUs go to a role that overrides nothing.
+_SETTINGS: RecentSpecs[dict[Any, RoleSettings]] = RecentSpecs()
 
 
 def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
@@ -111,7 +112,45 @@ def role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
     kept = _SETTINGS.get(spec, dict)
     settings = kept.get(name)
     if settings is None:
-        settings = kept[name] = _role_settings(spec, name, role)
+        settings = kept[name] = _own_or_inherited(spec, name, role, kept)
+    return settings
+
+
+# Every field of a role that _role_settings and _pod_settings read.
+_OVERRIDES = (
+    "resources",
+    "image",
+    "command",
+    "args",
+    "env",
+    "node_selector",
+    "tolerations",
+    "affinity",
+    *_PROBES,
+    "containers",
+    "init_containers",
+    "ports",
+    "security_context",
+    "pod_security_context",
+    "shared_memory",
+    "pod_labels",
+    "pod_annotations",
+)
+
+
+def _own_or_inherited(
+    spec: JobSpec, name: str, role: Role, kept: dict[Any, RoleSettings]
+) -> RoleSettings:
+    """A role that sets none of its overrides (the usual chief, master and worker) runs
+    with the job's settings, which differ only in whether the role's kind gives it the
+    job's GPUs: made once for all such roles, which share them, so `same_settings`
+    knows them alike at once."""
+    if any(getattr(role, field) is not None for field in _OVERRIDES):
+        return _role_settings(spec, name, role)
+    gpu_by_default = kind_for(spec.framework).role(name).gpu_by_default
+    settings: RoleSettings | None = kept.get(gpu_by_default)
+    if settings is None:
+        settings = kept[gpu_by_default] = _role_settings(spec, name, role)
     return settings
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from kgen.kinds import FRAMEWORKS, kind_for
+from kgen.kinds import FRAMEWORKS
 from kgen.spec.addons import CodeSync, TensorBoard
 from kgen.spec.base import SpecModel, new_list
 from kgen.spec.fields import (
@@ -31,6 +31,7 @@ from kgen.spec.pod import (
 )
 from kgen.spec.policy import RunPolicy
 from kgen.spec.role import Containers, Ports, Role
+from kgen.spec.role_list import roles_set
 from kgen.spec.storage import Volume
 
 __all__ = ["JobSpec", "Role", "framework_field", "role_field", "role_items"]
@@ -292,9 +293,4 @@ def role_field(role: RoleDef) -> Any:
 
 def role_items(spec: JobSpec) -> list[tuple[str, Role]]:
     """The roles that are set, in the order the kind declares them."""
-    roles = spec.roles
-    return [
-        (role.name, value)
-        for role in kind_for(spec.framework).roles
-        if (value := getattr(roles, role.name))
-    ]
+    return roles_set(spec)
