@@ -92,6 +92,9 @@ class Stages:
         # What validation and the rules made of a merged spec, by its digest.
         self._checked: dict[tuple[str, str, bytes | None], Checked] = {}
         self._by_patches: dict[tuple[str, str, tuple[str, ...]], Checked] = {}
+        # A job's merged specs checked so far, by model: their rules' findings
+        # (kgen.rules.reuse).
+        self._rulings: dict[tuple[str, str], list[Any]] = {}
 
     def of(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
         key = (job.file, tuple(o.name for o in applied))
@@ -131,7 +134,11 @@ class Stages:
         key = (job.file, variant, pickled)
         checked = self._checked.get(key) if pickled is not None else None
         if checked is None:
-            checked = _check(job, merged, target, self.context)
+            job_key = (job.file, variant)
+            earlier = self._rulings.get(job_key)
+            if earlier is None:
+                earlier = _kept(self._rulings, job_key, [])
+            checked = _check(job, merged, target, self.context, earlier)
             if pickled is not None:
                 _kept(self._checked, key, checked)
         return checked
@@ -176,7 +183,11 @@ def _pickled(data: Any) -> bytes | None:
 
 
 def _check(
-    job: JobSource, merged: Any, target: str | None, context: RuleContext
+    job: JobSource,
+    merged: Any,
+    target: str | None,
+    context: RuleContext,
+    earlier: list[Any],
 ) -> Checked:
     merged, misplaced = foreign_sections(merged, target or DEFAULT_TARGET)
     spec, problems = validate_model(kind_for(job.framework, target).model(), merged)
@@ -184,9 +195,9 @@ def _check(
     if spec is not None:
         # Imported here: a run whose renders all come from the cache needs none of
         # the rules (the job models are a fifth of start-up).
-        from kgen.rules.spec import check_spec
+        from kgen.rules.reuse import ruled
 
-        problems += check_spec(spec, context)
+        problems += ruled(spec, merged, context, earlier)
     failed = any(classified(p).severity == "error" for p in problems)
     silenced: list[Problem] = []
     if spec is not None:

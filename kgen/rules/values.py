@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import suspect_json
+from kgen.rules.reads import EVERYTHING, reads
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
@@ -113,6 +114,7 @@ def _may_hold_controls(text: str) -> bool:
     )
 
 
+@reads(EVERYTHING)
 def _control_characters(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).controls:
         return
