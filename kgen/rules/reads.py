@@ -22,22 +22,22 @@ EVERYTHING = "*"
 
 R = TypeVar("R", bound=Callable[..., object])
 
-# The keys each declared rule reads; absent, or with EVERYTHING, it runs every time.
-READS: dict[object, frozenset[str]] = {}
+# The keys each declared rule reads, `framework` included (it picks the kind, whose
+# roles `role_items` lists); None for a rule over every value.
+READS: dict[object, frozenset[str] | None] = {}
 
 
 def reads(*keys: str) -> Callable[[R], R]:
     """Declare the top-level keys of the spec that the decorated rule reads."""
+    read = None if EVERYTHING in keys else frozenset({*keys, "framework"})
 
     def declared(rule: R) -> R:
-        READS[rule] = frozenset(keys)
+        READS[rule] = read
         return rule
 
     return declared
 
 
 def read_keys(rule: object) -> frozenset[str] | None:
-    """The keys `rule` reads; None when it may read any (undeclared, or EVERYTHING).
-    Every rule reads `framework`: it picks the kind, whose roles `role_items` lists."""
-    keys = READS.get(rule)
-    return None if keys is None or EVERYTHING in keys else keys | {"framework"}
+    """The keys `rule` reads; None when it may read any (undeclared, or EVERYTHING)."""
+    return READS.get(rule)

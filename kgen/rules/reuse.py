@@ -17,15 +17,17 @@ Validation is not shared this way: a spec is validated whole (kgen.spec.validate
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from kgen.rules.reads import read_keys
+from kgen.rules.reads import READS
 
 if TYPE_CHECKING:
     from kgen.errors import Problem
     from kgen.rules.context import Rule, RuleContext
+    from kgen.rules.values import Screen
     from kgen.spec.job import JobSpec
 
 # Whether rules take findings from an earlier merged spec (off: every rule runs).
@@ -43,13 +45,15 @@ class Ruling:
     data: Mapping[str, Any]
     context: RuleContext
     found: dict[Rule, list[Problem]] = field(default_factory=dict)
+    # What the quick look at the whole spec found (kgen.rules.values.screen).
+    screen: Screen | None = None
 
     def changed(self, data: Mapping[str, Any]) -> frozenset[str]:
         """The top-level keys whose data differs between this spec's and `data`."""
         mine = self.data
         return frozenset(
             key
-            for key in (*mine, *(k for k in data if k not in mine))
+            for key in mine.keys() | data.keys()
             if not same(mine.get(key, _MISSING), data.get(key, _MISSING))
         )
 
@@ -61,68 +65,66 @@ def ruled(
     kgen.rules.spec.check_spec; a declared rule's are taken from the first of
     `earlier` (the job's other merged specs) where what it reads is the same. The
     findings are kept in `earlier` for the next merged spec."""
+    from kgen.rules import values
     from kgen.rules.spec import spec_rules
 
     rules = spec_rules(spec)
     if not REUSE or not isinstance(data, dict):
         return [problem for rule in rules for problem in rule(spec, context)]
-    ruling = Ruling(type(spec), data, context)
     usable = [
         (r, r.changed(data))
         for r in earlier
         if r.model is type(spec) and r.context is context
     ]
-    problems: list[Problem] = []
+    kept = _kept(rules, usable) if usable else {}
+    # The rules over every value run on every spec; their quick look at it need only
+    # read what changed since a spec where it found nothing.
+    clean = next((c for r, c in usable if r.screen == values.CLEAN), None)
+    if clean is not None:
+        values.screen_fields(spec, clean)
+    ruling = Ruling(type(spec), data, context)
+    found = ruling.found
     for rule in rules:
-        found = _reused(rule, usable)
-        if found is None:
-            found = list(rule(spec, context))
-        ruling.found[rule] = found
-        problems += found
+        found[rule] = kept[rule] if rule in kept else list(rule(spec, context))
+    ruling.screen = values.known_screen(spec)
     if len(earlier) >= MAX_EARLIER:
         del earlier[0]
     earlier.append(ruling)
-    return problems
+    return [problem for rule in rules for problem in found[rule]]
 
 
-def _reused(
-    rule: Rule, usable: list[tuple[Ruling, frozenset[str]]]
-) -> list[Problem] | None:
-    keys = read_keys(rule)
-    if keys is None:
-        return None
-    for ruling, changed in usable:
-        found = ruling.found.get(rule)
-        if found is not None and keys.isdisjoint(changed):
-            return found
-    return None
+def _kept(
+    rules: tuple[Rule, ...], usable: list[tuple[Ruling, frozenset[str]]]
+) -> dict[Rule, list[Problem]]:
+    """The findings of `rules` an earlier spec has for this one: those of a declared
+    rule that reads none of the keys whose data differs."""
+    kept: dict[Rule, list[Problem]] = {}
+    for rule in rules:
+        keys = READS.get(rule)
+        if keys is None:
+            continue
+        for ruling, changed in usable:
+            found = ruling.found.get(rule)
+            if found is not None and keys.isdisjoint(changed):
+                kept[rule] = found
+                break
+    return kept
 
 
 def same(a: Any, b: Any) -> bool:
     """Whether two loaded values are the same to a rule: equal, of the same types
     throughout (`1`, `1.0` and `true` are equal in Python, not in a manifest), and
-    mappings in the same order. A type other than the loader's is never the same."""
-    stack = [(a, b)]
-    while stack:
-        x, y = stack.pop()
-        if x is y:
-            continue
-        kind = type(x)
-        if kind is not type(y):
-            return False
-        if kind is dict:
-            if len(x) != len(y):
-                return False
-            for (kx, vx), (ky, vy) in zip(x.items(), y.items(), strict=True):
-                stack += [(kx, ky), (vx, vy)]
-        elif kind is list:
-            if len(x) != len(y):
-                return False
-            stack += zip(x, y, strict=True)
-        elif kind is float:
-            # 0.0 and -0.0 are equal and print differently; NaN equals nothing.
-            if x != y or repr(x) != repr(y):
-                return False
-        elif kind not in (str, int, bool) or x != y:
-            return False
-    return True
+    mappings in the same order. Equal pickles say so (they give back the same types
+    and order); unequal values are told apart first, in C. Data pickle cannot hold, or
+    too deep to compare, is never the same."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is str or kind is int:
+        return bool(a == b)
+    try:
+        return bool(a == b) and pickle.dumps(a, 5) == pickle.dumps(b, 5)
+    except (pickle.PicklingError, RecursionError, TypeError, ValueError):
+        return False
