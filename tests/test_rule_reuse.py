@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from kgen.errors import Problem
 from kgen.load.project import load_project
@@ -18,6 +19,7 @@ from kgen.pipeline.run import run
 from kgen.rules import reuse
 from kgen.rules.reads import READS, read_keys
 from kgen.rules.reuse import same
+from kgen.spec import revalidate
 from tests.conftest import copy_example
 
 # Top-level keys and values generated overlays set: what the rules read, what they
@@ -28,15 +30,18 @@ PATCHES: dict[str, list[Any]] = {
         [{"name": "V", "value": "a\x1bb"}],
         [{"name": "LOG", "value": "1"}, {"name": "LOG", "value": "2"}],
         [{"name": "URL", "value": "https://u:pa55word@example.com/x"}],
+        [{"name": "NO_VALUE"}],
     ],
-    "labels": [{"db-password": "s3cr3tpass"}, {"team": "x"}],
+    "labels": [{"db-password": "s3cr3tpass"}, {"team": "x"}, {"bad key!": "x"}],
     "annotations": [{"note": "bell\x07"}, {"note": "fine"}],
-    "image": ["example.com/a:latest", "example.com/a", "example.com/a:2"],
+    "image": ["example.com/a:latest", "example.com/a", "example.com/a:2", ""],
     "resources": [
         {"gpu": None},
         {"gpu": 2},
         {"requests": {"cpu": "8"}, "limits": {"cpu": "4"}},
         {"limits": {"memory": None}},
+        {"gpu": -1},
+        {"requests": {"cpu": 4}},
     ],
     "nodeSelector": [
         {"cloud.google.com/gke-accelerator": "a100"},
@@ -117,8 +122,31 @@ def _reported(root: Path, monkeypatch: pytest.MonkeyPatch, *, on: bool) -> Any:
     project, problems = load_project(root, use_cache=False)
     assert project is not None, problems
     result = run(project, keep=True)
-    rendered = [(r.env.name, r.job.file) for r in result.rendered]
+    rendered = [
+        (r.env.name, r.job.file, r.spec.model_dump_json(), *_set(r.spec))
+        for r in result.rendered
+    ]
     return problems, result.problems, rendered
+
+
+def _set(model: Any) -> list[Any]:
+    """What fields a model and those it holds have, in order, and which were written."""
+    out: list[Any] = []
+    stack = [model]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BaseModel):
+            out += [
+                type(node).__name__,
+                list(node.__dict__),
+                sorted(node.model_fields_set),
+            ]
+            stack += node.__dict__.values()
+        elif isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            stack += node.values()
+    return out
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
@@ -134,13 +162,29 @@ def _counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return hits
 
 
+def _revalidations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    made: list[object] = []
+    real = revalidate.revalidated
+
+    def counted(model: Any, data: Any, bases: Any) -> Any:
+        spec = real(model, data, bases)
+        if spec is not None:
+            made.append(spec)
+        return spec
+
+    monkeypatch.setattr(revalidate, "revalidated", counted)
+    return made
+
+
 def test_the_example_reports_the_same_with_reuse(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     root = copy_example(tmp_path / "p")
     hits = _counted(monkeypatch)
+    made = _revalidations(monkeypatch)
     reused = _reported(root, monkeypatch, on=True)
     assert hits  # the example's environments do share rules
+    assert made  # and fields
     assert reused == _reported(root, monkeypatch, on=False)
 
 
@@ -176,8 +220,10 @@ def test_each_key_changed_alone_reports_the_same_with_reuse(
                 envs[f"{base}-{name}"] = [*overlays, name]
     _with_envs(root, envs)
     hits = _counted(monkeypatch)
+    made = _revalidations(monkeypatch)
     reused = _reported(root, monkeypatch, on=True)
     assert len(hits) > 1000
+    assert len(made) > 100
     assert reused == _reported(root, monkeypatch, on=False)
 
 

@@ -189,15 +189,17 @@ def _check(
     context: RuleContext,
     earlier: list[Any],
 ) -> Checked:
+    # Imported here: a run whose renders all come from the cache needs none of the
+    # rules (the job models are a fifth of start-up).
+    from kgen.rules.reuse import alike, ruled, validated
+
     merged, misplaced = foreign_sections(merged, target or DEFAULT_TARGET)
-    spec, problems = validate_model(kind_for(job.framework, target).model(), merged)
+    model = kind_for(job.framework, target).model()
+    usable = alike(model, merged, context, earlier)
+    spec, problems = validated(model, merged, usable, validate_model)
     problems = misplaced + problems
     if spec is not None:
-        # Imported here: a run whose renders all come from the cache needs none of
-        # the rules (the job models are a fifth of start-up).
-        from kgen.rules.reuse import ruled
-
-        problems += ruled(spec, merged, context, earlier)
+        problems += ruled(spec, merged, context, earlier, usable)
     failed = any(classified(p).severity == "error" for p in problems)
     silenced: list[Problem] = []
     if spec is not None:

@@ -18,7 +18,7 @@ Validation is not shared this way: a spec is validated whole (kgen.spec.validate
 from __future__ import annotations
 
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ class Ruling:
     """One merged spec's findings, rule by rule, and what they were found in."""
 
     model: type
+    spec: JobSpec
     data: Mapping[str, Any]
     context: RuleContext
     found: dict[Rule, list[Problem]] = field(default_factory=dict)
@@ -58,31 +59,64 @@ class Ruling:
         )
 
 
+Usable = list[tuple["Ruling", frozenset[str]]]
+
+
+def alike(
+    model: type, data: Any, context: RuleContext, earlier: list[Ruling]
+) -> Usable:
+    """The earlier merged specs of a job that `data`, to be validated as `model`, may
+    take from, each with the keys whose data differs."""
+    if not REUSE or not isinstance(data, dict):
+        return []
+    return [
+        (r, r.changed(data))
+        for r in earlier
+        if r.model is model and r.context is context
+    ]
+
+
+def validated(
+    model: type[JobSpec],
+    data: Any,
+    usable: Usable,
+    validate: Callable[[type[JobSpec], Any], tuple[JobSpec | None, list[Problem]]],
+) -> tuple[JobSpec | None, list[Problem]]:
+    """`validate(model, data)`, or the same spec made from an earlier one with only
+    the fields that differ validated (kgen.spec.revalidate)."""
+    if usable:
+        from kgen.spec.revalidate import revalidated
+
+        spec = revalidated(model, data, [(r.spec, c) for r, c in usable])
+        if spec is not None:
+            return spec, []
+    return validate(model, data)
+
+
 def ruled(
-    spec: JobSpec, data: Any, context: RuleContext, earlier: list[Ruling]
+    spec: JobSpec,
+    data: Any,
+    context: RuleContext,
+    earlier: list[Ruling],
+    usable: Usable,
 ) -> list[Problem]:
     """Every rule's findings on `spec` (validated from `data`), in the order of
     kgen.rules.spec.check_spec; a declared rule's are taken from the first of
-    `earlier` (the job's other merged specs) where what it reads is the same. The
-    findings are kept in `earlier` for the next merged spec."""
+    `usable` (the job's earlier merged specs, by alike()) where what it reads is the
+    same. The findings are kept in `earlier` for the next merged spec."""
     from kgen.rules import values
     from kgen.rules.spec import spec_rules
 
     rules = spec_rules(spec)
     if not REUSE or not isinstance(data, dict):
         return [problem for rule in rules for problem in rule(spec, context)]
-    usable = [
-        (r, r.changed(data))
-        for r in earlier
-        if r.model is type(spec) and r.context is context
-    ]
     kept = _kept(rules, usable) if usable else {}
     # The rules over every value run on every spec; their quick look at it need only
     # read what changed since a spec where it found nothing.
     clean = next((c for r, c in usable if r.screen == values.CLEAN), None)
     if clean is not None:
         values.screen_fields(spec, clean)
-    ruling = Ruling(type(spec), data, context)
+    ruling = Ruling(type(spec), spec, data, context)
     found = ruling.found
     for rule in rules:
         found[rule] = kept[rule] if rule in kept else list(rule(spec, context))
