@@ -312,3 +312,17 @@ def test_no_token_prefix_spans_two_members_of_json():
 
     assert PREFIXES
     assert not [p for p in PREFIXES if set(p) & set('{}[],:"')]
+
+
+def test_a_model_whose_fields_depend_on_each_other_is_validated_whole():
+    from pydantic import model_validator
+
+    from kgen.spec.job import JobSpec
+
+    class Linked(JobSpec):
+        @model_validator(mode="after")
+        def _linked(self) -> Linked:
+            return self
+
+    assert revalidate._fields_alone(JobSpec)
+    assert not revalidate._fields_alone(Linked)

@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 # Distinct (job, overlay list) pairs kept.
 MAX_KEPT = 256
+# Jobs whose merged specs' checks are kept to take from (a worker renders a job in
+# each of its environments in a row).
+MAX_RULED = 16
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -137,17 +140,17 @@ class Stages:
             job_key = (job.file, variant)
             earlier = self._rulings.get(job_key)
             if earlier is None:
-                earlier = _kept(self._rulings, job_key, [])
+                earlier = _kept(self._rulings, job_key, [], MAX_RULED)
             checked = _check(job, merged, target, self.context, earlier)
             if pickled is not None:
                 _kept(self._checked, key, checked)
         return checked
 
 
-def _kept(kept: dict[K, V], key: K, value: V) -> V:
-    """`value`, kept under `key`; the oldest goes once MAX_KEPT are (a job rendered
+def _kept(kept: dict[K, V], key: K, value: V, limit: int = MAX_KEPT) -> V:
+    """`value`, kept under `key`; the oldest goes once `limit` are (a job rendered
     in every environment in a row keeps what its other environments share)."""
-    if len(kept) >= MAX_KEPT:
+    if len(kept) >= limit:
         del kept[next(iter(kept))]
     kept[key] = value
     return value

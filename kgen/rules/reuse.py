@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # Whether rules take findings from an earlier merged spec (off: every rule runs).
 REUSE = True
 # Earlier merged specs of a job kept to compare with (a job has few distinct ones).
-MAX_EARLIER = 4
+MAX_EARLIER = 3
 _MISSING: Any = object()
 
 

@@ -36,6 +36,8 @@ def revalidated(
     """`data` validated as `model` from the first of `bases` that allows: a spec of
     `model`, valid, and the keys whose data differs from `data`'s. None when none
     allows, or a changed field is invalid: then validate `data` whole."""
+    if not _fields_alone(model):
+        return None
     names = _field_names(model)
     validator = model.__pydantic_validator__
     for base, changed in bases:
@@ -56,3 +58,17 @@ def revalidated(
 @functools.cache
 def _field_names(model: type[BaseModel]) -> dict[str, str]:
     return {info.alias or name: name for name, info in model.model_fields.items()}
+
+
+@functools.cache
+def _fields_alone(model: type[BaseModel]) -> bool:
+    """Whether each field of `model` validates on its own: no validator of the model
+    itself (one may read other fields) and nothing run after it is built."""
+    found = model.__pydantic_decorators__
+    return not (
+        found.model_validators
+        or found.field_validators
+        or found.validators
+        or found.root_validators
+        or model.__pydantic_post_init__
+    )
