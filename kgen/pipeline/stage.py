@@ -9,7 +9,9 @@ masked and located once per environment. Kept for a bounded number of lists.
 Validation and the rules see only the merged spec, so lists of overlays that merge to
 the same spec share them: an overlay that only sets `target`, or patches what another
 already did, costs no second validation (locating problems stays per list: the lines
-differ).
+differ). A job's merged specs that differ take from each other what they can: only the
+fields an overlay changed are validated again, and only the rules that read them run
+again (kgen.rules.reuse).
 """
 
 from __future__ import annotations
