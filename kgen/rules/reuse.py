@@ -12,7 +12,9 @@ own problems at the lines of its own overlays (kgen.pipeline.stage), and `lint.i
 and severities apply to the whole list afterwards, so what a user sees is the same to
 the byte as with every rule run (tests/test_rule_reuse.py).
 
-Validation is not shared this way: a spec is validated whole (kgen.spec.validate).
+Validation takes from the same earlier specs: only the fields whose data differs are
+validated again (kgen.spec.revalidate). `REUSE = False` runs and validates everything
+(the tests compare both).
 """
 
 from __future__ import annotations
