@@ -9,7 +9,9 @@ masked and located once per environment. Kept for a bounded number of lists.
 Validation and the rules see only the merged spec, so lists of overlays that merge to
 the same spec share them: an overlay that only sets `target`, or patches what another
 already did, costs no second validation (locating problems stays per list: the lines
-differ).
+differ). A job's merged specs that differ take from each other what they can: only the
+fields an overlay changed are validated again, and only the rules that read them run
+again (kgen.rules.reuse).
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ if TYPE_CHECKING:
 
 # Distinct (job, overlay list) pairs kept.
 MAX_KEPT = 256
+# Jobs whose merged specs' checks are kept to take from (a worker renders a job in
+# each of its environments in a row).
+MAX_RULED = 16
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -92,6 +97,9 @@ class Stages:
         # What validation and the rules made of a merged spec, by its digest.
         self._checked: dict[tuple[str, str, bytes | None], Checked] = {}
         self._by_patches: dict[tuple[str, str, tuple[str, ...]], Checked] = {}
+        # A job's merged specs checked so far, by model: their rules' findings
+        # (kgen.rules.reuse).
+        self._rulings: dict[tuple[str, str], list[Any]] = {}
 
     def of(self, job: JobSource, applied: Sequence[Overlay]) -> Stage:
         key = (job.file, tuple(o.name for o in applied))
@@ -131,16 +139,20 @@ class Stages:
         key = (job.file, variant, pickled)
         checked = self._checked.get(key) if pickled is not None else None
         if checked is None:
-            checked = _check(job, merged, target, self.context)
+            job_key = (job.file, variant)
+            earlier = self._rulings.get(job_key)
+            if earlier is None:
+                earlier = _kept(self._rulings, job_key, [], MAX_RULED)
+            checked = _check(job, merged, target, self.context, earlier)
             if pickled is not None:
                 _kept(self._checked, key, checked)
         return checked
 
 
-def _kept(kept: dict[K, V], key: K, value: V) -> V:
-    """`value`, kept under `key`; the oldest goes once MAX_KEPT are (a job rendered
+def _kept(kept: dict[K, V], key: K, value: V, limit: int = MAX_KEPT) -> V:
+    """`value`, kept under `key`; the oldest goes once `limit` are (a job rendered
     in every environment in a row keeps what its other environments share)."""
-    if len(kept) >= MAX_KEPT:
+    if len(kept) >= limit:
         del kept[next(iter(kept))]
     kept[key] = value
     return value
@@ -176,17 +188,23 @@ def _pickled(data: Any) -> bytes | None:
 
 
 def _check(
-    job: JobSource, merged: Any, target: str | None, context: RuleContext
+    job: JobSource,
+    merged: Any,
+    target: str | None,
+    context: RuleContext,
+    earlier: list[Any],
 ) -> Checked:
+    # Imported here: a run whose renders all come from the cache needs none of the
+    # rules (the job models are a fifth of start-up).
+    from kgen.rules.reuse import alike, ruled, validated
+
     merged, misplaced = foreign_sections(merged, target or DEFAULT_TARGET)
-    spec, problems = validate_model(kind_for(job.framework, target).model(), merged)
+    model = kind_for(job.framework, target).model()
+    usable = alike(model, merged, context, earlier)
+    spec, problems = validated(model, merged, usable, validate_model)
     problems = misplaced + problems
     if spec is not None:
-        # Imported here: a run whose renders all come from the cache needs none of
-        # the rules (the job models are a fifth of start-up).
-        from kgen.rules.spec import check_spec
-
-        problems += check_spec(spec, context)
+        problems += ruled(spec, merged, context, earlier, usable)
     failed = any(classified(p).severity == "error" for p in problems)
     silenced: list[Problem] = []
     if spec is not None:

@@ -15,6 +15,7 @@ from kgen.render.pod import CHECKOUT_CONTAINER
 from kgen.render.volumes import CODE_VOLUME, SHM_VOLUME
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.pod_security import POD_SECURITY_RULES
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import ResourceAmounts
 from kgen.spec.storage import SOURCE_DEFINITIONS
@@ -40,6 +41,7 @@ _MANY = {
 }
 
 
+@reads("roles", "volumes", *_ONE, *_MANY)
 def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Every core object of the pod at its own path (affinity and the job-wide
     security contexts are kgen.rules.spec's)."""
@@ -100,6 +102,7 @@ def _check(value: Any, kind: str, path: DataPath, ctx: RuleContext) -> list[Prob
     )
 
 
+@reads("roles", "containers", "initContainers", "volumes")
 def _containers(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Names unique in the pod, an image each, mounts of volumes the pod has."""
     places = _setting(spec, "containers", "initContainers")
@@ -148,6 +151,7 @@ def _container(
             )
 
 
+@reads("resources", "roles")
 def _extended_resources(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     places: list[tuple[Any, DataPath]] = [(spec.resources, ("resources",))]
     places += [
@@ -203,6 +207,7 @@ def _names(amounts: ResourceAmounts, path: DataPath) -> Iterator[Problem]:
             yield Problem(problem, "invalid-value", path=(*path, key), at_key=True)
 
 
+@reads("roles", "ports")
 def _ports(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """The trainer's port names unique (the API server refuses a repeated one); a port
     named as the operator's moves it (kgen.render.pod)."""

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
 
 # What a container may add under baseline (check_capabilities_baseline.go): the
@@ -167,6 +168,7 @@ def _sidecars(owner: Any, base: DataPath) -> Iterator[tuple[Any, DataPath]]:
             yield item, (*base, key, index)
 
 
+@reads("volumes", "hostPID", "hostIPC", "hostNetwork")
 def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for index, volume in enumerate(spec.volumes):
         if volume.host_path is not None:
@@ -190,6 +192,7 @@ def _security_contexts(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
             yield context, (*path, "securityContext")
 
 
+@reads("roles", "securityContext", "containers", "initContainers")
 def _privilege(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for context, path in _security_contexts(spec):
         yield from privilege(context, path, JOB_WORDS)
@@ -206,6 +209,7 @@ def _port_lists(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
             )
 
 
+@reads("roles", "ports", "containers", "initContainers")
 def _host_ports(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for ports, path in _port_lists(spec):
         yield from host_ports(ports, path, JOB_WORDS)

@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from kgen.errors import DataPath, Problem
 from kgen.render.roles import role_settings
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.pod import Resources
 
 
+@reads("image", "roles")
 def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     images: list[tuple[str, DataPath]] = [(spec.image, ("image",))]
     images += [
@@ -33,6 +35,7 @@ def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             )
 
 
+@reads("resources", "roles")
 def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     for name, role in role_items(spec):
         settings = role_settings(spec, name, role)
@@ -58,6 +61,7 @@ def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("resources", "roles", "nodeSelector", "tolerations")
 def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     placement = ctx.gpu_placement
     if placement is None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import git_url_leaks, leaks, literal
+from kgen.rules.reads import EVERYTHING, reads
 from kgen.rules.secret_keys import named_values
 from kgen.rules.secret_names import secret_name
 from kgen.rules.values import screen, texts
@@ -58,6 +59,7 @@ def allowed_literals(spec: JobSpec, ctx: RuleContext) -> Collection[str]:
     return ctx.allowed_literals | spec.lint.allow_literals.keys()
 
 
+@reads(EVERYTHING)
 def _env_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     allowed = allowed_literals(spec, ctx)
     suspect = screen(spec).credentials
@@ -88,6 +90,7 @@ def _env_literals(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 )
 
 
+@reads(EVERYTHING)
 def _secret_values(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Credentials in any other string that reaches the output."""
     if not screen(spec).credentials:
@@ -118,6 +121,7 @@ def literal_problem(path: DataPath, what: str, *, at_key: bool = False) -> Probl
     )
 
 
+@reads("command", "args", "roles", "lint")
 def _named_arguments(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """`--password hunter2` as two items of command or args."""
     allowed = allowed_literals(spec, ctx)
@@ -150,6 +154,17 @@ def named_literal(name: str, value: str, allowed: Collection[str]) -> bool:
     )
 
 
+@reads(
+    "labels",
+    "annotations",
+    "podLabels",
+    "podAnnotations",
+    "nodeSelector",
+    "tolerations",
+    "affinity",
+    "roles",
+    "lint",
+)
 def _secret_keys(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """A literal under a secret-like key (`labels: {db-password: …}`) or beside one
     (a toleration's or match expression's `key`): the same names as env variables'."""
@@ -159,6 +174,7 @@ def _secret_keys(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             yield literal_problem(path, f"a literal value for {name}")
 
 
+@reads("codeSync")
 def _code_sync(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     sync = spec.code_sync
     if sync is None:

@@ -17,6 +17,7 @@ from kgen.render.volumes import RESERVED_MOUNTS, tensorboard_source
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.pod import POD_RULES
 from kgen.rules.policy import POLICY_RULES
+from kgen.rules.reads import reads
 from kgen.rules.secrets import SECRET_RULES
 from kgen.rules.values import VALUE_RULES
 from kgen.spec.addons import TensorBoard
@@ -27,6 +28,7 @@ from kgen.spec.quantity import parse_quantity
 MAX_NAME = 63
 
 
+@reads("env", "roles")
 def _unique_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     yield from _unique_names(spec.env, ("env",))
     for role, settings in role_items(spec):
@@ -45,6 +47,7 @@ def _unique_names(env: list[EnvVar], path: DataPath) -> Iterator[Problem]:
         seen.add(var.name)
 
 
+@reads("volumes", "sharedMemory", "codeSync")
 def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     names: set[str] = set()
     paths = dict(RESERVED_MOUNTS) if spec.shared_memory else {}
@@ -76,6 +79,7 @@ def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             paths[volume.mount_path] = f"volume '{volume.name}'"
 
 
+@reads("resources", "roles")
 def _requests_within_limits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     yield from _within(spec.resources.requests, spec.resources.limits, ("resources",))
     for role, settings in role_items(spec):
@@ -106,6 +110,7 @@ def _article(word: str) -> str:
     return "an" if word[0] in "AEFHILMNORSX" else "a"
 
 
+@reads("roles")
 def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # A role of one pod (PyTorch's master, TF's chief) with more replicas; the extra
     # pods belong in the kind's first role of many.
@@ -122,6 +127,7 @@ def _single_roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             )
 
 
+@reads("name", "runId", "roles", "elasticPolicy", "tensorboard")
 def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Pods and their headless Services are `{job}-{role}-{index}` (kubeflow-api.md §4.2);
     # a Service name is a DNS-1035 label of at most 63 characters.
@@ -140,6 +146,7 @@ def _generated_names_fit(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("runPolicy")
 def _ttl_acknowledged(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     policy = spec.run_policy
     if policy.ttl_seconds_after_finished is not None and not policy.ttl_acknowledged:
@@ -152,6 +159,7 @@ def _ttl_acknowledged(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("tensorboard", "volumes")
 def _tensorboard(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     board = spec.tensorboard
     if board is None:
@@ -198,6 +206,7 @@ def _kubeflow_board(board: TensorBoard) -> Iterator[Problem]:
         )
 
 
+@reads("affinity", "securityContext", "podSecurityContext", "roles")
 def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     checks: list[tuple[object, str, DataPath]] = [
         (spec.affinity, core.AFFINITY, ("affinity",)),
@@ -236,13 +245,16 @@ def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
     every value (control characters, credentials: kgen.rules.values,
     kgen.rules.secrets), then policy rules (kgen.rules.policy)."""
     context = ctx or RuleContext()
-    kind_rules = kind_of(spec).rules()
-    rules = (
+    return [problem for rule in spec_rules(spec) for problem in rule(spec, context)]
+
+
+def spec_rules(spec: JobSpec) -> tuple[Rule, ...]:
+    """The rules of `spec`, in the order their findings are reported."""
+    return (
         *SPEC_RULES,
         *POD_RULES,
-        *kind_rules,
+        *kind_of(spec).rules(),
         *VALUE_RULES,
         *SECRET_RULES,
         *POLICY_RULES,
     )
-    return [problem for rule in rules for problem in rule(spec, context)]

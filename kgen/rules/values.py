@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.credentials import suspect_json
+from kgen.rules.reads import EVERYTHING, reads
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
@@ -68,6 +69,40 @@ def screen(spec: JobSpec) -> Screen:
     return _last_screen[0][1]
 
 
+CLEAN = Screen(controls=False, credentials=False)
+
+
+def known_screen(spec: JobSpec) -> Screen | None:
+    """What screen() found in `spec`, if it looked last at it."""
+    return _last_screen[0][1] if _last_screen and _last_screen[0][0] is spec else None
+
+
+def screen_fields(spec: JobSpec, keys: Collection[str]) -> None:
+    """Screen `spec` by the fields under `keys` (top-level keys as written) alone: its
+    other fields are those of a spec whose screen found nothing (kgen.rules.reuse).
+
+    Exact, because each screen is a search for a few characters that a JSON document
+    holds only inside one member (a string's escapes, quote, `@`, `=`, ` -`, a flag
+    after a string's quote, a token prefix: none holds `,"`), so the whole document
+    holds one where one of its members does; and a member's JSON is its field's alone.
+    """
+    names = _field_names(type(spec))
+    include = set()
+    for key in keys:
+        if key in _NOT_RENDERED:
+            continue
+        if key not in names:
+            return  # not a field: the whole spec is looked at when asked
+        include.add(names[key])
+    text = spec.model_dump_json(include=include, exclude_none=True) if include else ""
+    _last_screen[:] = [(spec, Screen(_may_hold_controls(text), suspect_json(text)))]
+
+
+@functools.cache
+def _field_names(model: type[BaseModel]) -> dict[str, str]:
+    return {info.alias or name: name for name, info in model.model_fields.items()}
+
+
 def texts(spec: JobSpec) -> list[Text]:
     """Every string of `spec` that reaches the output, mapping keys included."""
     if not _last_texts or _last_texts[0][0] is not spec:
@@ -113,6 +148,7 @@ def _may_hold_controls(text: str) -> bool:
     )
 
 
+@reads(EVERYTHING)
 def _control_characters(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).controls:
         return

@@ -137,4 +137,24 @@ CASES: dict[str, Case] = {
         ),
         about="refused, and the message must not print the password",
     ),
+    # --- one environment's overlay changes what another's spec has: its checks are
+    # its own, not taken from the other environment's (kgen.rules.reuse)
+    "overlay-writes-1-where-the-job-writes-true": Case(
+        {
+            **job_with("securityContext: {privileged: true}"),
+            "overlays/v1.yaml": "target: v1\npatch:\n  securityContext: {privileged: 1}\n",
+        },
+        about="1 == True in Python: a comparison by == would share the other's checks",
+    ),
+    "escape-in-an-annotation-of-one-environment": Case(
+        {
+            **job_with("annotations: {note: fine}"),
+            "overlays/v1beta1.yaml": 'target: v1beta1\npatch:\n  annotations: {note: "a\\eb"}\n',
+        },
+        about="the other environment's spec is clean; this one's annotation is not",
+    ),
+    "empty-image-in-one-environment": Case(
+        {"overlays/v1beta1.yaml": 'target: v1beta1\npatch:\n  image: ""\n'},
+        about="a field validated again alone: its problem as validating the whole spec says it",
+    ),
 }

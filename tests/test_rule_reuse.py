@@ -1,0 +1,328 @@
+"""A job's rules run once, with only what its overlays change run again
+(kgen.rules.reuse): what every environment reports is the same, to the message, the
+file:line:col, the order, the severity and what `lint.ignore` silences, as with every
+rule run on every merged spec."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from kgen.errors import Problem
+from kgen.load.project import load_project
+from kgen.pipeline.run import run
+from kgen.rules import reuse
+from kgen.rules.reads import READS, read_keys
+from kgen.rules.reuse import same
+from kgen.spec import revalidate
+from tests.conftest import copy_example
+
+# Top-level keys and values generated overlays set: what the rules read, what they
+# report, and values equal in Python that a manifest tells apart.
+PATCHES: dict[str, list[Any]] = {
+    "env": [
+        [{"name": "API_TOKEN", "value": "hunter2hunter2"}],
+        [{"name": "V", "value": "a\x1bb"}],
+        [{"name": "LOG", "value": "1"}, {"name": "LOG", "value": "2"}],
+        [{"name": "URL", "value": "https://u:pa55word@example.com/x"}],
+        [{"name": "NO_VALUE"}],
+    ],
+    "labels": [{"db-password": "s3cr3tpass"}, {"team": "x"}, {"bad key!": "x"}],
+    "annotations": [{"note": "bell\x07"}, {"note": "fine"}],
+    "image": ["example.com/a:latest", "example.com/a", "example.com/a:2", ""],
+    "resources": [
+        {"gpu": None},
+        {"gpu": 2},
+        {"requests": {"cpu": "8"}, "limits": {"cpu": "4"}},
+        {"limits": {"memory": None}},
+        {"gpu": -1},
+        {"requests": {"cpu": 4}},
+    ],
+    "nodeSelector": [
+        {"cloud.google.com/gke-accelerator": "a100"},
+        {"api-token": "abc12345xyz"},
+    ],
+    "tolerations": [
+        [{"key": "nvidia.com/gpu", "operator": "Exists"}],
+        [{"key": "db-password", "operator": "Equal", "value": "zzzz1234"}],
+    ],
+    "securityContext": [{"privileged": True}, {"privileged": 1}, {"runAsUser": 1.0}],
+    "affinity": [
+        {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": 1}},
+        {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": True}},
+    ],
+    "hostNetwork": [True, False],
+    "args": [["--password", "hunter22"], ["--epochs", "3"]],
+    "command": [["python", "-c", "print(1)"], ["torchrun", "--token", "ghp_x"]],
+    "runPolicy": [{"ttlSecondsAfterFinished": 60}],
+    "lint": [
+        {"ignore": {"image-latest": "pinned elsewhere"}},
+        {"ignore": {"host-network": "a test"}},
+        {"allowLiterals": {"API_TOKEN": "not a secret here"}},
+        {
+            "allowLiterals": dict.fromkeys(
+                ("db-password", "api-token", "password"), "a test"
+            )
+        },
+    ],
+    "sharedMemory": ["1Gi"],
+    "name": ["a" * 60, "short"],
+    "containers": [
+        [{"name": "side", "image": "busybox", "securityContext": {"privileged": True}}],
+        [{"name": "pytorch", "image": "busybox"}],
+    ],
+    "ports": [[{"containerPort": 8080, "hostPort": 8080}]],
+    "volumes": [
+        [{"name": "scratch", "hostPath": {"path": "/x"}, "mountPath": "/x"}],
+    ],
+    "tensorboard": [{"logDir": "/nowhere"}],
+}
+
+SECRETS = {
+    "labels": {"db-password": "s3cr3tpass"},
+    "nodeSelector": {"api-token": "abc12345xyz"},
+    "args": ["--password", "hunter22"],
+    "env": [{"name": "API_TOKEN", "value": "hunter2hunter2"}],
+    "tolerations": [{"key": "db-password", "operator": "Equal", "value": "zz1234"}],
+}
+
+
+def _generated(root: Path, seed: int) -> Path:
+    """The example project with overlays patching random keys, applied over the
+    overlays of existing environments in environments of their own."""
+    rng = random.Random(seed)
+    names = []
+    for index in range(5):
+        keys = rng.sample(sorted(PATCHES), rng.randint(1, 3))
+        patch = {key: rng.choice(PATCHES[key]) for key in keys}
+        name = f"gen-{index}"
+        (root / "overlays" / f"{name}.yaml").write_text(json.dumps({"patch": patch}))
+        names.append(name)
+    bases = [["cpu", "dev", "v1"], ["gpu", "prod", "training-operator-1.9"], ["v1"]]
+    lines = []
+    for index in range(6):
+        chosen = rng.sample(names, rng.randint(0, 3))
+        overlays = ", ".join([*rng.choice(bases), *chosen])
+        lines.append(f"  env-{index}: {{overlays: [{overlays}], namespace: gen}}\n")
+    config = root / "kgen.yaml"
+    text = config.read_text()
+    config.write_text(
+        text.replace("environments:\n", "environments:\n" + "".join(lines))
+    )
+    return root
+
+
+def _reported(root: Path, monkeypatch: pytest.MonkeyPatch, *, on: bool) -> Any:
+    monkeypatch.setattr(reuse, "REUSE", on)
+    project, problems = load_project(root, use_cache=False)
+    assert project is not None, problems
+    result = run(project, keep=True)
+    rendered = [
+        (r.env.name, r.job.file, r.spec.model_dump_json(), *_set(r.spec))
+        for r in result.rendered
+    ]
+    return problems, result.problems, rendered
+
+
+def _set(model: Any) -> list[Any]:
+    """What fields a model and those it holds have, in order, and which were written."""
+    out: list[Any] = []
+    stack = [model]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BaseModel):
+            out += [
+                type(node).__name__,
+                list(node.__dict__),
+                sorted(node.model_fields_set),
+            ]
+            stack += node.__dict__.values()
+        elif isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            stack += node.values()
+    return out
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    hits: list[object] = []
+    real = reuse._kept
+
+    def counted(rules: Any, usable: Any) -> dict[Any, list[Problem]]:
+        kept = real(rules, usable)
+        hits.extend(kept)
+        return kept
+
+    monkeypatch.setattr(reuse, "_kept", counted)
+    return hits
+
+
+def _revalidations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    made: list[object] = []
+    real = revalidate.revalidated
+
+    def counted(model: Any, data: Any, bases: Any) -> Any:
+        spec = real(model, data, bases)
+        if spec is not None:
+            made.append(spec)
+        return spec
+
+    monkeypatch.setattr(revalidate, "revalidated", counted)
+    return made
+
+
+def test_the_example_reports_the_same_with_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    root = copy_example(tmp_path / "p")
+    hits = _counted(monkeypatch)
+    made = _revalidations(monkeypatch)
+    reused = _reported(root, monkeypatch, on=True)
+    assert hits  # the example's environments do share rules
+    assert made  # and fields
+    assert reused == _reported(root, monkeypatch, on=False)
+
+
+def _with_envs(root: Path, envs: dict[str, list[str]]) -> Path:
+    config = root / "kgen.yaml"
+    lines = "".join(
+        f"  {name}: {{overlays: [{', '.join(overlays)}], namespace: gen}}\n"
+        for name, overlays in envs.items()
+    )
+    config.write_text(
+        config.read_text().replace("environments:\n", f"environments:\n{lines}")
+    )
+    return root
+
+
+def test_each_key_changed_alone_reports_the_same_with_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # One environment per value an overlay sets, beside the same base without it: a
+    # rule that reads the key but does not declare it gives the base's findings.
+    root = copy_example(tmp_path / "p")
+    # The second base holds literal secrets under names that `lint` may allow.
+    (root / "overlays" / "secrets.yaml").write_text(json.dumps({"patch": SECRETS}))
+    bases = {"plain": ["cpu", "dev", "v1"], "secrets": ["cpu", "dev", "v1", "secrets"]}
+    envs = dict(bases)
+    for key, values in PATCHES.items():
+        for index, value in enumerate(values):
+            name = f"{key.lower()}-{index}"
+            (root / "overlays" / f"{name}.yaml").write_text(
+                json.dumps({"patch": {key: value}})
+            )
+            for base, overlays in bases.items():
+                envs[f"{base}-{name}"] = [*overlays, name]
+    _with_envs(root, envs)
+    hits = _counted(monkeypatch)
+    made = _revalidations(monkeypatch)
+    reused = _reported(root, monkeypatch, on=True)
+    assert len(hits) > 1000
+    assert len(made) > 100
+    assert reused == _reported(root, monkeypatch, on=False)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_generated_overlays_report_the_same_with_reuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+):
+    root = _generated(copy_example(tmp_path / "p"), seed)
+    hits = _counted(monkeypatch)
+    reused = _reported(root, monkeypatch, on=True)
+    without = _reported(root, monkeypatch, on=False)
+    assert hits
+    assert reused[1], "the generated overlays make problems"
+    assert reused == without
+
+
+def test_a_value_equal_in_python_but_not_in_yaml_is_not_shared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # `privileged: true` is a privileged container; `privileged: 1` is no boolean.
+    # Both environments change only what the privilege rule does not read apart from
+    # it, so a comparison by == would give the second the first's findings.
+    root = copy_example(tmp_path / "p")
+    for name, value in (("flag-true", "true"), ("flag-one", "1")):
+        (root / "overlays" / f"{name}.yaml").write_text(
+            f"patch:\n  securityContext: {{privileged: {value}}}\n"
+        )
+    text = (root / "kgen.yaml").read_text()
+    envs = "".join(
+        f"  {n}: {{overlays: [cpu, dev, v1, {n}], namespace: gen}}\n"
+        for n in ("flag-true", "flag-one")
+    )
+    (root / "kgen.yaml").write_text(
+        text.replace("environments:\n", f"environments:\n{envs}")
+    )
+    reused = _reported(root, monkeypatch, on=True)
+    assert reused == _reported(root, monkeypatch, on=False)
+    found = {
+        (p.context, p.code, p.file, p.line)
+        for p in reused[1]
+        if p.file and p.file.startswith("overlays/flag-")
+    }
+    assert found == {
+        ("environment flag-true", "policy-forbidden", "overlays/flag-true.yaml", 2),
+        ("environment flag-one", "invalid-value", "overlays/flag-one.yaml", 2),
+    }
+
+
+def test_same_tells_apart_what_a_manifest_does():
+    assert same({"a": [1, "x", {"b": None}]}, {"a": [1, "x", {"b": None}]})
+    assert not same(1, True)
+    assert not same(1, 1.0)
+    assert not same(0.0, -0.0)
+    assert not same(float("nan"), float("nan"))
+    assert not same({"a": 1, "b": 2}, {"b": 2, "a": 1})  # order renders
+    assert not same({1: "x"}, {True: "x"})
+    assert not same([1, 2], [1, 2, 3])
+    assert not same({"a": [1]}, {"a": [1.0]})
+    assert same({"a": [1.5, None]}, {"a": [1.5, None]})
+    deep: Any = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert same(deep, deep)  # nothing recursive to overflow
+
+
+def test_rules_over_every_value_are_never_shared():
+    from kgen.rules.secrets import SECRET_RULES
+    from kgen.rules.values import VALUE_RULES
+
+    walking = [
+        r
+        for r in (*VALUE_RULES, *SECRET_RULES)
+        if r.__name__ in ("_control_characters", "_env_literals", "_secret_values")
+    ]
+    assert len(walking) == 3
+    assert all(r in READS and read_keys(r) is None for r in walking)
+    declared = [keys for rule, keys in READS.items() if rule not in walking]
+    assert len(declared) >= 20
+    assert all(keys is not None and "framework" in keys for keys in declared)
+
+
+def test_no_token_prefix_spans_two_members_of_json():
+    # kgen.rules.values.screen_fields: a screen finds in a spec's JSON what it finds
+    # in one of its members'.
+    from kgen.rules.token_formats import PREFIXES
+
+    assert PREFIXES
+    assert not [p for p in PREFIXES if set(p) & set('{}[],:"')]
+
+
+def test_a_model_whose_fields_depend_on_each_other_is_validated_whole():
+    from pydantic import model_validator
+
+    from kgen.spec.job import JobSpec
+
+    class Linked(JobSpec):
+        @model_validator(mode="after")
+        def _linked(self) -> Linked:
+            return self
+
+    assert revalidate._fields_alone(JobSpec)
+    assert not revalidate._fields_alone(Linked)
