@@ -30,6 +30,9 @@ class Scan:
     folders: set[str] = field(default_factory=set)
     # Anything else (a link, a named pipe...), with what it is.
     odd: dict[str, str] = field(default_factory=dict)
+    # Each file's lstat, where asked for (the tree record has files to vouch for):
+    # taken from the entry the scan has in hand, not by a second walk of the tree.
+    stats: dict[str, Stat] | None = None
 
 
 def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None:
@@ -44,6 +47,7 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
             )
         )
     below = []
+    stats = found.stats
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
@@ -54,6 +58,12 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
                     below.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     found.files.add(path)
+                    if stats is not None:
+                        try:
+                            status = entry.stat(follow_symlinks=False)
+                        except FileNotFoundError:
+                            continue  # gone since the folder was listed
+                        stats[path] = stat_of(status)
                 else:
                     found.odd[path] = _kind(entry)
     except OSError as exc:
