@@ -10,7 +10,9 @@ of the interpreter's ending anyone can see, and then leaves:
   ending to the interpreter, which words and codes it as it always did);
 - the atexit handlers run (multiprocessing's, weakref.finalize's, logging's);
 - no other thread may be running and no child process alive: the interpreter would
-  wait for them, and a pool's own ending is left to it.
+  wait for them, and a pool's own ending is left to it;
+- no profiler or tracer may be on (`python -m cProfile -m kgen`, coverage): it writes
+  what it found once the program is over.
 
 kgen writes every file it writes through a `with` block, and closes every descriptor it
 opens: nothing of the project or the cache waits for an object to be freed.
@@ -69,7 +71,10 @@ def leave(code: int) -> None:
 
 
 def _alone() -> bool:
-    """Whether this is the process's only thread, with no child process alive."""
+    """Whether this is the process's only thread, with no child process alive and no
+    profiler or tracer on."""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return False
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return False

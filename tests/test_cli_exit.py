@@ -96,6 +96,21 @@ def test_a_closed_pipe_at_the_end_is_reported_as_python_reports_it():
     )
 
 
+def test_a_profiled_command_ends_as_usual(tmp_path: Path):
+    # cProfile writes its file after the program: the command must get that far.
+    out = tmp_path / "profile.out"
+    script = tmp_path / "command.py"
+    script.write_text(f"CODE = 1\nTHREAD = False\n{STUB}\n{AS_INSTALLED}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(out), str(script)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout == "out atexit", done.stderr  # (cProfile drops the exit code)
+    assert out.stat().st_size > 0
+
+
 class _Kept:
     pass
 
