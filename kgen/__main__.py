@@ -76,4 +76,6 @@ def _no_plugins() -> tuple[()]:
 
 
 if __name__ == "__main__":
-    run()
+    if vars(sys.modules["__main__"]) is globals():
+        run()  # `python -m kgen`: the program itself
+    raise SystemExit(main())  # run by a program (runpy): the exit is given back

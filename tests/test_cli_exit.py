@@ -130,9 +130,41 @@ def test_unarmed_keep_holds_nothing(monkeypatch: pytest.MonkeyPatch):
     assert cli_exit._kept == [held]
 
 
-def test_the_installed_command_is_the_one_that_ends_so():
-    # pyproject's script entry and `python -m kgen` both go through run().
+def test_python_m_kgen_ends_so_and_a_program_running_it_gets_the_exit(
+    tmp_path: Path,
+):
+    # An object made at start-up (sitecustomize) says when the interpreter frees it.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Loud:\n"
+        "    def __del__(self):\n"
+        "        sys.stderr.write('freed\\n')\n"
+        "loud = Loud()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, "-m", "kgen", "--version"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.startswith("kgen, version ")
+    # runpy from another program: SystemExit comes back, and the program goes on.
+    script = (
+        "import runpy, sys\n"
+        "sys.argv = ['kgen', '--version']\n"
+        "try:\n    runpy.run_module('kgen', run_name='__main__')\n"
+        "except SystemExit as exc:\n    print('exit', exc.code)\n"
+    )
+    hosted = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert hosted.stdout.endswith("exit 0\n") and hosted.stderr == "freed\n"
     repo = Path(__file__).resolve().parent.parent
     assert 'kgen = "kgen.__main__:run"' in (repo / "pyproject.toml").read_text()
-    source = (repo / "kgen" / "__main__.py").read_text()
-    assert source.endswith('if __name__ == "__main__":\n    run()\n')
