@@ -1,10 +1,9 @@
 """The end of the `kgen` process: out at once, without tearing the interpreter down.
 
 Once a command has returned, all that is left to the interpreter's own exit is to free
-every object one by one: the tree of 12,000 paths, its record, the render cache's
-tables, the modules. That took 70 ms of a 0.44 s rebuild after a one-spec edit, for
-memory the operating system takes back at once anyway. So the command's exit does what
-of the interpreter's ending anyone can see, and then leaves:
+every object one by one: the tree of 12,000 paths, its renders, the render cache's
+tables, the modules; memory the operating system takes back at once anyway. So the
+command's exit does what of the interpreter's ending anyone can see, and then leaves:
 
 - sys.stdout and sys.stderr are flushed (a flush that fails, a closed pipe, leaves the
   ending to the interpreter, which words and codes it as it always did);
@@ -20,8 +19,11 @@ Only the command as run (`kgen`, `python -m kgen`) ends so (`arm`); kgen.__main_
 still returns to whoever calls it, and frees what it made.
 
 Most of that freeing would come as the command returns, before the interpreter's end:
-a build's tree, renders and cache (10-15 ms of a one-spec rebuild). A command that is
-about to return `keep`s them, which an armed run leaves for the process's end.
+a build's tree, renders and cache. A command that is about to return `keep`s them,
+which an armed run leaves for the process's end. Together about 25 ms of a 0.44 s
+rebuild after a one-spec edit at 1,000 jobs (CPU and wall, medians of 15 interleaved
+runs); nothing measurable for a one-spec `validate`, whose teardown gc.freeze already
+made cheap (kgen.__main__).
 """
 
 from __future__ import annotations
