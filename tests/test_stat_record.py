@@ -439,12 +439,25 @@ def test_a_rebuild_with_nothing_new_to_record_leaves_the_record(
 def test_the_scan_vouches_only_for_files_as_recorded_and_as_expected(
     tmp_path: Path,
 ) -> None:
-    seen = pack_stat(10, 5_000_000_001, 0, 1, 1, 0o100644)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    for name in "abcde":
+        (folder / name).write_text("a: 1\n")
+    recorded = {f"out/{name}": scan.stat_of(os.lstat(folder / name)) for name in "abcd"}
+    os.utime(folder / "b", ns=(0, 5_000_000_001))  # touched since
+    (folder / "d").unlink()  # gone
+    found = compare.Scan(recorded=recorded, unchanged=set())
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        scan.scan_below(fd, "out", found)
+    finally:
+        os.close(fd)
+    # Only files in the record, as recorded (e, new to it, is read whatever it is).
+    assert found.unchanged == {"out/a", "out/c"}
+    assert found.files == {"out/a", "out/b", "out/c", "out/e"}
     watch = TreeWatch(None, "out")
-    watch.old.stats = {"out/a": seen, "out/b": seen, "out/c": seen, "out/d": seen}
-    watch.old.held = {p: stat_record.held("a: 1\n") for p in watch.old.stats}
-    now = {**watch.old.stats, "out/b": pack_stat(10, 5_000_000_002, 0, 1, 1, 0o100644)}
-    del now["out/d"]  # gone
-    expected = {"out/a": "a: 1\n", "out/b": "a: 1\n", "out/c": "a: 2\n", "out/d": ""}
-    assert watch.vouched(now, expected) == {"out/a"}
+    watch.old.stats = recorded
+    watch.old.held = {p: stat_record.held("a: 1\n") for p in recorded}
+    expected = dict.fromkeys(found.files, "a: 1\n") | {"out/c": "a: 2\n"}
+    assert watch.vouched(found.unchanged, expected) == {"out/a"}
     assert watch.trusted == {"out/a"} and watch.seen == {}  # not read

@@ -102,8 +102,9 @@ class OutputTree:
         # What earlier commands found in the tree (kgen.output.stat_record), kept
         # in the cache of the project at `root` where one is given.
         self.watch = watch or TreeWatch(None, output)
-        # The lstat of each file, as the last scan found it (if the record has any).
-        self.stats: dict[str, Stat] | None = None
+        # The files whose lstat the last scan found the recorded one (if the record
+        # has any), until they are read.
+        self.unchanged: set[str] | None = None
 
     @classmethod
     def open(cls, root: Path, output: str) -> OutputTree:
@@ -149,10 +150,12 @@ class OutputTree:
         return Index({}, {}) if self.fd is None else index_in(self.fd, self.output)
 
     def scan(self) -> Scan:
-        found = Scan(stats={} if self.watch.old.stats else None)
+        recorded = self.watch.old.stats
+        found = Scan(recorded=recorded or None, unchanged=set() if recorded else None)
         if self.fd is not None:
             scan_below(self.fd, self.output, found)
-        self.stats, found.stats = found.stats, None  # the tree's, until it is read
+        self.unchanged = found.unchanged  # the tree's, until it is read
+        found.recorded = found.unchanged = None
         return found
 
     def read(self, limits: dict[str, int]) -> Contents:
@@ -179,11 +182,11 @@ class OutputTree:
             return found
         watch: TreeWatch | None = self.watch
         known: set[str] = set()
-        if watch is not None and expected is not None and self.stats is not None:
+        if watch is not None and expected is not None and self.unchanged is not None:
             # A file whose lstat, as scanned, is the one recorded holds what it held.
-            known = watch.vouched(self.stats, expected)
+            known = watch.vouched(self.unchanged, expected)
             found.update(dict.fromkeys(known, SAME))
-            watch = self.stats = None  # ... and what is not known is read
+            watch = self.unchanged = None  # ... and what is not known is read
         cut = len(self.output) + 1
         folders: dict[str, list[str]] = {}
         for path in found:
