@@ -144,7 +144,10 @@ class TreeWatch:
             if (wanted := expected_get(path)) is not None
             and held_get(path) == held(wanted)
         }
-        self.trusted |= known
+        if self.trusted:
+            self.trusted |= known
+        else:
+            self.trusted = known  # one set of them, not two (120,000 at 10,000 jobs)
         return known
 
     def found(self, path: str, status: Stat) -> None:
