@@ -1,7 +1,8 @@
 """`python -m kgen` and the `kgen` command.
 
 `kgen --version` is answered before the command line is imported: scripts call it to
-find kgen, and start-up is a benchmark target (click alone is a third of it).
+find kgen, and start-up is a benchmark target (click alone is a third of it). The
+command ends without the interpreter's teardown (kgen.cli_exit).
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ def main() -> int:
     return code
 
 
+def run() -> None:
+    """The `kgen` command: main(), and out with its exit code (kgen.cli_exit)."""
+    from kgen.cli_exit import arm, leave
+
+    arm()
+    code = main()
+    leave(code)
+    sys.exit(code)
+
+
 def _no_plugin_loader() -> None:
     """pydantic imports its plugin loader at its first validator even with plugins off,
     and the loader imports importlib.metadata (15-20 ms here) before it looks at the
@@ -65,4 +76,6 @@ def _no_plugins() -> tuple[()]:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    if vars(sys.modules["__main__"]) is globals():
+        run()  # `python -m kgen`: the program itself
+    raise SystemExit(main())  # run by a program (runpy): the exit is given back

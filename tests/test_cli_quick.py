@@ -21,7 +21,7 @@ from tests.conftest import files_below
 
 # The command as installed (kgen.__main__: the quick path where it applies), and the
 # same arguments through click's command table.
-QUICK = "import sys; from kgen.__main__ import main; sys.exit(main())"
+QUICK = "from kgen.__main__ import run; run()"
 CLICK = "import sys; from kgen.cli import main; sys.exit(main())"
 
 

@@ -36,6 +36,9 @@ def test_a_one_spec_rebuild_renders_without_pyyaml(tmp_path: Path) -> None:
     assert {EMITTER, WORKERS} & modules == set()
     # A PyTorchJob's models alone, and the loader's fast path alone.
     assert {TRAINJOB_MODELS, FULL_LOADER} & modules == set()
+    # Its few files are written in place: no tree to swap in (renameat2 through
+    # ctypes), and no file kgen did not write to warn of.
+    assert {"ctypes", "kgen.resources.emit"} & modules == set()
 
 
 def test_a_render_left_to_pyyaml_is_written_as_a_cold_build_writes_it(

@@ -20,7 +20,7 @@ import pytest
 
 from kgen.commands import build as build_command
 from kgen.commands import up_to_date
-from kgen.output import compare, journal, stat_record, writer
+from kgen.output import compare, journal, scan, stat_record, writer
 from kgen.output.scan import pack_stat
 from kgen.output.stat_record import (
     TreeWatch,
@@ -142,6 +142,7 @@ def test_a_file_changed_in_the_same_second_is_caught(
         return pack_stat(status.st_size, second, second, *kept)
 
     monkeypatch.setattr(compare, "stat_of", whole_seconds)
+    monkeypatch.setattr(scan, "stat_of", whole_seconds)
     monkeypatch.setattr(stat_record, "stat_of", whole_seconds)
     monkeypatch.setattr(up_to_date, "stat_of", whole_seconds)
     assert run_kgen("build", "--check", "-C", str(root)).code == 0
@@ -433,3 +434,30 @@ def test_a_rebuild_with_nothing_new_to_record_leaves_the_record(
     (warm / "manifests/dev-cpu/tf-job-00003.tfjob.yaml").write_text("x: 1\n")
     found = run_kgen("build", "--check", "-C", str(warm))
     assert "modified: manifests/dev-cpu/tf-job-00003.tfjob.yaml" in found.err
+
+
+def test_the_scan_vouches_only_for_files_as_recorded_and_as_expected(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    for name in "abcde":
+        (folder / name).write_text("a: 1\n")
+    recorded = {f"out/{name}": scan.stat_of(os.lstat(folder / name)) for name in "abcd"}
+    os.utime(folder / "b", ns=(0, 5_000_000_001))  # touched since
+    (folder / "d").unlink()  # gone
+    found = compare.Scan(recorded=recorded, unchanged=set())
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        scan.scan_below(fd, "out", found)
+    finally:
+        os.close(fd)
+    # Only files in the record, as recorded (e, new to it, is read whatever it is).
+    assert found.unchanged == {"out/a", "out/c"}
+    assert found.files == {"out/a", "out/b", "out/c", "out/e"}
+    watch = TreeWatch(None, "out")
+    watch.old.stats = recorded
+    watch.old.held = {p: stat_record.held("a: 1\n") for p in recorded}
+    expected = dict.fromkeys(found.files, "a: 1\n") | {"out/c": "a: 2\n"}
+    assert watch.vouched(found.unchanged, expected) == {"out/a"}
+    assert watch.trusted == {"out/a"} and watch.seen == {}  # not read

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kgen.cli_exit import keep
 from kgen.commands.outcome import (
     EXIT_OK,
     EXIT_PROBLEMS,
@@ -69,6 +70,7 @@ def _build(
     if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
+    keep(outcome, expected)  # freed as the process ends (kgen.cli_exit)
     output = outcome.project.spec.output
     scope = _scope(options, output)
     if check:

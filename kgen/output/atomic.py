@@ -19,7 +19,6 @@ recovery leaves a locked one alone; a killed build's lock goes with it.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import os
@@ -273,6 +272,10 @@ def _reason(exc: BaseException) -> str:
 
 
 def _exchange(a_dir: int, a: str, b_dir: int, b: str) -> bool:
+    # Imported here: only a swap needs it, not a build that writes a few files in
+    # place or none (1-2 ms of a one-spec rebuild).
+    import ctypes
+
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (AttributeError, OSError):

@@ -102,6 +102,9 @@ class OutputTree:
         # What earlier commands found in the tree (kgen.output.stat_record), kept
         # in the cache of the project at `root` where one is given.
         self.watch = watch or TreeWatch(None, output)
+        # The files whose lstat the last scan found the recorded one (if the record
+        # has any), until they are read.
+        self.unchanged: set[str] | None = None
 
     @classmethod
     def open(cls, root: Path, output: str) -> OutputTree:
@@ -147,9 +150,12 @@ class OutputTree:
         return Index({}, {}) if self.fd is None else index_in(self.fd, self.output)
 
     def scan(self) -> Scan:
-        found = Scan()
+        recorded = self.watch.old.stats
+        found = Scan(recorded=recorded or None, unchanged=set() if recorded else None)
         if self.fd is not None:
             scan_below(self.fd, self.output, found)
+        self.unchanged = found.unchanged  # the tree's, until it is read
+        found.recorded = found.unchanged = None
         return found
 
     def read(self, limits: dict[str, int]) -> Contents:
@@ -174,12 +180,22 @@ class OutputTree:
         found: Contents = dict.fromkeys(paths)
         if self.fd is None:
             return found
+        watch: TreeWatch | None = self.watch
+        known: set[str] = set()
+        if watch is not None and expected is not None and self.unchanged is not None:
+            # A file whose lstat, as scanned, is the one recorded holds what it held.
+            known = watch.vouched(self.unchanged, expected)
+            found.update(dict.fromkeys(known, SAME))
+            watch = self.unchanged = None  # ... and what is not known is read
         cut = len(self.output) + 1
         folders: dict[str, list[str]] = {}
         for path in found:
-            folders.setdefault(path[cut : path.rindex("/")], []).append(path)
+            if path not in known:
+                folders.setdefault(path[cut : path.rindex("/")], []).append(path)
         for folder, inside in folders.items():
-            _read_folder(self.fd, folder, inside, found, limit_of, expected, self.watch)
+            _read_folder(
+                self.fd, folder, inside, found, limit_of, expected, self.watch, watch
+            )
         return found
 
 
@@ -197,7 +213,10 @@ def _read_folder(
     limit_of: Callable[[str], int],
     expected: Mapping[str, str | Digest] | None,
     watch: TreeWatch | None = None,
+    record: TreeWatch | None = None,
 ) -> None:
+    """Read `paths` (in `folder`) into `found`; `watch` is told of the files found
+    holding what is expected, and `record` (if not yet asked) says which are known."""
     try:
         fd = open_folder(output, folder)
     except (FileNotFoundError, NotADirectoryError, Refused):
@@ -205,9 +224,9 @@ def _read_folder(
     except OSError as exc:
         raise KgenError(unreadable(paths[0].rpartition("/")[0], exc)) from None
     try:
-        if watch is not None and expected is not None:
+        if record is not None and expected is not None:
             # A file whose lstat is the one recorded holds what it held.
-            known, gone = watch.known(fd, paths, expected)
+            known, gone = record.known(fd, paths, expected)
             found.update(dict.fromkeys(known, SAME))
             paths = [p for p in paths if p not in known and p not in gone]
         for path in paths:

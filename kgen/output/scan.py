@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from kgen.errors import KgenError, Problem
@@ -30,6 +30,11 @@ class Scan:
     folders: set[str] = field(default_factory=set)
     # Anything else (a link, a named pipe...), with what it is.
     odd: dict[str, str] = field(default_factory=dict)
+    # The tree record's lstats, where it has files to vouch for; the scan then notes
+    # the files whose lstat is the recorded one (`unchanged`), taken from the entry it
+    # has in hand, not by a second walk of the tree (kgen.output.stat_record).
+    recorded: Mapping[str, Stat] | None = None
+    unchanged: set[str] | None = None
 
 
 def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None:
@@ -44,6 +49,7 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
             )
         )
     below = []
+    recorded, unchanged = found.recorded, found.unchanged
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
@@ -54,6 +60,16 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
                     below.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     found.files.add(path)
+                    if unchanged is not None and recorded is not None:
+                        was = recorded.get(path)
+                        if was is None:
+                            continue  # new to the record: read, whatever its lstat
+                        try:
+                            status = entry.stat(follow_symlinks=False)
+                        except FileNotFoundError:
+                            continue  # gone since the folder was listed
+                        if stat_of(status) == was:
+                            unchanged.add(path)
                 else:
                     found.odd[path] = _kind(entry)
     except OSError as exc:

@@ -62,16 +62,21 @@ class Spool:
         them (as they are, if nothing can be staged)."""
         if self._off:
             return facts
-        texts = []
         reserved = self._reserved.setdefault(env, set())
+        texts = []
+        carried = False  # a text at all (4,000 renders, most from the cache, have none)
         for out in facts.files:
             if not out.text:  # a cached render's (whether staged before or not)
                 reserved.add(out.filename)
-            elif (
+                continue
+            carried = True
+            if (
                 out.filename not in reserved
                 and f"{self.output}/{env}/{out.filename}" not in self.spooled
             ):
                 texts.append(out)
+        if not carried:
+            return facts  # nothing to stage or to keep
         if texts and not self._stage(env, texts):
             return facts
         size = sum(len(out.text) for out in facts.files)

@@ -177,7 +177,7 @@ class Cache:
             table = self._render_shard(shard)
             mine = used.get(shard, {})
             if whole:
-                unused = len(table) - sum(1 for key in table if key in mine)
+                unused = len(table.keys() - mine.keys())
                 if shard in made or unused * 2 > len(table):
                     table = mine
             else:

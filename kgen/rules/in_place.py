@@ -14,15 +14,12 @@ from kgen.pipeline.records import Finding, Render, RunResult
 
 def fingerprints(result: RunResult, output: str) -> dict[str, str]:
     """Output path of each rendered job to a fingerprint of its `spec`."""
-    return dict(
-        _marks(render, output) for render in result.renders if render.facts.fingerprint
-    )
-
-
-def _marks(render: Render, output: str) -> tuple[str, str]:
-    assert render.facts.fingerprint is not None
-    filename, mark = render.facts.fingerprint
-    return f"{output}/{render.env.name}/{filename}", mark
+    # One comprehension, no call a render: 4,000 at 1,000 jobs, twice a build.
+    return {
+        f"{output}/{render.env.name}/{marked[0]}": marked[1]
+        for render in result.renders
+        if (marked := render.facts.fingerprint)
+    }
 
 
 def changed_in_place(
@@ -32,7 +29,12 @@ def changed_in_place(
     or `base` (`<env>/<file>` to mark, from a render of the base commit), since a pull
     request already carries the rebuilt index."""
     output = project.spec.output
-    marked = [(render, *_marks(render, output)) for render in _marked(result)]
+    marked = [
+        (render, f"{output}/{render.env.name}/{fingerprint[0]}", fingerprint[1])
+        for render in result.renders
+        if (fingerprint := render.facts.fingerprint)
+        and "job-changed-in-place" not in render.facts.ignore
+    ]
     if base is None:
         committed = read_fingerprints(
             project.root, output, only=[path for _, path, _ in marked]
@@ -48,16 +50,6 @@ def changed_in_place(
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)
             ]
     return merge_environments(findings, {})
-
-
-def _marked(result: RunResult) -> list[Render]:
-    """Renders with a mark to compare: jobs, unless the warning is ignored."""
-    return [
-        render
-        for render in result.renders
-        if render.facts.fingerprint
-        and "job-changed-in-place" not in render.facts.ignore
-    ]
 
 
 def _differs(committed: str | None, mark: str) -> bool:
