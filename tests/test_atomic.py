@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -61,31 +62,45 @@ def _complete_build(root: Path) -> float:
 def test_killed_builds_leave_the_old_or_the_new_tree(tmp_path: Path):
     root = _make_project(tmp_path)
     trees = {}
+    durations = []
     for state in (1, 2):
         _set_state(root, state)
-        duration = _complete_build(root)
+        durations.append(_complete_build(root))
         trees[state] = files_below(root / "manifests")
     assert trees[1] != trees[2]
     rng = random.Random(20261122)
     outcomes = {"old": 0, "new": 0}
     state = 2
-    # One kill per slot across 1.6x a build's length, jittered: the early slots land
-    # before the swap and the late ones after it, on a slow machine or a fast one.
-    moments = [duration * 1.6 * (slot + rng.random()) / KILLS for slot in range(KILLS)]
-    for moment in moments:
+
+    def kill_at(fraction: float) -> None:
+        """Start a build of the other state and kill it `fraction` of a build's
+        length in (the median of the complete builds so far: a machine that slows
+        down stretches the moments with it)."""
+        nonlocal state
         old, state = state, 3 - state
         _set_state(root, state)
         proc = _build(root)
-        time.sleep(moment)
+        time.sleep(fraction * statistics.median(durations))
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=60)
         now = files_below(root / "manifests")
         assert now in (trees[old], trees[state]), "a killed build left a mixed tree"
         outcomes["old" if now == trees[old] else "new"] += 1
-        _complete_build(root)
+        durations.append(_complete_build(root))
         assert files_below(root / "manifests") == trees[state], (
             "the next build recovers without cleanup"
         )
+
+    # One kill per slot across 1.6x a build's length, jittered: the early slots land
+    # before the swap and the late ones after it, on a slow machine or a fast one.
+    for slot in range(KILLS):
+        kill_at(1.6 * (slot + rng.random()) / KILLS)
+    # A machine busy enough to bunch them on one side gets more on the other, up to
+    # as many again: each still kills a build that is running or just done.
+    for _ in range(KILLS):
+        if outcomes["old"] and outcomes["new"]:
+            break
+        kill_at(rng.uniform(1.0, 2.5) if outcomes["old"] else rng.uniform(0, 0.3))
     leftovers = [
         p.name
         for p in tmp_path.iterdir()
