@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -206,6 +207,44 @@ def test_a_damaged_or_foreign_record_is_ignored(
     found = _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
     assert found.code == 1
     assert not (tmp_path / "planted").exists()
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
+    planted: str,
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A FIFO at the record's place would block a plain open for ever (the test's
+    # alarm ends it); a link would be read and written through.
+    warm, cold = _pair(tmp_path, run_kgen)
+    where = record_file(warm, "manifests")
+    assert where is not None
+    target = tmp_path / "elsewhere.pickle"
+    target.write_bytes(where.read_bytes())
+    where.unlink()
+    if planted == "fifo":
+        os.mkfifo(where)
+    else:
+        where.symlink_to(target)
+    for root in (warm, cold):
+        _rewrite(root / JOB, _swap_case, new_inode=False)
+    monkeypatch.chdir(tmp_path)
+
+    def hang(signum: int, frame: object) -> None:
+        raise TimeoutError("the build hung on the record")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.alarm(60)
+    try:
+        found = _same(run_kgen, monkeypatch, warm, cold, "build")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert found.code == 0
+    assert where.is_file() and not where.is_symlink()  # replaced, not written through
+    assert target.read_bytes() != where.read_bytes()
 
 
 def test_a_build_after_one_edit_reads_only_what_it_wrote(

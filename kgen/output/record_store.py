@@ -2,11 +2,13 @@
 written: in the user's cache folder, one per output folder by its real path and device,
 as two pickles of plain data (the stats and the tree, then what each file held), from
 this very kgen only (its code identity first). A record missing, unreadable, corrupt,
-from another kgen or of another folder reads as empty; one that cannot be written only
+from another kgen or of another folder, or a file that is not a regular one (a link,
+a FIFO) reads as empty; one that cannot be written only
 costs time."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import sys
@@ -15,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from kgen.output.scan import Stat
+from kgen.pipeline.cache_file import open_cache_file
 
+# Far above a record of 10,000 jobs (120,000 files: about 15 MB); a larger file is
+# not kgen's and reads as no record.
+MAX_RECORD_BYTES = 1 << 30
 _ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
 
 
@@ -66,8 +72,11 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
     stats' order, so both tables share one string a path)."""
     if where is None:
         return TreeRecord()
+    handle = open_cache_file(where, MAX_RECORD_BYTES)
+    if handle is None:
+        return TreeRecord()
     try:
-        with open(where, "rb") as handle:
+        with handle:
             loader = _Unpickler(handle)
             salt, stats, tree, folders = loader.load()
             helds = loader.load() if held else []
@@ -92,10 +101,11 @@ def save_record(where: Path | None, record: TreeRecord) -> None:
     partial = where.with_name(f".{where.name}.{os.getpid()}.tmp")
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "wb") as handle:
+        with open(partial, "xb") as handle:  # never through what is there
             pickle.dump(data, handle, protocol=5)
             helds = [record.held.get(path, b"") for path in record.stats]
             pickle.dump(helds, handle, protocol=5)
         os.replace(partial, where)
-    except OSError:
-        pass  # a record that cannot be written only costs time
+    except OSError:  # a record that cannot be written only costs time
+        with contextlib.suppress(OSError):
+            os.unlink(partial)

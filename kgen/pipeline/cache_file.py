@@ -10,25 +10,37 @@ import contextlib
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 
 def read_cache_file(path: Path, max_bytes: int) -> bytes | None:
     """The bytes of `path`, or None if it is missing, not a regular file or larger
     than `max_bytes`."""
+    handle = open_cache_file(path, max_bytes)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            return handle.read(max_bytes + 1)
+        except OSError:
+            return None
+
+
+def open_cache_file(path: Path, max_bytes: int) -> BinaryIO | None:
+    """`path` open to read (the caller closes it), or None if it is missing, not a
+    regular file or larger than `max_bytes`: for a file read as a stream."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
     try:
         status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > max_bytes:
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(max_bytes + 1)
+        if stat.S_ISREG(status.st_mode) and status.st_size <= max_bytes:
+            return os.fdopen(fd, "rb")
     except OSError:
-        return None
-    finally:
-        os.close(fd)
+        pass
+    os.close(fd)
+    return None
 
 
 def write_cache_file(path: Path, data: bytes) -> None:
