@@ -4,7 +4,9 @@ together and rewrites one file of renders, not one for each environment."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
 from pathlib import Path
 
 from kgen.pipeline import cache as kgen_cache
@@ -65,3 +67,72 @@ def test_a_render_is_in_the_file_of_its_keys_first_six_bits() -> None:
         assert kgen_cache.shard_of(key) == expected
         assert kgen_cache.shard_of(key.upper()) == expected
     assert len({kgen_cache.shard_of(f"{b:02x}") for b in range(256)}) == 64
+
+
+def _identities(root: Path) -> set[str]:
+    folder = kgen_cache.cache_folder(root)
+    assert folder is not None
+    return set(pickle.loads((folder / "identities.pickle").read_bytes())[1])
+
+
+def test_an_edited_jobs_old_identity_is_forgotten(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    # Each edit made a new identity (the job's bytes are its key) and none went: the
+    # table grew by one with every edit, for ever.
+    root = copy_example(tmp_path / "project")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    first = _identities(root)
+    assert len(first) == len(list((root / "jobs").glob("*.yaml")))
+    spec = root / "jobs" / "mnist-ddp.yaml"
+    for edit in range(3):
+        spec.write_text(spec.read_text() + f"# edit {edit}\n")
+        assert run_kgen("build", "-C", str(root)).code == 0
+    assert len(_identities(root)) == len(first)
+    # A run over some jobs keeps what it did not read.
+    spec.write_text(spec.read_text() + "# edit 3\n")
+    assert run_kgen("validate", "-C", str(root), str(spec)).code == 0
+    assert len(_identities(root)) == len(first) + 1
+    # The next whole run that writes the table drops it (one alone does not make a
+    # run rewrite it: a quarter of the table does).
+    spec.write_text(spec.read_text() + "# edit 4\n")
+    assert run_kgen("validate", "-C", str(root)).code == 0
+    assert len(_identities(root)) == len(first)
+
+
+def test_cache_files_that_are_no_regular_files_are_ignored(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    # A FIFO in the cache folder blocked a plain open for ever (the alarm ends the
+    # test); a link was read, and written through.
+    root = copy_example(tmp_path / "project")
+    assert run_kgen("build", "-C", str(root)).code == 0
+    assert run_kgen("build", "--check", "-C", str(root)).code == 0
+    folder = kgen_cache.cache_folder(root)
+    assert folder is not None
+    outside = tmp_path / "outside.pickle"
+    outside.write_bytes(b"not kgen's")
+    planted = sorted(folder.glob("*.pickle"))
+    assert {"identities.pickle", "run-build-check.pickle"} <= {p.name for p in planted}
+    for index, path in enumerate(planted):
+        path.unlink()
+        if index % 2:
+            path.symlink_to(outside)
+        else:
+            os.mkfifo(path)
+
+    class Hung(BaseException):  # not an OSError, which kgen may take for a miss
+        pass
+
+    def hang(signum: int, frame: object) -> None:
+        raise Hung("kgen hung on a file of its cache")
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, 60, 1)  # then every second, till cleared
+    try:
+        for args in (("build", "--check"), ("build",), ("build", "--check")):
+            assert run_kgen(*args, "-C", str(root)).code == 0, args
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert outside.read_bytes() == b"not kgen's"

@@ -17,11 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from kgen.output.scan import Stat
-from kgen.pipeline.cache_file import open_cache_file
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
 
-# Far above a record of 10,000 jobs (120,000 files: about 15 MB); a larger file is
-# not kgen's and reads as no record.
-MAX_RECORD_BYTES = 1 << 30
 _ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
 
 
@@ -72,7 +69,7 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
     stats' order, so both tables share one string a path)."""
     if where is None:
         return TreeRecord()
-    handle = open_cache_file(where, MAX_RECORD_BYTES)
+    handle = open_cache_file(where, MAX_TABLE_BYTES)
     if handle is None:
         return TreeRecord()
     try:

@@ -23,12 +23,14 @@ data types can be unpickled. `KGEN_CACHE_DIR` moves the folder; `KGEN_NO_CACHE=1
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
 from kgen.pipeline.cache_place import cache_folder
 from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
 from kgen.pipeline.facts import Facts
@@ -82,6 +84,8 @@ class Cache:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
         self.identities: dict[str, Identity] = self._read("identities")
+        # The identities this run asked for or made: every job file's, in a whole run.
+        self._asked: set[str] = set()
         # Shards of renders read so far; the renders this run used, and made.
         self._renders: dict[str, dict[str, Entry]] = {}
         self._used: dict[str, Entry] = {}
@@ -92,9 +96,11 @@ class Cache:
         self._dirty: set[str] = set()
 
     def identity(self, key: str) -> Identity | None:
+        self._asked.add(key)
         return self.identities.get(key)
 
     def remember_identity(self, key: str, identity: Identity) -> None:
+        self._asked.add(key)
         if self.folder is not None and self.identities.get(key) != identity:
             self.identities[key] = identity
             self._dirty.add("identities")
@@ -149,7 +155,10 @@ class Cache:
         self._dirty.add("renders")
 
     def save(self, *, whole: bool) -> None:
-        """Write what changed; after a run over everything, only the renders it used."""
+        """Write what changed; after a run over everything, only the renders and job
+        identities it used."""
+        if self.folder is not None and whole:
+            self._forget_identities()
         if self.folder is None or not self._dirty:
             return
         try:
@@ -163,6 +172,18 @@ class Cache:
         except OSError:
             pass  # a cache that cannot be written only costs time
         self._dirty.clear()
+
+    def _forget_identities(self) -> None:
+        """The identities of job files a run over everything did not read (an edited
+        job's old bytes, a job deleted) go, when the table is written anyway or they
+        are a quarter of it: without this, each edit left one behind for ever."""
+        stale = self.identities.keys() - self._asked
+        if stale and (
+            "identities" in self._dirty or len(stale) * 4 >= len(self.identities)
+        ):
+            for key in stale:
+                del self.identities[key]
+            self._dirty.add("identities")
 
     def _save_renders(self, *, whole: bool) -> set[str] | None:
         """The shards renders made this run go into; after a run over everything, each
@@ -223,8 +244,11 @@ class Cache:
     def _read(self, name: str) -> dict[str, Any]:
         if self.folder is None:
             return {}
+        handle = open_cache_file(self.folder / f"{name}.pickle", MAX_TABLE_BYTES)
+        if handle is None:
+            return {}
         try:
-            with open(self.folder / f"{name}.pickle", "rb") as handle:
+            with handle:
                 salt, table = _Unpickler(handle).load()
         except Exception:
             return {}
@@ -234,6 +258,11 @@ class Cache:
         assert self.folder is not None
         path = self.folder / f"{name}.pickle"
         partial = path.with_name(f".{name}.{os.getpid()}.tmp")
-        with open(partial, "wb") as handle:
-            pickle.dump((code_digest(), table), handle, protocol=5)
-        os.replace(partial, path)
+        try:
+            with open(partial, "xb") as handle:  # never through what is there
+                pickle.dump((code_digest(), table), handle, protocol=5)
+            os.replace(partial, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
+            raise

@@ -12,6 +12,10 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+# A streamed table (the render cache's shards, the tree record, a run record) larger
+# than this is not kgen's: far above one of 10,000 jobs (tens of MB).
+MAX_TABLE_BYTES = 1 << 30
+
 
 def read_cache_file(path: Path, max_bytes: int) -> bytes | None:
     """The bytes of `path`, or None if it is missing, not a regular file or larger

@@ -19,6 +19,7 @@ unpickle only plain data and kgen's Problem.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -29,6 +30,7 @@ from typing import Any, NamedTuple
 from kgen.errors import Problem
 from kgen.output.scan import stat_of
 from kgen.output.stat_record import settled
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
 from kgen.pipeline.code import code_identity
 
 # A few dozen entries a folder at most are expected; a folder this large is read
@@ -193,8 +195,11 @@ def _where(folder: Path, command: str) -> Path:
 
 
 def load_run(folder: Path, command: str, key: str) -> RunRecord | None:
+    handle = open_cache_file(_where(folder, command), MAX_TABLE_BYTES)
+    if handle is None:
+        return None
     try:
-        with open(_where(folder, command), "rb") as handle:
+        with handle:
             found, fields = _Unpickler(handle).load()
         files, folders, places = fields[0]
         record = RunRecord(Watched(files, folders, places), *fields[1:])
@@ -211,8 +216,9 @@ def save_run(folder: Path, command: str, key: str, record: RunRecord) -> None:
     fields = (tuple(record.watched), *record[1:])
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with open(partial, "wb") as handle:
+        with open(partial, "xb") as handle:  # never through what is there
             pickle.dump((key, fields), handle, protocol=5)
         os.replace(partial, path)
-    except OSError:
-        pass  # a record that cannot be written only costs time
+    except OSError:  # a record that cannot be written only costs time
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
