@@ -7,6 +7,7 @@ command ends without the interpreter's teardown (kgen.cli_exit).
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import sys
@@ -21,9 +22,7 @@ PLUGINS_OFF = ("__all__", "1", "true")
 
 def main() -> int:
     if sys.argv[1:] in VERSION_FLAGS:
-        # Exactly what click's version option prints.
-        sys.stdout.write(f"kgen, version {__version__}\n")
-        return 0
+        return _version()
     # No cyclic garbage collection in a run. A run allocates millions of objects and
     # leaves almost no cycles (a cold build of 1,000 jobs: about 1,300 objects, the
     # same peak memory), while each collection walks every young object: 16 ms of a
@@ -58,6 +57,23 @@ def run() -> None:
     code = main()
     leave(code)
     sys.exit(code)
+
+
+def _version() -> int:
+    """Exactly what click's version option prints. A stdout closed or full is what it
+    is for every other command, an internal error (kgen.cli_guard), not a traceback."""
+    try:
+        sys.stdout.write(f"kgen, version {__version__}\n")
+        sys.stdout.flush()
+    except (AttributeError, OSError) as exc:  # AttributeError: no stdout at all
+        if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+            from kgen.cli_quick import closed_pipe
+
+            closed_pipe()
+        from kgen.cli_guard import internal_error
+
+        return internal_error(exc)
+    return 0
 
 
 def _no_plugin_loader() -> None:

@@ -35,8 +35,13 @@ def guarded(command: Callable[[], object]) -> int:
         reporter(stream=stream).report(exc.problems)
         return 1
     except Exception as exc:
-        sys.stderr.write(
-            f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n"
-        )
-        return EXIT_INTERNAL
+        return internal_error(exc)
     return code if isinstance(code, int) else 0
+
+
+def internal_error(exc: Exception) -> int:
+    """Say that `exc` ended kgen, and the exit code that says so."""
+    sys.stderr.write(
+        f"kgen: internal error: {type(exc).__name__}: {exc} (please report this as a bug)\n"
+    )
+    return EXIT_INTERNAL
