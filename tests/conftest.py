@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,3 +136,26 @@ def project(tmp_path: Path) -> Callable[..., Path]:
         )
 
     return make
+
+
+class Hung(BaseException):
+    """What `no_hang` raises: not an OSError (kgen takes a cache file it cannot read
+    for a miss, and would go on to block on the next one), nor any Exception."""
+
+
+@contextlib.contextmanager
+def no_hang(what: str, seconds: float = 60) -> Iterator[None]:
+    """Fail with Hung, naming `what`, if the block is still running after `seconds`
+    (and every second after that, till it ends): a test of a hang fails, never waits
+    for the suite's time limit."""
+
+    def hang(signum: int, frame: object) -> None:
+        raise Hung(what)
+
+    previous = signal.signal(signal.SIGALRM, hang)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 from pathlib import Path
 
 from kgen.pipeline import cache as kgen_cache
-from tests.conftest import RunKgen, copy_example
+from tests.conftest import RunKgen, copy_example, no_hang
 
 
 def _renders(root: Path) -> dict[str, bytes]:
@@ -103,8 +102,8 @@ def test_an_edited_jobs_old_identity_is_forgotten(
 def test_cache_files_that_are_no_regular_files_are_ignored(
     tmp_path: Path, run_kgen: RunKgen
 ) -> None:
-    # A FIFO in the cache folder blocked a plain open for ever (the alarm ends the
-    # test); a link was read, and written through.
+    # A FIFO in the cache folder blocked a plain open for ever; a link was read, and
+    # written through.
     root = copy_example(tmp_path / "project")
     assert run_kgen("build", "-C", str(root)).code == 0
     assert run_kgen("build", "--check", "-C", str(root)).code == 0
@@ -121,18 +120,7 @@ def test_cache_files_that_are_no_regular_files_are_ignored(
         else:
             os.mkfifo(path)
 
-    class Hung(BaseException):  # not an OSError, which kgen may take for a miss
-        pass
-
-    def hang(signum: int, frame: object) -> None:
-        raise Hung("kgen hung on a file of its cache")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.setitimer(signal.ITIMER_REAL, 60, 1)  # then every second, till cleared
-    try:
+    with no_hang("kgen hung on a file of its cache"):
         for args in (("build", "--check"), ("build",), ("build", "--check")):
             assert run_kgen(*args, "-C", str(root)).code == 0, args
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     assert outside.read_bytes() == b"not kgen's"

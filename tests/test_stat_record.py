@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,7 +29,7 @@ from kgen.output.stat_record import (
     settled,
 )
 from kgen.pipeline.cache import cache_folder
-from tests.conftest import Result, RunKgen, copy_example, files_below
+from tests.conftest import Result, RunKgen, copy_example, files_below, no_hang
 
 JOB = "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
 
@@ -216,8 +215,8 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # A FIFO at the record's place would block a plain open for ever (the test's
-    # alarm ends it); a link would be read and written through.
+    # A FIFO at the record's place blocked a plain open for ever; a link would be
+    # read and written through.
     warm, cold = _pair(tmp_path, run_kgen)
     where = record_file(warm, "manifests")
     assert where is not None
@@ -232,19 +231,8 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
         _rewrite(root / JOB, _swap_case, new_inode=False)
     monkeypatch.chdir(tmp_path)
 
-    class Hung(BaseException):  # not an OSError, which kgen may take for a miss
-        pass
-
-    def hang(signum: int, frame: object) -> None:
-        raise Hung("the build hung on the record")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.setitimer(signal.ITIMER_REAL, 60, 1)  # then every second, till cleared
-    try:
+    with no_hang("the build hung on the record"):
         found = _same(run_kgen, monkeypatch, warm, cold, "build")
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
     assert found.code == 0
     assert where.is_file() and not where.is_symlink()  # replaced, not written through
     assert target.read_bytes() != where.read_bytes()
