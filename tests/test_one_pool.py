@@ -6,6 +6,7 @@ codes as when the jobs are parsed while loading, on one core or several."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -185,7 +186,8 @@ def test_a_new_job_named_as_a_known_one(
     for index, left in enumerate([NEVER, MANY]):
         root = _project(tmp_path / str(index))
         monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / f"cache-{index}"))
-        _run(
+        validate = partial(
+            _run,
             run_kgen,
             monkeypatch,
             forked_pools,
@@ -194,18 +196,11 @@ def test_a_new_job_named_as_a_known_one(
             workers=2,
             left_to_run=left,
         )
+        validate()
         for name in ("a-first.yaml", "pt-job-00004-again.yaml", "z-new.yaml"):
             text = BROKEN.get(name, BROKEN["a-first.yaml"].replace("00007", "99999"))
             (root / "jobs" / name).write_text(text)
-        code, out, err, pools = _run(
-            run_kgen,
-            monkeypatch,
-            forked_pools,
-            root,
-            "validate",
-            workers=2,
-            left_to_run=left,
-        )
+        code, out, err, pools = validate()
         assert pools == (["fork"] if left == MANY else ["fork", "fork"])
         seen.append(
             (code, out.replace(str(root), "ROOT"), err.replace(str(root), "ROOT"))

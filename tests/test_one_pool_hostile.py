@@ -6,7 +6,6 @@ small projects, which always parse while loading."""
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from kgen.load import jobs as load_jobs
 from kgen.pipeline import parallel
 from kgen.pipeline import run as run_module
-from tests.conftest import REPO, RunKgen, files_below
+from tests.conftest import REPO, RunKgen, files_below, no_hang
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import generate
@@ -276,10 +275,6 @@ class _Unrebuilt(Exception):
         super().__init__(f"{rule} failed on {job}")
 
 
-def _alarm(signum: int, frame: object) -> None:
-    raise TimeoutError("the run hung")
-
-
 def test_a_crash_that_cannot_cross_back_from_a_worker(
     tmp_path: Path,
     run_kgen: RunKgen,
@@ -298,24 +293,18 @@ def test_a_crash_that_cannot_cross_back_from_a_worker(
             raise _Unrebuilt("a rule", job.file)
         return real(job, *args)
 
-    signal.signal(signal.SIGALRM, _alarm)
     seen = {}
-    try:
-        for path in PATHS:
-            root = tmp_path / path
-            _project(root, run_kgen, {})
-            before = _outside_jobs(root)
-            monkeypatch.setattr(run_module, "render_one", crashing)
-            signal.alarm(60)
+    for path in PATHS:
+        root = tmp_path / path
+        _project(root, run_kgen, {})
+        before = _outside_jobs(root)
+        monkeypatch.setattr(run_module, "render_one", crashing)
+        with no_hang("the run hung"):
             seen[path] = _runs(
                 root, run_kgen, monkeypatch, forked_pools, path, [("build",)]
             )
-            signal.alarm(0)
-            monkeypatch.setattr(run_module, "render_one", real)
-            assert _outside_jobs(root) == before
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        monkeypatch.setattr(run_module, "render_one", real)
+        assert _outside_jobs(root) == before
     assert seen["loading"] == [
         (
             3,

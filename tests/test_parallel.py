@@ -6,7 +6,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 
 from kgen.load import jobs as load_jobs
 from kgen.pipeline import parallel
-from tests.conftest import REPO, RunKgen, files_below
+from tests.conftest import REPO, RunKgen, files_below, no_hang
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import generate
@@ -162,18 +161,12 @@ def test_a_worker_that_dies_ends_the_run(
     # internal (exit 3) and that says what happened.
     monkeypatch.setenv("KGEN_WORKERS", "2")
 
-    def hang(signum: int, frame: object) -> None:
-        raise TimeoutError("the run hung on a dead worker")
-
-    previous = signal.signal(signal.SIGALRM, hang)
-    signal.alarm(60)
-    try:
-        with pytest.raises(RuntimeError, match=r"^a worker process died \(killed by"):
-            if streamed:
-                list(parallel.imap_units(_dies, list(range(400))))
-            else:
-                parallel.map_units(_dies, list(range(400)))
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    with (
+        no_hang("the run hung on a dead worker"),
+        pytest.raises(RuntimeError, match=r"^a worker process died \(killed by"),
+    ):
+        if streamed:
+            list(parallel.imap_units(_dies, list(range(400))))
+        else:
+            parallel.map_units(_dies, list(range(400)))
     assert multiprocessing.active_children() == []
