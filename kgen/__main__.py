@@ -52,7 +52,9 @@ def main() -> int:
 def run() -> None:
     """The `kgen` command: main(), and out with its exit code (kgen.cli_exit)."""
     from kgen.cli_exit import arm, leave
+    from kgen.cli_stdout import watch_stdout
 
+    watch_stdout()
     arm()
     code = main()
     leave(code)
@@ -60,19 +62,19 @@ def run() -> None:
 
 
 def _version() -> int:
-    """Exactly what click's version option prints. A stdout closed or full is what it
-    is for every other command, an internal error (kgen.cli_guard), not a traceback."""
+    """Exactly what click's version option prints. A stdout closed or full ends it as
+    it ends every other command (kgen.cli_guard), not in a traceback."""
     try:
         sys.stdout.write(f"kgen, version {__version__}\n")
         sys.stdout.flush()
     except (AttributeError, OSError) as exc:  # AttributeError: no stdout at all
         if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
-            from kgen.cli_quick import closed_pipe
+            from kgen.cli_stdout import closed_pipe
 
             closed_pipe()
-        from kgen.cli_guard import internal_error
+        from kgen.cli_guard import ended_by
 
-        return internal_error(exc)
+        return ended_by(exc)
     return 0
 
 

@@ -1,7 +1,8 @@
 """The one place where kgen's exceptions become exit codes, for kgen.cli (which turns
 click's own into theirs first) and for kgen.cli_quick alike.
 
-Exit codes: 0 ok; 1 invalid input or drift; 2 usage; 3 internal error.
+Exit codes: 0 ok; 1 invalid input or drift, or a standard output kgen cannot write to;
+2 usage; 3 internal error.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sys
 from collections.abc import Callable
 
 from kgen.cli_settings import fatal_format
+from kgen.cli_stdout import flush_stdout
 from kgen.errors import KgenError, UsageError, masked, printable
 
 EXIT_USAGE = 2
@@ -20,6 +22,7 @@ def guarded(command: Callable[[], object]) -> int:
     """`command`'s exit code (an int it returns, else 0), or the one its exception means."""
     try:
         code = command()
+        flush_stdout()  # here, where a stdout that cannot take it is reported
     except UsageError as exc:
         # Job and environment names are user input, read before they are validated:
         # the same masking and escaping as every problem (attack14 F9).
@@ -35,8 +38,28 @@ def guarded(command: Callable[[], object]) -> int:
         reporter(stream=stream).report(exc.problems)
         return 1
     except Exception as exc:
-        return internal_error(exc)
+        return ended_by(exc)
     return code if isinstance(code, int) else 0
+
+
+def ended_by(exc: Exception) -> int:
+    """Say why `exc` ended kgen, and the exit code that says so: a standard output that
+    cannot take what kgen prints (kgen.cli_stdout) or that the process started without
+    is the machine's trouble, exit 1; anything else is a bug in kgen, exit 3."""
+    from kgen.cli_stdout import StdoutError
+
+    if isinstance(exc, StdoutError):
+        reason = exc.strerror or str(exc)
+    elif isinstance(exc, AttributeError) and sys.stdout is None:
+        reason = "the process has none (descriptor 1 is closed)"
+    else:
+        return internal_error(exc)
+    try:
+        sys.stderr.write(f"kgen: error: cannot write to standard output: {reason}\n")
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass  # nowhere left to say it: the exit code does
+    return 1
 
 
 def internal_error(exc: Exception) -> int:

@@ -18,7 +18,8 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+
+from kgen.cli_stdout import closed_pipe
 
 # click's variable for shell completion of a program named `kgen`.
 COMPLETE = "_KGEN_COMPLETE"
@@ -122,13 +123,3 @@ def _as_click_would(command: Callable[[], int]) -> int:
         if exc.errno != errno.EPIPE:
             raise
         closed_pipe()
-
-
-def closed_pipe() -> NoReturn:
-    """End as click does on a closed pipe: exit 1, quietly."""
-    # click's own wrapper (click.core.Command.main, 8.x): later flushes stay quiet.
-    from click.utils import _PacifyFlushWrapper
-
-    sys.stdout = _PacifyFlushWrapper(sys.stdout)
-    sys.stderr = _PacifyFlushWrapper(sys.stderr)
-    sys.exit(1)

@@ -43,7 +43,11 @@ def main():
 kgen.__main__.main = main
 """
 AS_INSTALLED = "from kgen.__main__ import run; run()"
-PLAIN = "import sys, kgen.__main__; sys.exit(kgen.__main__.main())"
+# run() also has standard output say when it fails (kgen.cli_stdout); so does this.
+PLAIN = (
+    "import sys, kgen.__main__, kgen.cli_stdout; kgen.cli_stdout.watch_stdout(); "
+    "sys.exit(kgen.__main__.main())"
+)
 
 
 def _run(
