@@ -234,3 +234,28 @@ def test_preloading_a_kind_builds_what_its_renders_serialize():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout == "['ResourceAmounts', 'Resources', 'RunPolicy']\n"
+
+
+def test_version_loads_neither_click_nor_typing():
+    """`kgen --version` as the command runs it (kgen.__main__.run, with its standard
+    output watched): answered with the interpreter's own modules, no click, no typing."""
+    script = (
+        "import atexit, json, sys\n"
+        "sys.argv = ['kgen', '--version']\n"
+        "atexit.register(lambda: sys.stderr.write(json.dumps(sorted(sys.modules))))\n"
+        "from kgen.__main__ import run\n"
+        "run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, f"kgen, version {_version()}\n")
+    modules = set(json.loads(done.stderr))
+    assert "kgen.cli_stdout" in modules
+    assert not modules & {"click", "typing", "pydantic", "kgen.cli", "kgen.cli_quick"}
+
+
+def _version() -> str:
+    from kgen import __version__
+
+    return __version__
