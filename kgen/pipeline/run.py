@@ -25,7 +25,7 @@ from kgen.pipeline.one import render_one as render_one
 from kgen.pipeline.parallel import imap_units, pool_size, settle
 from kgen.pipeline.pending import Settling, parse_ahead, parse_all, parsed_job
 from kgen.pipeline.prepare import frameworks, prepare_rendering
-from kgen.pipeline.records import RunResult, TextSink
+from kgen.pipeline.records import RunResult, TextSink, without_texts
 from kgen.pipeline.stage import Stages
 from kgen.pipeline.units import (
     Selectors,
@@ -55,6 +55,9 @@ class _Work:
     # that parses a pending job needs to find the environments it goes into.
     selectors: Selectors
     select: Callable[[str, str], bool] | None
+    # The sink keeps no texts (`build --check`): a worker sends none back, only
+    # their digests (25 MB less to pickle and unpickle at 1,000 jobs × 4 envs).
+    digests_only: bool = False
 
 
 _work: _Work | None = None
@@ -108,7 +111,9 @@ def run(
     selectors = selectors_of(project, environments)
     stages = Stages(context)
     work = _Work(
-        project, environments, context, keep, emit, texts, stages, selectors, select
+        project,
+        *(environments, context, keep, emit, texts, stages, selectors, select),
+        digests_only=not getattr(sink, "wants_texts", True),
     )
     gathered = Gathered(environments)
     settling = Settling(project)
@@ -272,4 +277,6 @@ def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Ou
     facts = facts_of(
         rendered.spec, env, rendered.manifests, emit=_work.emit, header=header
     )
+    if _work.digests_only:
+        facts = without_texts(facts)
     return facts, rendered if _work.keep else None, problems
