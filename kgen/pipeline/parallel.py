@@ -90,6 +90,7 @@ def map_units(
                 progress(min(len(done) * size, len(items)), len(items))
     finally:
         gc.unfreeze()
+        settle()  # a caller that renders nothing after has nothing to overlap
     return [result for chunk in done for result in chunk]
 
 
