@@ -170,3 +170,42 @@ def test_a_worker_that_dies_ends_the_run(
         else:
             parallel.map_units(_dies, list(range(400)))
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 63, 200, 1_000, 10_000])
+@pytest.mark.parametrize("workers", [2, 3])
+def test_chunks_take_every_piece_once_and_shrink_toward_the_end(
+    count: int, workers: int
+):
+    chunks = list(parallel.tapered(count, parallel.STREAM_CHUNK, workers))
+    assert [i for start, end in chunks for i in range(start, end)] == list(range(count))
+    sizes = [end - start for start, end in chunks]
+    assert all(0 < size <= parallel.STREAM_CHUNK for size in sizes)
+    # Each chunk is at most a share of what is left for every worker: the last a
+    # worker takes alone is small, the others not long idle.
+    for start, end in chunks:
+        assert end - start <= -(-(count - start) // (2 * workers))
+    if count >= 1_000:
+        assert sizes[0] == parallel.STREAM_CHUNK and sizes[-1] == 1
+
+
+_SETTLED = """
+import multiprocessing, os, threading
+os.environ["KGEN_WORKERS"] = "2"
+from kgen.pipeline import parallel
+from tests.test_parallel import _square
+assert list(parallel.imap_units(_square, range(10_000))) == [i * i for i in range(10_000)]
+parallel.settle()
+assert multiprocessing.active_children() == []
+assert threading.active_count() == 1
+"""
+
+
+def test_a_finished_stream_lets_its_workers_go_and_settle_waits_for_them():
+    # A stream taken to its end does not wait for its workers to leave (the run
+    # writes its cache meanwhile); settle() does, so that the process ends alone,
+    # quickly (kgen.cli_exit). In a process of its own: a wait would be a hang.
+    done = subprocess.run(
+        [sys.executable, "-c", _SETTLED], cwd=REPO, timeout=60, check=False
+    )
+    assert done.returncode == 0

@@ -24,7 +24,7 @@ from pathlib import Path
 from kgen.output.atomic import Place, Staged, open_staging
 from kgen.output.safe_paths import Refused, open_folder, open_root, write_new
 from kgen.pipeline.facts import Facts, OutFile
-from kgen.pipeline.records import TextSink
+from kgen.pipeline.records import TextSink, without_texts
 
 # Texts the run keeps beside the staged ones, for the cache, in characters (about
 # 1,000 renders of the generated benchmark jobs): a small project keeps all, a larger
@@ -140,9 +140,21 @@ class Spool:
 
 def digests(output: str) -> TextSink:
     """For `build --check`: each render's files by their digests alone; nothing needs
-    their texts."""
-    return _without_texts
+    their texts, and the workers send none (kgen.pipeline.run, `wants_texts`)."""
+    return _DIGESTS
 
 
 def _without_texts(env: str, facts: Facts) -> Facts:
-    return facts._replace(files=tuple(f._replace(text="") for f in facts.files))
+    return without_texts(facts)
+
+
+class _Digests:
+    wants_texts = False
+
+    def __call__(self, env: str, facts: Facts) -> Facts:
+        if not any(out.text for out in facts.files):
+            return facts  # rendered without (kgen.pipeline.run), or from the cache
+        return without_texts(facts)
+
+
+_DIGESTS = _Digests()

@@ -219,12 +219,14 @@ class Cache:
     def _save_texts(self, kept: set[str] | None) -> None:
         """The shards new texts go into, and those read this run (after a run over
         everything, without the texts of renders it did not use)."""
-        shards = {shard_of(key) for key in self._fresh} | self._texts.keys()
-        for shard in sorted(shards):
+        by_shard: dict[str, dict[str, Texts]] = {}  # each key's shard found once
+        for key, texts in self._fresh.items():
+            by_shard.setdefault(shard_of(key), {})[key] = texts
+        for shard in sorted(by_shard.keys() | self._texts.keys()):
             table = self._texts.get(shard)
             if table is None:
                 table = self._read(f"texts-{shard}")
-            fresh = {k: t for k, t in self._fresh.items() if shard_of(k) == shard}
+            fresh = by_shard.get(shard, {})
             gone = [k for k in table if k not in kept] if kept is not None else []
             if fresh or gone:
                 table = {**table, **fresh}

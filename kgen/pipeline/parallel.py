@@ -12,7 +12,11 @@ import os
 import pickle
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -86,6 +90,7 @@ def map_units(
                 progress(min(len(done) * size, len(items)), len(items))
     finally:
         gc.unfreeze()
+        settle()  # a caller that renders nothing after has nothing to overlap
     return [result for chunk in done for result in chunk]
 
 
@@ -125,13 +130,29 @@ def imap_units(
     # A piece goes out only when fewer than this many are out and not taken: when the
     # parent is the slower (writing each result), results taken as they came piled
     # up, 180 MB at 10,000 jobs.
-    chunks = ((func, items[i : i + size], first) for i in range(0, len(items), size))
+    chunks = (
+        (func, items[start:end], first)
+        for start, end in tapered(len(items), size, workers)
+    )
     gc.freeze()  # as in map_units
     try:
         for chunk in _ordered(workers, chunks, workers * CHUNKS_PER_WORKER):
             yield from chunk
     finally:
         gc.unfreeze()
+
+
+def tapered(count: int, size: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each chunk of `count` items: `size` items each, then smaller
+    toward the end, so that the workers finish together. With equal chunks, one
+    worker rendered the last chunk (16 jobs, 30 ms) while the others waited, a core
+    idle; each of the last chunks now takes at most a share of what is left."""
+    start = 0
+    while start < count:
+        left = count - start
+        step = min(size, -(-left // (2 * workers)))
+        yield start, start + step
+        start += step
 
 
 def _ordered(
@@ -149,20 +170,47 @@ def _ordered(
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(workers, mp_context=context)
     out: deque[Future[list[R]]] = deque()
+    finished = False
     try:
         for chunk in chunks:
             out.append(pool.submit(_chunk, chunk))
             if len(out) >= ahead:
                 yield out.popleft().result()
         while out:
-            yield out.popleft().result()
+            result = out.popleft().result()
+            finished = not out
+            yield result
     except BrokenProcessPool:
         raise RuntimeError(
             "a worker process died (killed by a signal, or by the system short of "
             "memory); KGEN_WORKERS=1 runs without workers"
         ) from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            _let_go(pool)
+        else:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+# The threads that see the workers of finished streams out (kgen.pipeline.run waits
+# for them after its own end-of-run work).
+_leaving: list[threading.Thread] = []
+
+
+def _let_go(pool: ProcessPoolExecutor) -> None:
+    """Tell an idle pool's workers to leave, without waiting for them: they end (each
+    freeing its memory) while the parent goes on with the end of the run."""
+    thread = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=thread is None)
+    if thread is not None:
+        _leaving.append(thread)
+
+
+def settle() -> None:
+    """Wait for the workers of finished streams to be gone (a process that ends
+    with a child or a thread alive ends slowly: kgen.cli_exit)."""
+    while _leaving:
+        _leaving.pop().join()
 
 
 def pool_size(pieces: int) -> int:

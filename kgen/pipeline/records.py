@@ -54,7 +54,13 @@ class Finding(NamedTuple):
 
 # Takes each render's facts as the run gets them, in order, with its environment's
 # name; gives back the facts the run keeps (kgen.output.spool: without their texts).
+# One whose `wants_texts` is False keeps none: the renders come without them.
 TextSink = Callable[[str, Facts], Facts]
+
+
+def without_texts(facts: Facts) -> Facts:
+    """`facts` with each file known by its digest alone."""
+    return facts._replace(files=tuple(f._replace(text="") for f in facts.files))
 
 
 @dataclass

@@ -14,20 +14,19 @@ from dataclasses import dataclass
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
-from kgen.merge.layers import Layer
 from kgen.pipeline.cache import Identity
-from kgen.pipeline.facts import Facts, facts_of, file_header, with_shared_names
+from kgen.pipeline.facts import facts_of, file_header, with_shared_names
+from kgen.pipeline.gather import Gathered, Outcome
 from kgen.pipeline.keys import job_key
 from kgen.pipeline.locate import merge_environments
 
 # render_one is looked up here at each render: tests count renders through it.
-from kgen.pipeline.one import applied_overlays
 from kgen.pipeline.one import render_one as render_one
-from kgen.pipeline.parallel import imap_units, pool_size
+from kgen.pipeline.parallel import imap_units, pool_size, settle
 from kgen.pipeline.pending import Settling, parse_ahead, parse_all, parsed_job
 from kgen.pipeline.prepare import frameworks, prepare_rendering
-from kgen.pipeline.records import Finding, Render, RenderedJob, RunResult, TextSink
-from kgen.pipeline.stage import Stages, layers_of
+from kgen.pipeline.records import RunResult, TextSink, without_texts
+from kgen.pipeline.stage import Stages
 from kgen.pipeline.units import (
     Selectors,
     Unit,
@@ -56,6 +55,9 @@ class _Work:
     # that parses a pending job needs to find the environments it goes into.
     selectors: Selectors
     select: Callable[[str, str], bool] | None
+    # The sink keeps no texts (`build --check`): a worker sends none back, only
+    # their digests (25 MB less to pickle and unpickle at 1,000 jobs × 4 envs).
+    digests_only: bool = False
 
 
 _work: _Work | None = None
@@ -109,49 +111,31 @@ def run(
     selectors = selectors_of(project, environments)
     stages = Stages(context)
     work = _Work(
-        project, environments, context, keep, emit, texts, stages, selectors, select
+        project,
+        *(environments, context, keep, emit, texts, stages, selectors, select),
+        digests_only=not getattr(sink, "wants_texts", True),
     )
-    # Each environment's renders in job order, environment by environment, whatever
-    # order they arrive in: what the tree, the rules and reports read.
-    by_env: list[list[tuple[JobSource, _Outcome]]] = [[] for _ in environments]
+    gathered = Gathered(environments)
     settling = Settling(project)
     for env_index, job, outcome in _outcomes(
         project, work, units, use_cache, settling, progress, sink
     ):
-        by_env[env_index].append((job, outcome))
+        gathered.add(env_index, job, outcome)
     loaded += settling.settle()
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
     project.cache.save(whole=envs is None and jobs is None and select is None)
-    findings: list[Finding] = []
-    env_count: dict[str, int] = {}  # per job: how many environments render it
-    shared: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[Layer, ...]]] = {}
-    for env_index, outcomes in enumerate(by_env):
-        env, overlays = environments[env_index]
-        for job, (facts, rendered, problems) in outcomes:
-            env_count[job.file] = env_count.get(job.file, 0) + 1
-            if facts is not None:
-                applied = applied_overlays(job, overlays)
-                named = tuple(o.name for o in applied)
-                # One tuple of names and of layers for each list of overlays, shared
-                # by its renders (40,000 at 10,000 jobs).
-                if named not in shared:
-                    shared[named] = named, layers_of(applied)
-                result.renders.append(Render(env, job, *shared[named], facts))
-            else:
-                result.failed_envs.add(env.name)
-            if rendered is not None:
-                result.rendered.append(rendered)
-            findings += [Finding(p, job.file, env.name) for p in problems]
+    settle()  # the workers left while the cache was written
+    findings = gathered.into(result)
     findings += check_project(project, result)
     ignored = project.spec.lint.ignore
     result.problems = loaded + merge_environments(
-        [f for f in findings if f.problem.code not in ignored], env_count
+        [f for f in findings if f.problem.code not in ignored], gathered.env_count
     )
     return result
 
 
-_Outcome = tuple[Facts | None, RenderedJob | None, list[Problem]]
+_Outcome = Outcome
 
 
 def _outcomes(
@@ -293,4 +277,6 @@ def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Ou
     facts = facts_of(
         rendered.spec, env, rendered.manifests, emit=_work.emit, header=header
     )
+    if _work.digests_only:
+        facts = without_texts(facts)
     return facts, rendered if _work.keep else None, problems
