@@ -94,17 +94,16 @@ def check_output(
 ) -> list[Problem]:
     problems = []
     for manifest in manifests:
-        job = kind_named(manifest.kind) is not None
-        known = job or manifest.kind in CORE_DEFINITIONS
-        fast = fast_validator(manifest.kind, target, version) if known else None
+        job, fast = _checks(manifest.kind, target, version)
         validators = (
             []
             if fast is not None and fast.is_valid(manifest.body)
             else [validator_for(manifest, target, version)]
         )
-        key = (manifest.body["apiVersion"], manifest.kind)
-        if key in crds:
-            validators.append(crds[key])
+        if crds:
+            key = (manifest.body["apiVersion"], manifest.kind)
+            if key in crds:
+                validators.append(crds[key])
         found = []
         for validator in validators:
             if validator is not None:
@@ -113,6 +112,15 @@ def check_output(
             found = _listed(manifest, envelope_errors(manifest, target=target))
         problems += found
     return problems
+
+
+@functools.cache
+def _checks(kind: str, target: str, version: str) -> tuple[bool, Any]:
+    """Whether `kind` is a job's, and its fast validator (None where it has none),
+    once per kind, target and version rather than once per object."""
+    job = kind_named(kind) is not None
+    known = job or kind in CORE_DEFINITIONS
+    return job, fast_validator(kind, target, version) if known else None
 
 
 # Errors of one object against one schema: a user CRD's `allOf` of thousands of

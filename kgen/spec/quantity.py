@@ -40,8 +40,28 @@ def parse_quantity(text: str) -> Decimal | None:
     return number * _SCALE[suffix]
 
 
+# Quantities accepted as strings, with their text: every spec of a run writes the
+# same few ("4", "8Gi"), and each of its merged specs is validated. Bounded.
+_ACCEPTED: dict[str, str] = {}
+_MAX_ACCEPTED = 4096
+_LARGEST = Decimal("9.2e18")
+
+
 def quantity_text(value: object) -> str:
     """Accept what users write (`cpu: 2`, `cpu: 0.5`, `memory: 4Gi`) as a quantity string."""
+    if type(value) is str:
+        found = _ACCEPTED.get(value)
+        if found is not None:
+            return found
+        text = _quantity_text(value)
+        if len(_ACCEPTED) >= _MAX_ACCEPTED:
+            _ACCEPTED.clear()
+        _ACCEPTED[value] = text
+        return text
+    return _quantity_text(value)
+
+
+def _quantity_text(value: object) -> str:
     if isinstance(value, bool):
         raise ValueError("expected a quantity such as 500m, 2 or 4Gi, got a boolean")
     if isinstance(value, int):
@@ -59,6 +79,6 @@ def quantity_text(value: object) -> str:
         )
     if amount < 0:
         raise ValueError(f"'{text}' is negative; resources must be zero or more")
-    if amount > Decimal("9.2e18"):
+    if amount > _LARGEST:
         raise ValueError(f"'{text}' is too large for a Kubernetes quantity")
     return text
