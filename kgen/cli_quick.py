@@ -81,21 +81,9 @@ def _as_click_accepts(root: str) -> bool:
 
 
 def _build(root: Path, *, check: bool) -> int:
-    if check:  # a check's replay reads no job spec (kgen.commands.up_to_date)
-        return _run(lambda: _run_build(root, check=True))
-    from kgen.load import prefetch
-
-    prefetch.start(root)  # the job specs, read while kgen imports
-    try:
-        return _run(lambda: _run_build(root, check=False))
-    finally:
-        prefetch.stop()
-
-
-def _run_build(root: Path, *, check: bool) -> int:
     from kgen.cli_build import run_build
 
-    return run_build(root, check=check)
+    return _run(lambda: run_build(root, check=check, read_ahead=True))
 
 
 def _validate(paths: tuple[Path, ...]) -> int:

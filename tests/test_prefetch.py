@@ -150,14 +150,44 @@ def test_a_build_prints_writes_and_returns_what_it_did_through_click(
         cache = root.parent / "cache"
         first = kgen(script, "build", cwd=root, cache=cache)
         edit_spec(root, 1, 7)
+        checked = kgen(script, "build", "--check", cwd=root, cache=cache)
         second = kgen(script, "build", cwd=root, cache=cache)
-        runs.append((first, second, files_below(root / "manifests")))
+        runs.append((first, checked, second, files_below(root / "manifests")))
     assert runs[0] == runs[1]
-    first, second, tree = runs[0]
+    first, checked, second, tree = runs[0]
     if hostile:
         assert first[0] == 1 and "jobs/pipe.yaml is not a file" in first[2]
     else:
-        assert (first[0], second[0]) == (0, 0) and tree
+        assert (first[0], checked[0], second[0]) == (0, 1, 0) and tree
+
+
+def test_a_replayed_build_reads_no_job_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run the record of the last one answers reads no job spec, on no thread."""
+    from kgen.__main__ import main
+
+    root = _project(tmp_path)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sys, "argv", ["kgen", "build"])
+    assert main() == 0
+    old = os.stat(root).st_mtime - 60
+    for path in [root, *root.rglob("*")]:  # settled: a record keeps them
+        os.utime(path, (old, old), follow_symlinks=False)
+    assert main() == 0  # recorded
+    monkeypatch.setattr(sys, "argv", ["kgen", "build", "--check"])
+    assert main() == 0  # recorded
+    started: list[Path] = []
+    monkeypatch.setattr(prefetch, "start", started.append)
+    for args in (["kgen", "build"], ["kgen", "build", "--check"]):
+        monkeypatch.setattr(sys, "argv", args)
+        assert main() == 0
+    assert started == []
+    edit_spec(root, 1, 8)
+    monkeypatch.setattr(sys, "argv", ["kgen", "build"])
+    assert main() == 0
+    assert started == [Path(".")]
 
 
 def test_the_command_ends_alone_after_a_build(

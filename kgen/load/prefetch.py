@@ -3,8 +3,9 @@
 A `kgen build` spends its first tenth of a second importing the project's models and
 renderers (pydantic, the spec models) on one core, before it reads a single job spec;
 reading a thousand of them is a few thousand system calls, which release the GIL. So a
-plain `kgen build` (kgen.cli_quick) starts, as soon as its command line is known, one
-thread that reads the jobs folder exactly as kgen.load.jobs does (the same function,
+plain `kgen build [--check]` (kgen.cli_quick) starts, once the record of the last run
+has not held (kgen.cli_build: a replay reads no job spec), one thread that reads the
+jobs folder exactly as kgen.load.jobs does (the same function,
 kgen.load.job_files: regular files only, inside the project, within the size limit,
 never opened blocking), and load_jobs takes what it read instead of reading again.
 
@@ -13,7 +14,7 @@ validated (the folder a plain top-level `jobs:` line names, else `jobs`): load_j
 takes the result only for that very folder of that very root, and reads as before
 otherwise. Anything the thread raises is dropped, and load_jobs reads again, which
 gives what it always gave. The command joins the thread before it returns, on every
-path (kgen.cli_quick), and a fork joins it first (os.register_at_fork): no worker is
+path (kgen.cli_build), and a fork joins it first (os.register_at_fork): no worker is
 forked while it runs, and the command's fast exit (kgen.cli_exit) finds itself alone.
 A run that records what it read (kgen.commands.up_to_date) counts from the moment the
 thread started.
