@@ -118,3 +118,36 @@ def test_a_record_whose_sums_are_damaged_is_not_replayed(
     again = run_kgen("build", "-C", str(root))
     assert (again.code, again.out, again.err) == (first.code, first.out, first.err)
     assert loads and not replayed  # the damaged sum stopped it at kgen.yaml's file
+
+
+def test_a_one_spec_rebuild_opens_each_job_spec_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the record of an unchanged build in the cache, as after any build that
+    wrote nothing: its look at the inputs stops at the edited spec, and loading reads
+    each spec (on the thread that reads ahead, kgen.load.prefetch)."""
+    from kgen.__main__ import main
+
+    root = tmp_path / "p"
+    generate(root, 20)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sys, "argv", ["kgen", "build"])
+    assert main() == 0
+    _age(root)
+    assert main() == 0  # recorded
+    edit_spec(root, 4, 11)
+    opened: list[str] = []
+    real_open = os.open
+
+    def counted(path: str, *args: object, **kwargs: object) -> int:
+        if "job-" in os.path.basename(path) and "jobs" in str(path):
+            opened.append(os.path.basename(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", counted)
+    assert main() == 0
+    assert sorted(opened) == sorted(
+        [f"job-{n:05d}.yaml" for n in range(20)]  # loading
+        + [f"job-{n:05d}.yaml" for n in range(5)]  # the record's, up to the edit
+    )
