@@ -4,13 +4,8 @@ and kgen.cli_quick (a plain `kgen build [--check]`, without it) alike."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kgen.cli_settings import options_for
-
-if TYPE_CHECKING:
-    from kgen.commands.options import Options
-    from kgen.commands.up_to_date import Attempt
 
 
 def run_build(
@@ -22,11 +17,7 @@ def run_build(
     check: bool = False,
     show_diff: bool = False,
     base: str | None = None,
-    read_ahead: bool = False,
 ) -> int:
-    """`read_ahead`: the job specs are read on a second thread while the command
-    imports what it runs (kgen.load.prefetch), once the record of the last run
-    did not hold."""
     options = options_for(
         root,
         report_format,
@@ -44,20 +35,6 @@ def run_build(
     attempt = attempt_for(options, check=check, show_diff=show_diff)
     if attempt is not None and (replayed := attempt.replay()) is not None:
         return replayed
-    if not read_ahead:
-        return _build(options, check=check, show_diff=show_diff, attempt=attempt)
-    from kgen.load import prefetch
-
-    prefetch.start(options.root)
-    try:
-        return _build(options, check=check, show_diff=show_diff, attempt=attempt)
-    finally:
-        prefetch.stop()
-
-
-def _build(
-    options: Options, *, check: bool, show_diff: bool, attempt: Attempt | None
-) -> int:
     from kgen.commands.build import build as command
 
     return command(options, check=check, show_diff=show_diff, attempt=attempt)

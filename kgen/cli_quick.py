@@ -83,7 +83,7 @@ def _as_click_accepts(root: str) -> bool:
 def _build(root: Path, *, check: bool) -> int:
     from kgen.cli_build import run_build
 
-    return _run(lambda: run_build(root, check=check, read_ahead=True))
+    return _run(lambda: run_build(root, check=check))
 
 
 def _validate(paths: tuple[Path, ...]) -> int:

@@ -125,7 +125,7 @@ def test_a_one_spec_rebuild_opens_each_job_spec_once(
 ) -> None:
     """With the record of an unchanged build in the cache, as after any build that
     wrote nothing: its look at the inputs stops at the edited spec, and loading reads
-    each spec (on the thread that reads ahead, kgen.load.prefetch)."""
+    each spec."""
     from kgen.__main__ import main
 
     root = tmp_path / "p"

@@ -14,7 +14,6 @@ import time
 from typing import TYPE_CHECKING
 
 from kgen.errors import KgenError, UsageError
-from kgen.load import prefetch
 from kgen.load.files import read_input
 from kgen.output.digests import Digest
 from kgen.output.safe_paths import Refused, open_folder, open_root
@@ -63,10 +62,8 @@ class Attempt:
     def __init__(self, options: Options, command: str) -> None:
         self.options = options
         self.parts = (command, tuple(options.crds))
-        # Before the check reads anything: inputs changed after it are not recorded
-        # (job specs read ahead: kgen.load.prefetch).
-        now = time.time_ns()
-        self.since = min(now, prefetch.started_ns() or now)
+        # Before the check reads anything: inputs changed after it are not recorded.
+        self.since = time.time_ns()
         self.key: str | None = None
         self.record: RunRecord | None = None
         self.folder = None if not _replayable(options) else cache_folder(options.root)

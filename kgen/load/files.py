@@ -21,7 +21,7 @@ from kgen.errors import Problem
 
 MAX_FILE_BYTES = 1024 * 1024
 
-OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
 # What does not exist, or cannot: a missing file, or a path through a file.
 _MISSING = (errno.ENOENT, errno.ENOTDIR)
 
@@ -57,7 +57,7 @@ def read_input(
         direct = read_input(path, display)
         if direct.problem is None or not _is_link(path):
             return direct
-    flags = OPEN_FLAGS
+    flags = _OPEN_FLAGS
     if root is not None:
         real = os.path.realpath(path)
         if not is_inside(real, root):

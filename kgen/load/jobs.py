@@ -13,14 +13,21 @@ from typing import Any
 
 from kgen.errors import KgenError, Problem
 from kgen.kinds import FRAMEWORKS
-from kgen.load import prefetch
 from kgen.load.document import Document
-from kgen.load.files import unlistable
-from kgen.load.job_files import read_job_files
+from kgen.load.files import (
+    cannot_read,
+    escapes,
+    list_folder,
+    outside,
+    read_input,
+    unlistable,
+)
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, Identity, digest
 from kgen.pipeline.parallel import MIN_PARALLEL, map_units
 from kgen.spec.project import ProjectSpec
+
+JOB_SUFFIXES = (".yaml", ".yml")
 
 
 class JobSource:
@@ -105,6 +112,15 @@ class JobSource:
         return self._doc
 
 
+def _not_a_file(display: str) -> Problem:
+    return Problem(
+        f"{display} is not a file",
+        "io",
+        file=display,
+        hint="the jobs folder holds job spec files; move or rename this entry",
+    )
+
+
 def located(problem: Problem, doc: Document) -> Problem:
     """Give a problem found in `doc` (by data path) its file:line:col."""
     if problem.file is not None and problem.line is not None:
@@ -153,7 +169,7 @@ def load_jobs(
         return []
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
-    for display, raw in _read_jobs(root, spec.jobs, problems):
+    for display, raw in _read_jobs(root, spec, problems):
         key = digest(display, raw)
         identity = store.identity(key)
         if identity is None:
@@ -201,14 +217,37 @@ def duplicate_job(job: JobSource, first: JobSource) -> Problem:
 
 
 def _read_jobs(
-    root: Path, jobs: str, problems: list[Problem]
+    root: Path, spec: ProjectSpec, problems: list[Problem]
 ) -> list[tuple[str, bytes]]:
-    """read_job_files, or what the build's thread read of the same folder."""
-    ahead = prefetch.take(root, jobs)
-    if ahead is None:
-        return read_job_files(root, jobs, problems)
-    read, found = ahead
-    problems += found
+    """Each job spec file's name and bytes, in name order; a problem for each entry
+    that is not a regular file inside the project, or cannot be read."""
+    folder = root / spec.jobs
+    if outside(root, folder):
+        problems.append(escapes(spec.jobs, what="folder"))
+        return []
+    entries, unnamed = list_folder(folder, spec.jobs, JOB_SUFFIXES)
+    problems += unnamed
+    read = []
+    for entry in entries:
+        display = f"{spec.jobs}/{entry.name}"
+        # Entries, not paths: the listing already says which are links and files, so
+        # only links need resolving (a thousand `resolve()` calls cost 0.1 s).
+        try:
+            link = entry.is_symlink()
+            if link and outside(root, Path(entry.path)):
+                problems.append(escapes(display))
+                continue
+            if not entry.is_file():
+                problems.append(_not_a_file(display))
+                continue
+        except OSError as exc:  # a link loop (ELOOP), an unreadable target
+            problems.append(cannot_read(display, exc))
+            continue
+        reading = read_input(entry.path, display, root=root if link else None)
+        if reading.raw is None:
+            problems += [reading.problem] if reading.problem else []
+        else:
+            read.append((display, reading.raw))
     return read
 
 
