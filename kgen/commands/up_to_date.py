@@ -82,7 +82,10 @@ class Attempt:
         when the record does not hold (the command runs in full)."""
         record = self.record
         root = self.options.root
-        if record is None or fingerprint(root, record.watched) != record.fingerprint:
+        if record is None:
+            return None
+        found = fingerprint(root, record.watched, sums=record.sums)
+        if found != record.fingerprint:
             return None
         if not _tree_is(root, record.output, record.tree):
             return None
@@ -109,7 +112,8 @@ class Attempt:
         if self.folder is None or self.key is None or project is None:
             return
         watched = watched_of(project, self.options.crds)
-        before = fingerprint(self.options.root, watched, since=self.since)
+        sums: list[bytes] = []
+        before = fingerprint(self.options.root, watched, since=self.since, sums=sums)
         reading = read_input(
             self.options.root / PROJECT_FILE, PROJECT_FILE, root=self.options.root
         )
@@ -125,6 +129,7 @@ class Attempt:
             tuple(outcome.problems or ()),
             tuple(checked),
             message,
+            tuple(sums),
         )
         save_run(self.folder, self.parts[0], self.key, record)
 

@@ -37,6 +37,9 @@ from kgen.pipeline.code import code_identity
 # only by the slow path.
 _MAX_ENTRIES = 100_000
 _MAX_FILE_BYTES = 1024 * 1024
+# A file's digest in a record's `sums`: only ever compared for a difference.
+_SUM_BYTES = 8
+_Data = bytes  # `bytes` is a method of _Reader's
 _OPEN = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 _ALLOWED = {
     ("builtins", name) for name in ("frozenset", "set", "tuple", "list", "dict")
@@ -62,6 +65,9 @@ class RunRecord(NamedTuple):
     checked: tuple[str, ...]
     # The command's last line: `kgen: manifests/ is up to date (12005 files)`.
     message: str
+    # A short digest of each file the fingerprint read, in the order it read them
+    # (`fingerprint`'s `sums`): a replay stops at the first that differs.
+    sums: tuple[bytes, ...] = ()
 
 
 def run_key(root: Path, project_file: bytes, options: tuple[object, ...]) -> str:
@@ -73,13 +79,23 @@ def run_key(root: Path, project_file: bytes, options: tuple[object, ...]) -> str
 
 
 def fingerprint(
-    root: Path, watched: Watched, *, since: int | None = None
+    root: Path,
+    watched: Watched,
+    *,
+    since: int | None = None,
+    sums: list[bytes] | tuple[bytes, ...] | None = None,
 ) -> str | None:
     """A digest of everything `watched` names, as it is now; None where something
     cannot be read (the slow path says what). With `since` (when a run started), None
     too if a file or folder may have changed after it: that run may have read it
-    either way."""
-    reader = _Reader(os.path.realpath(root), since)
+    either way.
+
+    `sums`: a list gets a short digest of each file read, in order; a tuple is such a
+    list from a record, and the first file whose digest differs from its (or is read
+    past its end) gives None at once. The fingerprint hashes the files' bytes in that
+    order, so it would differ from the record's too: a one-spec edit reads as far as
+    that spec, not every file of the jobs folder twice."""
+    reader = _Reader(os.path.realpath(root), since, sums)
     try:
         for name in watched.files:
             reader.file(os.path.join(root, name))
@@ -108,10 +124,17 @@ def _identity(path: str) -> tuple[object, ...]:
 
 
 class _Reader:
-    def __init__(self, top: str, since: int | None) -> None:
+    def __init__(
+        self,
+        top: str,
+        since: int | None,
+        sums: list[bytes] | tuple[bytes, ...] | None = None,
+    ) -> None:
         self.top = top
         self.since = since
         self.hash = hashlib.sha256()
+        self.sums = sums
+        self.read = 0  # files read so far
 
     def update(self, part: object) -> None:
         self.hash.update(repr(part).encode())
@@ -148,8 +171,20 @@ class _Reader:
                     raise _Unread(path)
         finally:
             os.close(fd)
+        self._sum(data)
         self.hash.update(len(data).to_bytes(8, "little"))
         self.hash.update(data)
+
+    def _sum(self, data: _Data) -> None:
+        sums = self.sums
+        if sums is None:
+            return
+        found = hashlib.blake2b(data, digest_size=_SUM_BYTES).digest()
+        if isinstance(sums, list):
+            sums.append(found)
+        elif self.read >= len(sums) or sums[self.read] != found:
+            raise _Unread("not the bytes the record read")
+        self.read += 1
 
     def folder(self, path: str, depth: int) -> None:
         """Each entry's name and kind; the bytes of each file (`depth` levels down)."""
@@ -206,6 +241,10 @@ def load_run(folder: Path, command: str, key: str) -> RunRecord | None:
     except Exception:
         return None
     if found != key or not all(isinstance(p, Problem) for p in record.problems):
+        return None
+    if not isinstance(record.sums, tuple) or not all(
+        isinstance(s, bytes) for s in record.sums
+    ):
         return None
     return record
 
