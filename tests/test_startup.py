@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from kgen import __version__
 from tests.conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -209,9 +210,7 @@ def test_importing_the_models_builds_no_validator():
         "         for m in every(BaseModel) if m.__module__.startswith('kgen.')}\n"
         "print(json.dumps(found))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
+    done = _python(script)
     found = json.loads(done.stdout)
     assert "kgen.spec.pod.Resources" in found and len(found) > 40
     assert [name for name, built in found.items() if built] == []
@@ -230,9 +229,7 @@ def test_preloading_a_kind_builds_what_its_renders_serialize():
         "KINDS['tensorflow'].preload()\n"
         "print(sorted(m.__name__ for m in parts if m.__pydantic_complete__))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
+    done = _python(script)
     assert done.stdout == "['ResourceAmounts', 'Resources', 'RunPolicy']\n"
 
 
@@ -246,16 +243,15 @@ def test_version_loads_neither_click_nor_typing():
         "from kgen.__main__ import run\n"
         "run()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=False
-    )
-    assert (done.returncode, done.stdout) == (0, f"kgen, version {_version()}\n")
+    done = _python(script, check=False)
+    assert (done.returncode, done.stdout) == (0, f"kgen, version {__version__}\n")
     modules = set(json.loads(done.stderr))
     assert "kgen.cli_stdout" in modules
     assert not modules & {"click", "typing", "pydantic", "kgen.cli", "kgen.cli_quick"}
 
 
-def _version() -> str:
-    from kgen import __version__
-
-    return __version__
+def _python(script: str, *, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """`script` run by a fresh interpreter, its output as text."""
+    return subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=check
+    )
