@@ -50,7 +50,7 @@ def ended_by(exc: Exception) -> int:
 
     if isinstance(exc, StdoutError):
         reason = exc.strerror or str(exc)
-    elif isinstance(exc, AttributeError) and sys.stdout is None:
+    elif isinstance(exc, AttributeError) and sys.stdout is None and exc.obj is None:
         reason = "the process has none (descriptor 1 is closed)"
     else:
         return internal_error(exc)

@@ -53,12 +53,12 @@ def test_stopping_early_decides_what_the_whole_fingerprint_decides(
     root = tmp_path / "p"
     generate(root, 6)
     sums: list[bytes] = []
-    recorded = fingerprint(root, WATCHED, sums=sums)
+    recorded = fingerprint(root, WATCHED, sums_into=sums)
     assert recorded == fingerprint(root, WATCHED)  # sums change nothing of it
     assert len(sums) == 1 + 6 + len(os.listdir(root / "overlays"))
     CHANGES[name](root)
     whole = fingerprint(root, WATCHED)
-    early = fingerprint(root, WATCHED, sums=tuple(sums))
+    early = fingerprint(root, WATCHED, recorded_sums=tuple(sums))
     assert (early == recorded) is (whole == recorded)
     assert early in (None, whole)
     assert (whole == recorded) is (name in ("nothing", "the same bytes written again"))
@@ -70,7 +70,7 @@ def test_a_one_spec_edit_reads_as_far_as_that_spec(
     root = tmp_path / "p"
     generate(root, 50)
     sums: list[bytes] = []
-    recorded = fingerprint(root, WATCHED, sums=sums)
+    recorded = fingerprint(root, WATCHED, sums_into=sums)
     edit_spec(root, 2, 9)
     opened: list[str] = []
     real_open = os.open
@@ -80,7 +80,7 @@ def test_a_one_spec_edit_reads_as_far_as_that_spec(
         return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "open", counted)
-    assert fingerprint(root, WATCHED, sums=tuple(sums)) is None
+    assert fingerprint(root, WATCHED, recorded_sums=tuple(sums)) is None
     assert opened == ["kgen.yaml", *(f"job-{n:05d}.yaml" for n in range(3))]
     opened.clear()
     assert fingerprint(root, WATCHED) not in (None, recorded)

@@ -44,6 +44,13 @@ def _age(root: Path, seconds: int = 60) -> None:
             os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
 
 
+def _record_of(root: Path) -> Path:
+    """Where the tree record of `root`'s manifests/ is kept."""
+    where = record_file(root, "manifests")
+    assert where is not None
+    return where
+
+
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     """Two built copies of the example project, aged, with every file recorded on the
     first (a check that read them all)."""
@@ -170,8 +177,8 @@ def test_the_record_lives_outside_the_project_and_per_folder(
     tmp_path: Path, run_kgen: RunKgen
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
-    where = record_file(warm, "manifests")
-    assert where is not None and where.exists()
+    where = _record_of(warm)
+    assert where.exists()
     folder = cache_folder(warm)
     assert folder is not None and where.parent == folder
     assert warm.resolve() not in where.resolve().parents
@@ -197,8 +204,7 @@ def test_a_damaged_or_foreign_record_is_ignored(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
-    where = record_file(warm, "manifests")
-    assert where is not None
+    where = _record_of(warm)
     where.write_bytes(damage)
     for root in (warm, cold):
         _rewrite(root / JOB, _swap_case, new_inode=False)
@@ -218,8 +224,7 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
     # A FIFO at the record's place blocked a plain open for ever; a link would be
     # read and written through.
     warm, cold = _pair(tmp_path, run_kgen)
-    where = record_file(warm, "manifests")
-    assert where is not None
+    where = _record_of(warm)
     target = tmp_path / "elsewhere.pickle"
     target.write_bytes(where.read_bytes())
     where.unlink()

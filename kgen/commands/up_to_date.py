@@ -84,7 +84,7 @@ class Attempt:
         root = self.options.root
         if record is None:
             return None
-        found = fingerprint(root, record.watched, sums=record.sums)
+        found = fingerprint(root, record.watched, recorded_sums=record.sums)
         if found != record.fingerprint:
             return None
         if not _tree_is(root, record.output, record.tree):
@@ -113,7 +113,9 @@ class Attempt:
             return
         watched = watched_of(project, self.options.crds)
         sums: list[bytes] = []
-        before = fingerprint(self.options.root, watched, since=self.since, sums=sums)
+        before = fingerprint(
+            self.options.root, watched, since=self.since, sums_into=sums
+        )
         reading = read_input(
             self.options.root / PROJECT_FILE, PROJECT_FILE, root=self.options.root
         )

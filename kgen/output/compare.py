@@ -180,13 +180,15 @@ class OutputTree:
         found: Contents = dict.fromkeys(paths)
         if self.fd is None:
             return found
-        watch: TreeWatch | None = self.watch
+        # The record to ask folder by folder, as each is read; where the scan found
+        # the files with their recorded lstat, it has answered for them all at once,
+        # and what it did not vouch for is read.
+        record: TreeWatch | None = self.watch
         known: set[str] = set()
-        if watch is not None and expected is not None and self.unchanged is not None:
-            # A file whose lstat, as scanned, is the one recorded holds what it held.
-            known = watch.vouched(self.unchanged, expected)
+        if expected is not None and self.unchanged is not None:
+            known = self.watch.vouched(self.unchanged, expected)
             found.update(dict.fromkeys(known, SAME))
-            watch = self.unchanged = None  # ... and what is not known is read
+            record = self.unchanged = None
         cut = len(self.output) + 1
         folders: dict[str, list[str]] = {}
         for path in found:
@@ -194,7 +196,7 @@ class OutputTree:
                 folders.setdefault(path[cut : path.rindex("/")], []).append(path)
         for folder, inside in folders.items():
             _read_folder(
-                self.fd, folder, inside, found, limit_of, expected, self.watch, watch
+                self.fd, folder, inside, found, limit_of, expected, self.watch, record
             )
         return found
 

@@ -85,7 +85,7 @@ class Spool:
             # gives them to the next build that finds a file changed by hand.
             self._kept += size
             return facts
-        return _without_texts(env, facts)
+        return without_texts(facts)
 
     def _stage(self, env: str, texts: list[OutFile]) -> bool:
         if self.staged is None and not self._open():
@@ -142,10 +142,6 @@ def digests(output: str) -> TextSink:
     """For `build --check`: each render's files by their digests alone; nothing needs
     their texts, and the workers send none (kgen.pipeline.run, `wants_texts`)."""
     return _DIGESTS
-
-
-def _without_texts(env: str, facts: Facts) -> Facts:
-    return without_texts(facts)
 
 
 class _Digests:

@@ -135,9 +135,6 @@ def run(
     return result
 
 
-_Outcome = Outcome
-
-
 def _outcomes(
     project: Project,
     work: _Work,
@@ -146,7 +143,7 @@ def _outcomes(
     settling: Settling,
     progress: Callable[[int, int], None] | None = None,
     sink: TextSink | None = None,
-) -> Iterator[tuple[int, JobSource, _Outcome]]:
+) -> Iterator[tuple[int, JobSource, Outcome]]:
     """(environment, job, outcome) of each job in each of its environments, job by
     job: from the cache where an earlier run left it, else rendered (on every core
     unless full renders are kept) and streamed back in order, each given to `sink`
@@ -154,7 +151,7 @@ def _outcomes(
     it; `settling` hears of it, and keeps the first job of each name."""
     global _work
     cache = project.cache if use_cache else None
-    found: list[list[tuple[int, str, _Outcome | None]] | None] = []
+    found: list[list[tuple[int, str, Outcome | None]] | None] = []
     missing: list[Unit] = []
     for job_index, env_indexes in units:
         if env_indexes is None:
@@ -162,7 +159,7 @@ def _outcomes(
             missing.append((job_index, None))
             continue
         prefix = job_key(project, project.jobs[job_index])
-        entries: list[tuple[int, str, _Outcome | None]] = []
+        entries: list[tuple[int, str, Outcome | None]] = []
         for env_index in env_indexes:
             key = f"{prefix}/{work.environments[env_index][0].name}"
             entry = (
@@ -170,7 +167,7 @@ def _outcomes(
                 if cache
                 else None
             )
-            cached: _Outcome | None = None
+            cached: Outcome | None = None
             if entry is not None:
                 cached = (entry[0], None, entry[1])
             entries.append((env_index, key, cached))
@@ -197,7 +194,7 @@ def _outcomes(
         done = 0
         for (job_index, _envs), known_entries in zip(units, found, strict=True):
             job = project.jobs[job_index]
-            fresh_outcomes: Iterator[_Outcome] = iter(())
+            fresh_outcomes: Iterator[Outcome] = iter(())
             entries = known_entries or []
             if known_entries is None:
                 parsed, outcomes = next(rendered)
@@ -243,7 +240,7 @@ def _parse_ahead(units: Sequence[Unit]) -> None:
 _Parsed = tuple[Identity | None, tuple[int, ...], list[Problem]]
 
 
-def _render_unit(unit: Unit) -> tuple[_Parsed | None, list[_Outcome]]:
+def _render_unit(unit: Unit) -> tuple[_Parsed | None, list[Outcome]]:
     """A job rendered in each of its environments, in their order: the job's stages
     (merge, validation, rules) are shared by the environments that apply the same
     overlays, in this worker. A pending job is parsed first, and its environments
@@ -268,7 +265,7 @@ def _render_unit(unit: Unit) -> tuple[_Parsed | None, list[_Outcome]]:
     ]
 
 
-def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> _Outcome:
+def _render_in(job: JobSource, env: Environment, overlays: list[Overlay]) -> Outcome:
     assert _work is not None
     rendered, problems = render_one(job, env, overlays, _work.stages)
     if rendered is None:

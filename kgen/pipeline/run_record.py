@@ -66,7 +66,7 @@ class RunRecord(NamedTuple):
     # The command's last line: `kgen: manifests/ is up to date (12005 files)`.
     message: str
     # A short digest of each file the fingerprint read, in the order it read them
-    # (`fingerprint`'s `sums`): a replay stops at the first that differs.
+    # (`fingerprint`'s `sums_into`): a replay stops at the first that differs.
     sums: tuple[bytes, ...] = ()
 
 
@@ -83,19 +83,20 @@ def fingerprint(
     watched: Watched,
     *,
     since: int | None = None,
-    sums: list[bytes] | tuple[bytes, ...] | None = None,
+    sums_into: list[bytes] | None = None,
+    recorded_sums: tuple[bytes, ...] | None = None,
 ) -> str | None:
     """A digest of everything `watched` names, as it is now; None where something
     cannot be read (the slow path says what). With `since` (when a run started), None
     too if a file or folder may have changed after it: that run may have read it
     either way.
 
-    `sums`: a list gets a short digest of each file read, in order; a tuple is such a
-    list from a record, and the first file whose digest differs from its (or is read
-    past its end) gives None at once. The fingerprint hashes the files' bytes in that
+    `sums_into` gets a short digest of each file read, in order. `recorded_sums` is
+    such a list from a record: the first file whose digest differs from its (or is
+    read past its end) gives None at once. The fingerprint hashes the files' bytes in that
     order, so it would differ from the record's too: a one-spec edit reads as far as
     that spec, not every file of the jobs folder twice."""
-    reader = _Reader(os.path.realpath(root), since, sums)
+    reader = _Reader(os.path.realpath(root), since, sums_into, recorded_sums)
     try:
         for name in watched.files:
             reader.file(os.path.join(root, name))
@@ -128,12 +129,14 @@ class _Reader:
         self,
         top: str,
         since: int | None,
-        sums: list[bytes] | tuple[bytes, ...] | None = None,
+        sums_into: list[bytes] | None = None,
+        recorded_sums: tuple[bytes, ...] | None = None,
     ) -> None:
         self.top = top
         self.since = since
         self.hash = hashlib.sha256()
-        self.sums = sums
+        self.sums_into = sums_into
+        self.recorded_sums = recorded_sums
         self.read = 0  # files read so far
 
     def update(self, part: object) -> None:
@@ -176,13 +179,15 @@ class _Reader:
         self.hash.update(data)
 
     def _sum(self, data: _Data) -> None:
-        sums = self.sums
-        if sums is None:
+        into, recorded = self.sums_into, self.recorded_sums
+        if into is None and recorded is None:
             return
         found = hashlib.blake2b(data, digest_size=_SUM_BYTES).digest()
-        if isinstance(sums, list):
-            sums.append(found)
-        elif self.read >= len(sums) or sums[self.read] != found:
+        if into is not None:
+            into.append(found)
+        if recorded is not None and (
+            self.read >= len(recorded) or recorded[self.read] != found
+        ):
             raise _Unread("not the bytes the record read")
         self.read += 1
 
