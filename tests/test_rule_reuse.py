@@ -326,3 +326,42 @@ def test_a_model_whose_fields_depend_on_each_other_is_validated_whole():
 
     assert revalidate._fields_alone(JobSpec)
     assert not revalidate._fields_alone(Linked)
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> Any:
+    """Values equal in Python that a manifest tells apart, nested."""
+    scalars: list[Any] = [1, 1.0, True, 0, False, None, "1", "a", "", 2]
+    if depth > 2 or rng.random() < 0.5:
+        return rng.choice(scalars)
+    if rng.random() < 0.5:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    keys = rng.sample(["a", "b", "c", "name", "key"], rng.randint(0, 3))
+    return {key: _random_value(rng, depth + 1) for key in keys}
+
+
+def test_a_merged_spec_digest_is_equal_only_for_the_same_data():
+    # kgen.pipeline.stage._pickled stands a key the overlays left alone for the job's
+    # own value: equal digests must still mean the same data, types and order.
+    from kgen.merge.layers import Layer, merge_layers
+    from kgen.pipeline.stage import _pickled
+
+    rng = random.Random(21)
+    keys = ["resources", "env", "nodeSelector", "image", "tolerations", "labels"]
+    equal = 0
+    for _ in range(300):
+        base = {key: _random_value(rng) for key in rng.sample(keys, 4)}
+        merged = []
+        for _ in range(4):
+            patch = {key: _random_value(rng) for key in rng.sample(keys, 2)}
+            layer = Layer(patch, {}, ("patch",))
+            merged.append(merge_layers(base, [layer] if rng.random() < 0.8 else []))
+        for a in merged:
+            for b in merged:
+                if _pickled(a, base) == _pickled(b, base):
+                    equal += 1
+                    assert same(a, b) and list(a) == list(b)
+    assert equal > 1200  # more than each with itself: some patches merge alike
+    assert _pickled({"a": 1}, {"a": 1}) != _pickled({"a": True}, {"a": 1})
+    assert _pickled({"a": 1, "b": 2}, {}) != _pickled({"b": 2, "a": 1}, {})
+    kept = {"a": [1]}
+    assert _pickled(dict(kept), kept) != _pickled({}, kept)
