@@ -42,6 +42,22 @@ PATCHES: dict[str, list[Any]] = {
         {"limits": {"memory": None}},
         {"gpu": -1},
         {"requests": {"cpu": 4}},
+        # Beside `gpu`, which rules read apart (kgen.rules.reads dotted keys).
+        {"requests": {"example.com/dev": "1"}},
+        {"limits": {"nvidia.com/gpu": 1}},
+        {"gpuResource": "amd.com/gpu", "gpu": 1},
+        {"requests": {"cpu": "100"}, "gpu": None},
+    ],
+    "nprocPerNode": ["auto", "gpu", 2],
+    "elasticPolicy": [
+        {"minReplicas": 3, "maxReplicas": 1},
+        {"rdzvConf": [{"key": "password", "value": "hunter22"}]},
+    ],
+    "roles": [
+        {"worker": None},
+        {"worker": {"replicas": 3, "resources": {"gpu": 0}}},
+        {"ps": {"replicas": 1}},
+        {"ps": None},
     ],
     "nodeSelector": [
         {"cloud.google.com/gke-accelerator": "a100"},
@@ -59,7 +75,7 @@ PATCHES: dict[str, list[Any]] = {
     "hostNetwork": [True, False],
     "args": [["--password", "hunter22"], ["--epochs", "3"]],
     "command": [["python", "-c", "print(1)"], ["torchrun", "--token", "ghp_x"]],
-    "runPolicy": [{"ttlSecondsAfterFinished": 60}],
+    "runPolicy": [{"ttlSecondsAfterFinished": 60}, {"cleanPodPolicy": "None"}],
     "lint": [
         {"ignore": {"image-latest": "pinned elsewhere"}},
         {"ignore": {"host-network": "a test"}},
@@ -208,8 +224,27 @@ def test_each_key_changed_alone_reports_the_same_with_reuse(
     root = copy_example(tmp_path / "p")
     # The second base holds literal secrets under names that `lint` may allow.
     (root / "overlays" / "secrets.yaml").write_text(json.dumps({"patch": SECRETS}))
-    bases = {"plain": ["cpu", "dev", "v1"], "secrets": ["cpu", "dev", "v1", "secrets"]}
-    envs = dict(bases)
+    # And the elastic job a rendezvous option that `lint` may allow.
+    rendezvous = {"key": "password", "value": "hunter22"}
+    (root / "overlays" / "rendezvous.yaml").write_text(
+        json.dumps(
+            {
+                "match": {"labels": {"app": "llm-finetune"}},
+                "patch": {"elasticPolicy": {"rdzvConf": [rendezvous]}},
+            }
+        )
+    )
+    bases = {
+        "plain": ["cpu", "dev", "v1"],
+        "secrets": ["cpu", "dev", "v1", "secrets", "rendezvous"],
+    }
+    # Jobs with their GPUs and processes per node, and parameter servers left
+    # running, for what reads them with their roles.
+    (root / "overlays" / "ps-kept.yaml").write_text(
+        json.dumps({"patch": {"runPolicy": {"cleanPodPolicy": "None"}}})
+    )
+    gpus = ["gpu", "prod", "v1", "ps-kept"]
+    envs = {**bases, "gpus": gpus}
     for key, values in PATCHES.items():
         for index, value in enumerate(values):
             name = f"{key.lower()}-{index}"
@@ -218,9 +253,13 @@ def test_each_key_changed_alone_reports_the_same_with_reuse(
             )
             for base, overlays in bases.items():
                 envs[f"{base}-{name}"] = [*overlays, name]
+            if key in ("resources", "nprocPerNode", "roles"):
+                envs[f"gpus-{name}"] = [*gpus, name]
     _with_envs(root, envs)
     hits = _counted(monkeypatch)
     made = _revalidations(monkeypatch)
+    # Every environment may take from its base, however many came between.
+    monkeypatch.setattr(reuse, "MAX_EARLIER", 10_000)
     reused = _reported(root, monkeypatch, on=True)
     assert len(hits) > 1000
     assert len(made) > 100
@@ -365,3 +404,26 @@ def test_a_merged_spec_digest_is_equal_only_for_the_same_data():
     assert _pickled({"a": 1, "b": 2}, {}) != _pickled({"b": 2, "a": 1}, {})
     kept = {"a": [1]}
     assert _pickled(dict(kept), kept) != _pickled({}, kept)
+
+
+def test_a_rule_reading_some_keys_of_a_mapping_runs_again_where_they_differ():
+    from kgen.rules.reuse import finer
+
+    base = {"resources": {"requests": {"cpu": "1"}, "gpu": 1}, "image": "x"}
+    cpu = {"resources": {"requests": {"cpu": "1"}}, "image": "x"}
+    assert finer(base, cpu, frozenset({"resources"})) == {
+        "resources",
+        "resources.gpu",
+    }
+    more = {"resources": {"requests": {"cpu": "2"}, "gpu": 1}, "image": "x"}
+    assert "resources.requests" in finer(base, more, frozenset({"resources"}))
+    assert "resources.*" in finer(base, {"image": "x"}, frozenset({"resources"}))
+    odd = {"resources": {1: "x", "gpu": 1}, "image": "x"}
+    assert "resources.*" in finer(base, odd, frozenset({"resources"}))
+    assert finer(base, base, frozenset({"image"})) == {"image"}
+    # A dotted read also reads the mapping whole where it is none.
+    from kgen.rules.spec import _requests_within_limits
+
+    keys = read_keys(_requests_within_limits)
+    assert keys is not None and {"resources.requests", "resources.*"} <= keys
+    assert "resources" not in keys

@@ -151,7 +151,7 @@ def _container(
             )
 
 
-@reads("resources", "roles")
+@reads("resources.requests", "resources.limits", "roles")
 def _extended_resources(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     places: list[tuple[Any, DataPath]] = [(spec.resources, ("resources",))]
     places += [

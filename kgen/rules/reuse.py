@@ -23,7 +23,7 @@ import pickle
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from kgen.rules.reads import READS
+from kgen.rules.reads import READS, SPLIT
 
 if TYPE_CHECKING:
     from kgen.errors import Problem
@@ -113,7 +113,9 @@ def ruled(
     rules = spec_rules(spec)
     if not REUSE or not isinstance(data, dict):
         return [problem for rule in rules for problem in rule(spec, context)]
-    kept = _kept(rules, usable) if usable else {}
+    kept = (
+        _kept(rules, [(r, finer(r.data, data, c)) for r, c in usable]) if usable else {}
+    )
     # The rules over every value run on every spec; their quick look at it need only
     # read what changed since a spec where it found nothing.
     clean = next((c for r, c in usable if r.screen == values.CLEAN), None)
@@ -146,6 +148,29 @@ def _kept(
                 kept[rule] = found
                 break
     return kept
+
+
+def finer(
+    mine: Mapping[str, Any], data: Mapping[str, Any], changed: frozenset[str]
+) -> frozenset[str]:
+    """`changed` (the top-level keys whose data differs), with the dotted keys that
+    differ under those a rule reads by dotted keys (kgen.rules.reads): `resources.gpu`
+    where both are mappings of string keys, else `resources.*`."""
+    split = changed & SPLIT
+    if not split:
+        return changed
+    found = set(changed)
+    for key in split:
+        a, b = mine.get(key, _MISSING), data.get(key, _MISSING)
+        if type(a) is not dict or type(b) is not dict:
+            found.add(f"{key}.*")
+            continue
+        for sub in a.keys() | b.keys():
+            if type(sub) is not str:
+                found.add(f"{key}.*")
+            elif not same(a.get(sub, _MISSING), b.get(sub, _MISSING)):
+                found.add(f"{key}.{sub}")
+    return frozenset(found)
 
 
 def same(a: Any, b: Any) -> bool:

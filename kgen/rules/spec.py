@@ -79,7 +79,7 @@ def _unique_volumes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             paths[volume.mount_path] = f"volume '{volume.name}'"
 
 
-@reads("resources", "roles")
+@reads("resources.requests", "resources.limits", "roles")
 def _requests_within_limits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     yield from _within(spec.resources.requests, spec.resources.limits, ("resources",))
     for role, settings in role_items(spec):

@@ -10,10 +10,12 @@ from kgen.check import core
 from kgen.errors import Problem
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.rules.secrets import allowed_literals, literal_problem, named_literal
 from kgen.spec.job import JobSpec, role_items
 
 
+@reads("roles", "elasticPolicy")
 def _roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
     master, worker = job.roles.master, job.roles.worker
@@ -36,6 +38,7 @@ def _roles(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("elasticPolicy", "roles")
 def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
     policy, worker = job.elastic_policy, job.roles.worker
@@ -72,6 +75,7 @@ def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("nprocPerNode", "resources.gpu", "roles")
 def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # torchrun's auto falls back to os.cpu_count() without GPUs (kubeflow-api.md §3.3);
     # `gpu` finds no device at all.
@@ -102,6 +106,7 @@ def _gpus(spec: PyTorchJobSpec) -> int:
     return max([spec.resources.gpu, *roles])
 
 
+@reads("elasticPolicy", "lint")
 def _rendezvous_options(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """`rdzvConf: [{key: password, value: hunter2}]` puts a secret in git."""
     policy = own(spec).elastic_policy

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from kgen.errors import Problem
 from kgen.kinds.tensorflow.spec import own
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec
 
 
+@reads("roles")
 def _trainer(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     roles = own(spec).roles
     if roles.chief is None and roles.worker is None:
@@ -23,6 +25,7 @@ def _trainer(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("roles", "runPolicy")
 def _ps_cleanup(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """A policy rule (silenceable): cleanPodPolicy None leaves PS pods running."""
     job = own(spec)
