@@ -136,18 +136,34 @@ def _kept(
     rules: tuple[Rule, ...], usable: list[tuple[Ruling, frozenset[str]]]
 ) -> dict[Rule, list[Problem]]:
     """The findings of `rules` an earlier spec has for this one: those of a declared
-    rule that reads none of the keys whose data differs."""
+    rule that reads none of the keys whose data differs, from the first such spec."""
     kept: dict[Rule, list[Problem]] = {}
-    for rule in rules:
-        keys = READS.get(rule)
-        if keys is None:
-            continue
-        for ruling, changed in usable:
-            found = ruling.found.get(rule)
-            if found is not None and keys.isdisjoint(changed):
-                kept[rule] = found
-                break
+    for ruling, changed in usable:
+        found = ruling.found
+        for rule in _untouched(rules, changed):
+            if rule not in kept and rule in found:
+                kept[rule] = found[rule]
     return kept
+
+
+# The declared rules of a list that read none of some changed keys, by both: a job's
+# environments differ from each other by the same keys as every other job's.
+_UNTOUCHED: dict[tuple[tuple[Rule, ...], frozenset[str]], tuple[Rule, ...]] = {}
+MAX_UNTOUCHED = 256
+
+
+def _untouched(rules: tuple[Rule, ...], changed: frozenset[str]) -> tuple[Rule, ...]:
+    key = (rules, changed)
+    found = _UNTOUCHED.get(key)
+    if found is None:
+        if len(_UNTOUCHED) >= MAX_UNTOUCHED:
+            _UNTOUCHED.clear()
+        found = _UNTOUCHED[key] = tuple(
+            rule
+            for rule in rules
+            if (keys := READS.get(rule)) is not None and keys.isdisjoint(changed)
+        )
+    return found
 
 
 def finer(

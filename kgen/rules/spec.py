@@ -250,11 +250,19 @@ def check_spec(spec: JobSpec, ctx: RuleContext | None = None) -> list[Problem]:
 
 def spec_rules(spec: JobSpec) -> tuple[Rule, ...]:
     """The rules of `spec`, in the order their findings are reported."""
-    return (
-        *SPEC_RULES,
-        *POD_RULES,
-        *kind_of(spec).rules(),
-        *VALUE_RULES,
-        *SECRET_RULES,
-        *POLICY_RULES,
-    )
+    kind = kind_of(spec)
+    rules = _BY_KIND.get(kind.package)
+    if rules is None:
+        rules = _BY_KIND[kind.package] = (
+            *SPEC_RULES,
+            *POD_RULES,
+            *kind.rules(),
+            *VALUE_RULES,
+            *SECRET_RULES,
+            *POLICY_RULES,
+        )
+    return rules
+
+
+# Each kind's rules (by its package), made once: reuse (kgen.rules.reuse) keys on them.
+_BY_KIND: dict[str, tuple[Rule, ...]] = {}
