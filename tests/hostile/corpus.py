@@ -21,6 +21,7 @@ from tests.hostile import (
     cases_patches,
     cases_pods,
     cases_policy,
+    cases_rules,
     cases_secrets,
     cases_targets,
     cases_trainer,
@@ -289,6 +290,7 @@ def _all_cases() -> dict[str, Case]:
         cases_cel.CASES,
         cases_import_left.CASES,
         cases_edit.CASES,
+        cases_rules.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
