@@ -43,8 +43,8 @@ MAX_KEPT = 256
 # each of its environments in a row).
 MAX_RULED = 16
 K = TypeVar("K")
-_MISSING: Any = object()
 V = TypeVar("V")
+_MISSING: Any = object()
 
 
 class Stage:
@@ -210,9 +210,10 @@ def _pickled(data: Any, base: Any) -> bytes | None:
 
     The merge keeps the job's own value under every key no overlay touched (the same
     object, kgen.merge.layers), and such a key stands for it by itself: only what the
-    overlays changed is pickled, a tenth of the spec. Two merged specs of a job (its
-    file, in a run) with the same digest hold the same keys in the same order, each the
-    job's own value or values whose pickles are equal."""
+    overlays changed is pickled (the benchmark's overlays: resources, nodeSelector and
+    tolerations of twenty-odd keys). Two merged specs of a job (its file, in a run) with
+    the same digest hold the same keys in the same order, each the job's own value or
+    values whose pickles are equal."""
     if isinstance(data, dict) and isinstance(base, dict):
         data = [
             (key,) if value is base.get(key, _MISSING) else (key, value)

@@ -9,11 +9,11 @@ A declaration must name every key whose value can change what the rule finds: it
 message, its path, its hint, whether it fires. A dotted key (`resources.requests`)
 names one key of a top-level mapping that validates as a model of fixed fields (no
 extra keys, so the order of its keys changes nothing): the rule is then not run again
-where only another of its keys differs (`resources.gpu`, which a CPU overlay deletes). A rule over every value (control
-characters, credentials) reads EVERYTHING; a rule without a declaration is treated
-alike, so one added without thought is run every time. The rule's context (the
-project's declarations) is the same for every merged spec of a run, and reuse is
-also keyed on it.
+where only another of its keys differs (`resources.gpu`, which a CPU overlay deletes).
+A rule over every value (control characters, credentials) reads EVERYTHING; a rule
+without a declaration is treated alike, so one added without thought is run every
+time. The rule's context (the project's declarations) is the same for every merged
+spec of a run, and reuse is also keyed on it.
 """
 
 from __future__ import annotations
