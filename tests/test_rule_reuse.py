@@ -15,12 +15,15 @@ from pydantic import BaseModel
 
 from kgen.errors import Problem
 from kgen.load.project import load_project
+from kgen.pipeline import stage
 from kgen.pipeline.run import run
 from kgen.rules import reuse
 from kgen.rules.reads import READS, read_keys
 from kgen.rules.reuse import same
 from kgen.spec import revalidate
 from tests.conftest import copy_example
+
+real_pickled = stage._pickled
 
 # Top-level keys and values generated overlays set: what the rules read, what they
 # report, and values equal in Python that a manifest tells apart.
@@ -47,6 +50,7 @@ PATCHES: dict[str, list[Any]] = {
         {"limits": {"nvidia.com/gpu": 1}},
         {"gpuResource": "amd.com/gpu", "gpu": 1},
         {"requests": {"cpu": "100"}, "gpu": None},
+        {"gpu": True},  # equal to a job's `gpu: 1` in Python
     ],
     "nprocPerNode": ["auto", "gpu", 2],
     "elasticPolicy": [
@@ -135,6 +139,9 @@ def _generated(root: Path, seed: int) -> Path:
 
 def _reported(root: Path, monkeypatch: pytest.MonkeyPatch, *, on: bool) -> Any:
     monkeypatch.setattr(reuse, "REUSE", on)
+    # Off, overlay lists that merge a job alike share nothing either
+    # (kgen.pipeline.stage: no digest, no shared check).
+    monkeypatch.setattr(stage, "_pickled", real_pickled if on else lambda d, b: None)
     project, problems = load_project(root, use_cache=False)
     assert project is not None, problems
     result = run(project, keep=True)
