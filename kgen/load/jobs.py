@@ -20,9 +20,12 @@ from kgen.load.files import (
     list_folder,
     outside,
     read_input,
+    read_unlinked,
     unlistable,
 )
+from kgen.load.job_record import JobFiles
 from kgen.load.yaml import load_bytes
+from kgen.output.scan import stat_of
 from kgen.pipeline.cache import Cache, Identity, digest
 from kgen.pipeline.parallel import MIN_PARALLEL, map_units
 from kgen.spec.project import ProjectSpec
@@ -169,8 +172,11 @@ def load_jobs(
         return []
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
-    for display, raw in _read_jobs(root, spec, problems):
-        key = digest(display, raw)
+    # Each file unchanged since the last run as that run read it (kgen.load.job_record).
+    record = JobFiles(store.folder)
+    read = _read_jobs(root, spec, problems, record)
+    record.save()
+    for display, raw, key in read:
         identity = store.identity(key)
         if identity is None:
             to_parse.append((len(found), display, raw, key))
@@ -217,10 +223,11 @@ def duplicate_job(job: JobSource, first: JobSource) -> Problem:
 
 
 def _read_jobs(
-    root: Path, spec: ProjectSpec, problems: list[Problem]
-) -> list[tuple[str, bytes]]:
-    """Each job spec file's name and bytes, in name order; a problem for each entry
-    that is not a regular file inside the project, or cannot be read."""
+    root: Path, spec: ProjectSpec, problems: list[Problem], record: JobFiles
+) -> list[tuple[str, bytes, str]]:
+    """Each job spec file's name, bytes and key (kgen.pipeline.cache), in name order
+    (from `record` where it knows the file); a problem for each entry that is not a
+    regular file inside the project, or cannot be read."""
     folder = root / spec.jobs
     if outside(root, folder):
         problems.append(escapes(spec.jobs, what="folder"))
@@ -243,11 +250,20 @@ def _read_jobs(
         except OSError as exc:  # a link loop (ELOOP), an unreadable target
             problems.append(cannot_read(display, exc))
             continue
-        reading = read_input(entry.path, display, root=root if link else None)
+        if link:
+            reading, status = read_input(entry.path, display, root=root), None
+        elif (known := record.known(display, entry)) is not None:
+            read.append((display, *known))
+            continue
+        else:
+            reading, status = read_unlinked(entry.path, display)
         if reading.raw is None:
             problems += [reading.problem] if reading.problem else []
-        else:
-            read.append((display, reading.raw))
+            continue
+        key = digest(display, reading.raw)
+        read.append((display, reading.raw, key))
+        if status is not None:
+            record.read(display, stat_of(status), reading.raw, key)
     return read
 
 
