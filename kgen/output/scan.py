@@ -35,6 +35,9 @@ class Scan:
     # has in hand, not by a second walk of the tree (kgen.output.stat_record).
     recorded: Mapping[str, Stat] | None = None
     unchanged: set[str] | None = None
+    # Where asked for (kgen.output.early_scan): each folder's fstat, taken before it
+    # was listed.
+    folder_stats: dict[str, Stat] | None = None
 
 
 def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None:
@@ -49,6 +52,8 @@ def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None
             )
         )
     below = []
+    if found.folder_stats is not None:
+        found.folder_stats[prefix] = stat_of(os.fstat(folder))
     recorded, unchanged = found.recorded, found.unchanged
     lookup, keep = None, None
     if recorded is not None and unchanged is not None:
@@ -121,6 +126,11 @@ def pack_stat(
 def mtime_of(status: Stat) -> int:
     mtime: int = _STAT.unpack(status)[1]
     return mtime
+
+
+def ctime_of(status: Stat) -> int:
+    ctime: int = _STAT.unpack(status)[2]
+    return ctime
 
 
 def same_but_ctime(one: Stat, other: Stat) -> bool:

@@ -107,6 +107,10 @@ def tree_id(
     return h.hexdigest()
 
 
+# Watches made for a command's early scan (TreeWatch.share), until it looks at the tree.
+_EARLY: dict[tuple[str, str], TreeWatch] = {}
+
+
 class TreeWatch:
     """One command's use of the record: what it trusted or read, and what it saves."""
 
@@ -124,7 +128,17 @@ class TreeWatch:
 
     @classmethod
     def of(cls, root: Path, output: str) -> TreeWatch:
-        return cls(record_file(root, output), output)
+        """The watch of `output` in project `root`: the one an early scan
+        (kgen.output.early_scan) compared the tree with, if one did."""
+        early = _EARLY.pop((os.fspath(root), output), None)
+        return early if early is not None else cls(record_file(root, output), output)
+
+    def share(self, root: Path, *, shared: bool = True) -> None:
+        """Be the watch the next TreeWatch.of(root, output) gives (or no longer)."""
+        if shared:
+            _EARLY[(os.fspath(root), self.output)] = self
+        elif _EARLY.get((os.fspath(root), self.output)) is self:
+            del _EARLY[(os.fspath(root), self.output)]
 
     def known(
         self, folder: int, paths: list[str], expected: Mapping[str, str | Digest]
