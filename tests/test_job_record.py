@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from kgen.load import files, jobs
+from kgen.load import files, job_record
 from kgen.load.job_record import NAME, JobFiles
 from kgen.output.scan import pack_stat
 from kgen.pipeline.cache import cache_folder
@@ -172,7 +172,7 @@ def _opened_jobs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         opened.append(display)
         return original(path, display)
 
-    monkeypatch.setattr(jobs, "read_unlinked", counted)
+    monkeypatch.setattr(job_record, "read_unlinked", counted)
     return opened
 
 
