@@ -199,7 +199,9 @@ def test_a_change_while_the_build_renders_is_never_taken_on_trust(
     assert files_below(warm / "manifests") == files_below(cold / "manifests")
 
 
+@pytest.mark.parametrize("how", ["fails", "has more to send than a pipe holds"])
 def test_a_child_that_fails_leaves_the_scan_to_the_build(
+    how: str,
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
@@ -208,7 +210,10 @@ def test_a_child_that_fails_leaves_the_scan_to_the_build(
     warm, cold = _pair(tmp_path, run_kgen)
     for root in (warm, cold):
         _in_place(root)
-    monkeypatch.setattr(early_scan, "_child", lambda *args: os._exit(1))
+    if how == "fails":
+        monkeypatch.setattr(early_scan, "_child", lambda *args: os._exit(1))
+    else:
+        monkeypatch.setattr(early_scan, "_MAX_BYTES", 16)
     found = _same(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0 and "1 file written" in found.err
     assert used == []  # nothing came back to fill the scan with

@@ -40,9 +40,10 @@ from kgen.output.stat_record import TreeWatch, settled
 
 # Fewer recorded files than this are scanned in the time a fork takes.
 MIN_FILES = 2_000
-# What a child that found a few changes sends is a few KB; one of a wholly changed
-# tree of 120,000 files, a few MB.
-_MAX_BYTES = 1 << 28
+# What a child that found a few changes sends is a few KB. It sends no more than a
+# pipe holds (Linux: 64 KiB), so it never waits for the parent, holding its memory
+# while the parent renders: a tree that changed that much is scanned by the build.
+_MAX_BYTES = 1 << 16
 
 
 class _Early:
@@ -113,6 +114,8 @@ def _child(
             (other, gone, sorted(found.folders), found.odd, found.folder_stats),
             protocol=5,
         )
+        if len(data) > _MAX_BYTES:
+            os._exit(1)
         view = memoryview(data)
         while view:
             view = view[os.write(write, view) :]
