@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
 import time
@@ -44,6 +45,8 @@ MIN_FILES = 2_000
 # pipe holds (Linux: 64 KiB), so it never waits for the parent, holding its memory
 # while the parent renders: a tree that changed that much is scanned by the build.
 _MAX_BYTES = 1 << 16
+# How long a build that comes to its scan waits for a child not yet done with it.
+WAIT_S = 0.02
 
 
 class _Early:
@@ -156,33 +159,40 @@ def discard() -> None:
     global _pending
     early = _pending
     _pending = None
-    if early is None:
-        return
-    early.watch.share(early.root, shared=False)
-    with contextlib.suppress(OSError):
-        os.kill(early.pid, signal.SIGKILL)
-    _received(early)
+    if early is not None:
+        early.watch.share(early.root, shared=False)
+        _received(early, wait=0)
 
 
-def _received(early: _Early) -> bytes:
-    """All the child sent (b"" if it failed), the child reaped."""
-    chunks: list[bytes] = []
-    size = 0
+def _received(early: _Early, *, wait: float | None = None) -> bytes:
+    """All the child sent (b"" if it failed), the child reaped. A child not done
+    within `wait` seconds (WAIT_S) is stopped: on a machine busier than when it was
+    forked the build does not wait long for it, and scans for itself."""
     try:
+        # The child writes what it found at once, at its end: the pipe has something
+        # to read (or is at an end) only then.
+        ready, _, _ = select.select(
+            [early.pipe], [], [], WAIT_S if wait is None else wait
+        )
+        if not ready:
+            with contextlib.suppress(OSError):
+                os.kill(early.pid, signal.SIGKILL)
+        try:
+            _pid, status = os.waitpid(early.pid, 0)
+        except ChildProcessError:
+            return b""
+        if not ready or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
+            return b""
+        chunks: list[bytes] = []
+        size = 0
         while size <= _MAX_BYTES and (chunk := os.read(early.pipe, 1 << 16)):
             chunks.append(chunk)
             size += len(chunk)
+        return b"".join(chunks) if size <= _MAX_BYTES else b""
     except OSError:
-        chunks = []
+        return b""
     finally:
         os.close(early.pipe)
-    try:
-        _pid, status = os.waitpid(early.pid, 0)
-    except ChildProcessError:
-        return b""
-    if size > _MAX_BYTES or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
-        return b""
-    return b"".join(chunks)
 
 
 def _settled(status: Stat, since: int) -> bool:
