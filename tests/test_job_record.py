@@ -34,9 +34,12 @@ JOB = "jobs/job-00001.yaml"
 
 
 def _age(root: Path, seconds: int = 60) -> None:
+    """Every file's mtime `seconds` back; their ctimes, which that sets to now, left
+    to age past the clock step (kgen.output.stat_record.settled_both)."""
     when = time.time() - seconds
     for path in [root, *root.rglob("*")]:
         os.utime(path, (when, when), follow_symlinks=False)
+    time.sleep(0.1)
 
 
 def _record(root: Path) -> Path:
@@ -203,6 +206,9 @@ def test_a_file_changed_as_it_is_read_is_not_recorded(tmp_path: Path) -> None:
     record.since = 5_150_000_000
     fresh = pack_stat(10, 5_123_456_789, 5_123_456_789, 1, 1, 0o100644)
     record.read("jobs/a.yaml", fresh, b"a: 1\n", "key")  # within the clock step
+    # Its mtime touched back (`touch -d`), its ctime within the clock step.
+    touched = pack_stat(10, 1_000_000_001, 5_123_456_789, 1, 1, 0o100644)
+    record.read("jobs/a.yaml", touched, b"a: 1\n", "key")
     record.save()
     assert not (tmp_path / NAME).exists()
     aged = pack_stat(10, 5_000_000_001, 5_000_000_001, 1, 1, 0o100644)

@@ -7,10 +7,10 @@ index for a work tree), the record keeps each job file's lstat (size, mtime, cti
 inode, device and mode, to the nanosecond) as kgen read it, with the bytes it read and
 their digest (the key kgen.pipeline.cache knows a job by). A file whose lstat is the
 recorded one holds those bytes: writing a file, in place or by a rename over it, gives
-it another ctime, which no one but the kernel sets. A file whose mtime was not safely
-before the moment kgen took its lstat is never recorded (git's racy files,
-kgen.output.stat_record.settled): a change in the same clock tick could leave it as it
-was.
+it another ctime, which no one but the kernel sets. A file whose mtime or ctime was
+not safely before the moment kgen took its lstat is never recorded (git's racy files,
+kgen.output.stat_record.settled_both): a change in the same clock tick, its mtime
+touched back, could leave it as it was.
 
 Only a file that is neither a link nor anything but a regular file is taken from the
 record: its lstat (mode included) must be the one taken through the descriptor it was
@@ -42,7 +42,7 @@ from kgen.load.files import (
     read_unlinked,
 )
 from kgen.output.scan import Stat, stat_of
-from kgen.output.stat_record import settled
+from kgen.output.stat_record import settled_both
 from kgen.pipeline.cache_file import read_cache_file, write_cache_file
 from kgen.pipeline.code import code_identity, digest
 
@@ -88,7 +88,7 @@ class JobFiles:
         descriptor whose fstat before the read was `status` (packed: stat_of)."""
         if self.where is None:
             return
-        if settled(status, self.since):
+        if settled_both(status, self.since):
             entry = (status, raw, key)
             self.now[display] = entry
             self.fresh = self.fresh or self.old.get(display) != entry

@@ -11,9 +11,9 @@ The scan is taken before the build lock and the recovery of a killed build, so i
 used only if nothing can have been added to, removed from or renamed in any folder of
 the tree since: under the lock, each folder's fstat (inode, device, size, mtime and
 ctime, to the nanosecond) must be the one the child took before listing it, and each
-must have been last changed safely before the child looked (kgen.output.stat_record.
-settled: a change in the same clock tick would leave its times as they were). Every
-way kgen or anyone changes a folder's entries (a build's renames, a swap, a recovery,
+must have been last changed (mtime and ctime) safely before the child looked
+(kgen.output.stat_record.settled_both: a change in the same clock tick would leave its
+times as they were). Every way kgen or anyone changes a folder's entries (a build's renames, a swap, a recovery,
 a link, a FIFO, a file removed or added) changes its mtime and ctime. A file edited in
 place changes no folder: the child's lstat of it is what the scan under the lock takes
 too, so an edit before the child looked is found as before; one made while the build
@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from kgen.output.safe_paths import Refused, open_folder, open_root
-from kgen.output.scan import Scan, Stat, ctime_of, pack_stat, scan_below, stat_of
-from kgen.output.stat_record import TreeWatch, settled
+from kgen.output.scan import Scan, Stat, scan_below, stat_of
+from kgen.output.stat_record import TreeWatch, settled_both
 
 # Fewer recorded files than this are scanned in the time a fork takes.
 MIN_FILES = 2_000
@@ -195,13 +195,6 @@ def _received(early: _Early, *, wait: float | None = None) -> bytes:
         os.close(early.pipe)
 
 
-def _settled(status: Stat, since: int) -> bool:
-    """Whether a folder's mtime and ctime are both safely before `since`: a `touch`
-    can give a folder back its mtime, never its ctime."""
-    as_mtime = pack_stat(0, ctime_of(status), 0, 0, 0, 0)
-    return settled(status, since) and settled(as_mtime, since)
-
-
 def _fill(folder: int, output: str, found: Scan, early: tuple[Any, ...]) -> bool:
     """Fill `found` from the early scan, if every folder it listed is as it was."""
     other, gone, folders, odd, folder_stats, since = early
@@ -209,7 +202,7 @@ def _fill(folder: int, output: str, found: Scan, early: tuple[Any, ...]) -> bool
         isinstance(folder_stats, dict)
         and folder_stats.get(output) == stat_of(os.fstat(folder))
         and set(folder_stats) == {output, *folders}
-        and all(_settled(status, since) for status in folder_stats.values())
+        and all(settled_both(status, since) for status in folder_stats.values())
     ):
         return False
     cut = len(output) + 1

@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING
 
 from kgen.output.digests import Digest
 from kgen.output.record_store import TreeRecord, load_record, record_file, save_record
-from kgen.output.scan import Stat, lstat_tree, mtime_of, same_but_ctime, stat_of
+from kgen.output.scan import (
+    Stat,
+    ctime_of,
+    lstat_tree,
+    mtime_of,
+    same_but_ctime,
+    stat_of,
+)
 
 if TYPE_CHECKING:
     from kgen.output.scan import Scan
@@ -90,9 +97,19 @@ def _header_mark(header: str) -> bytes:
 def settled(status: Stat, since_ns: int) -> bool:
     """Whether the file's mtime is safely before `since_ns`, when its lstat was taken:
     any later change gives it another mtime."""
-    mtime = mtime_of(status)
-    coarse = mtime % _COARSE_STEP_NS == 0
-    return mtime < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
+    return _before(mtime_of(status), since_ns)
+
+
+def settled_both(status: Stat, since_ns: int) -> bool:
+    """settled, and the ctime too: a `touch -d` gives a file or folder back its mtime,
+    never its ctime, so nothing done in the clock tick of the lstat, touched back or
+    not, can leave both as they were."""
+    return _before(mtime_of(status), since_ns) and _before(ctime_of(status), since_ns)
+
+
+def _before(time_ns: int, since_ns: int) -> bool:
+    coarse = time_ns % _COARSE_STEP_NS == 0
+    return time_ns < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
 
 
 def tree_id(
