@@ -13,14 +13,15 @@ the tree since: under the lock, each folder's fstat (inode, device, size, mtime 
 ctime, to the nanosecond) must be the one the child took before listing it, and each
 must have been last changed (mtime and ctime) safely before the child looked
 (kgen.output.stat_record.settled_both: a change in the same clock tick would leave its
-times as they were). Every way kgen or anyone changes a folder's entries (a build's renames, a swap, a recovery,
-a link, a FIFO, a file removed or added) changes its mtime and ctime. A file edited in
-place changes no folder: the child's lstat of it is what the scan under the lock takes
-too, so an edit before the child looked is found as before; one made while the build
-runs is found by the next, as one made between the scan and the write always was (the
-record keeps what was seen before, never the edited file's lstat). Anything the child
-could not do (an unreadable folder, a tree nested too deep, a child that failed) is left
-to the scan under the lock, which says what is wrong.
+times as they were). Every way kgen or anyone changes a folder's entries (a build's
+renames, a swap, a recovery, a link, a FIFO, a file removed or added) changes its
+mtime and ctime. A file edited in place changes no folder: the child's lstat of it is
+what the scan under the lock takes too, so an edit before the child looked is found as
+before; one made while the build runs is found by the next, as one made between the
+scan and the write always was (the record keeps what was seen before, never the edited
+file's lstat). Anything the child could not do (an unreadable folder, a tree nested
+too deep, a child that failed or is not done 20 ms after the build comes to its scan)
+is left to the scan under the lock, which says what is wrong.
 """
 
 from __future__ import annotations
