@@ -31,7 +31,7 @@ FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
 
 def _age(root: Path, seconds: int = 60) -> None:
     """Every file and folder's mtime `seconds` back; their ctimes, which that sets to
-    now, left to age past the clock step (kgen.output.stat_record.settled)."""
+    now, left to age past the clock step (kgen.output.racy.settled_both)."""
     when = time.time() - seconds
     for path in [root, *root.rglob("*")]:
         os.utime(path, (when, when), follow_symlinks=False)

@@ -35,7 +35,7 @@ JOB = "jobs/job-00001.yaml"
 
 def _age(root: Path, seconds: int = 60) -> None:
     """Every file's mtime `seconds` back; their ctimes, which that sets to now, left
-    to age past the clock step (kgen.output.stat_record.settled_both)."""
+    to age past the clock step (kgen.output.racy.settled_both)."""
     when = time.time() - seconds
     for path in [root, *root.rglob("*")]:
         os.utime(path, (when, when), follow_symlinks=False)

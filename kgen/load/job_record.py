@@ -9,7 +9,7 @@ their digest (the key kgen.pipeline.cache knows a job by). A file whose lstat is
 recorded one holds those bytes: writing a file, in place or by a rename over it, gives
 it another ctime, which no one but the kernel sets. A file whose mtime or ctime was
 not safely before the moment kgen took its lstat is never recorded (git's racy files,
-kgen.output.stat_record.settled_both): a change in the same clock tick, its mtime
+kgen.output.racy.settled_both): a change in the same clock tick, its mtime
 touched back, could leave it as it was.
 
 Only a file that is neither a link nor anything but a regular file is taken from the
@@ -41,8 +41,8 @@ from kgen.load.files import (
     read_input,
     read_unlinked,
 )
+from kgen.output.racy import settled_both
 from kgen.output.scan import Stat, stat_of
-from kgen.output.stat_record import settled_both
 from kgen.pipeline.cache_file import read_cache_file, write_cache_file
 from kgen.pipeline.code import code_identity, digest
 

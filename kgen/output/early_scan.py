@@ -12,7 +12,7 @@ used only if nothing can have been added to, removed from or renamed in any fold
 the tree since: under the lock, each folder's fstat (inode, device, size, mtime and
 ctime, to the nanosecond) must be the one the child took before listing it, and each
 must have been last changed (mtime and ctime) safely before the child looked
-(kgen.output.stat_record.settled_both: a change in the same clock tick would leave its
+(kgen.output.racy.settled_both: a change in the same clock tick would leave its
 times as they were). Every way kgen or anyone changes a folder's entries (a build's
 renames, a swap, a recovery, a link, a FIFO, a file removed or added) changes its
 mtime and ctime. A file edited in place changes no folder: the child's lstat of it is
@@ -36,9 +36,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kgen.output.racy import settled_both
 from kgen.output.safe_paths import Refused, open_folder, open_root
 from kgen.output.scan import Scan, Stat, scan_below, stat_of
-from kgen.output.stat_record import TreeWatch, settled_both
+from kgen.output.stat_record import TreeWatch
 
 # Fewer recorded files than this are scanned in the time a fork takes.
 MIN_FILES = 2_000

@@ -28,15 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kgen.output.digests import Digest
+from kgen.output.racy import settled, settled_both
 from kgen.output.record_store import TreeRecord, load_record, record_file, save_record
-from kgen.output.scan import (
-    Stat,
-    ctime_of,
-    lstat_tree,
-    mtime_of,
-    same_but_ctime,
-    stat_of,
-)
+from kgen.output.scan import Stat, lstat_tree, same_but_ctime, stat_of
 
 if TYPE_CHECKING:
     from kgen.output.scan import Scan
@@ -49,16 +43,10 @@ __all__ = [
     "record_file",
     "save_record",
     "settled",
+    "settled_both",
     "tree_id",
 ]
 
-# How long before the moment a file's lstat is taken its mtime must be, for the record
-# to trust it. A file system keeps times to a step: Linux's clock tick (1-10 ms) where
-# it keeps nanoseconds, 10 ms (exFAT), one second (ext3, HFS+), two (FAT). A time that
-# is a whole number of 10 ms may be of a coarse one, and waits for the longest step.
-_FINE_MARGIN_NS = 50_000_000
-_COARSE_MARGIN_NS = 3_000_000_000
-_COARSE_STEP_NS = 10_000_000
 _HELD = hashlib.blake2b(digest_size=16)
 _HEADER = hashlib.blake2b(digest_size=8, person=b"kgen-hdr")
 # Each header's hash, by the header (a render's files share one string): far more
@@ -92,24 +80,6 @@ def _header_mark(header: str) -> bytes:
     h = _HEADER.copy()
     h.update(header.encode())
     return h.digest()
-
-
-def settled(status: Stat, since_ns: int) -> bool:
-    """Whether the file's mtime is safely before `since_ns`, when its lstat was taken:
-    any later change gives it another mtime."""
-    return _before(mtime_of(status), since_ns)
-
-
-def settled_both(status: Stat, since_ns: int) -> bool:
-    """settled, and the ctime too: a `touch -d` gives a file or folder back its mtime,
-    never its ctime, so nothing done in the clock tick of the lstat, touched back or
-    not, can leave both as they were."""
-    return _before(mtime_of(status), since_ns) and _before(ctime_of(status), since_ns)
-
-
-def _before(time_ns: int, since_ns: int) -> bool:
-    coarse = time_ns % _COARSE_STEP_NS == 0
-    return time_ns < since_ns - (_COARSE_MARGIN_NS if coarse else _FINE_MARGIN_NS)
 
 
 def tree_id(
