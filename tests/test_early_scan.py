@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -259,9 +260,9 @@ def test_no_early_scan_without_a_core_to_spare_or_a_record(
     warm, _cold = _pair(tmp_path, run_kgen)
     forks: list[int] = []
 
-    def fork() -> int:  # never called
+    def fork() -> int:  # never called; if it were, no child either
         forks.append(1)
-        return 0
+        raise OSError("no fork here")
 
     monkeypatch.setattr(os, "fork", fork)
     monkeypatch.setenv("KGEN_WORKERS", "1")
@@ -271,4 +272,15 @@ def test_no_early_scan_without_a_core_to_spare_or_a_record(
     monkeypatch.setenv("KGEN_NO_CACHE", "1")
     edit_spec(warm, 2, 10)
     assert run_kgen("build", "-C", str(warm)).code == 0
+    monkeypatch.delenv("KGEN_NO_CACHE")
+    # Another thread running: a fork would copy none of it (nor what it holds).
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        edit_spec(warm, 2, 11)
+        assert run_kgen("build", "-C", str(warm)).code == 0
+    finally:
+        release.set()
+        other.join()
     assert forks == [] and used == []

@@ -68,7 +68,7 @@ def start(root: Path, output: str) -> None:
     """Fork a child to scan `output` in project `root` against its record, if the
     machine has a core for it and the record knows enough files to pay."""
     global _pending
-    if _pending is not None or not hasattr(os, "fork"):
+    if _pending is not None or not hasattr(os, "fork") or _threads():
         return
     # Imported here: a run that never scans early needs none of it.
     from kgen.pipeline.parallel import worker_count
@@ -101,6 +101,13 @@ def start(root: Path, output: str) -> None:
     early.pid = pid
     watch.share(root)  # the watch the build's look at the tree takes
     _pending = early
+
+
+def _threads() -> bool:
+    """Whether this process runs other threads: a fork copies none of them, nor what
+    they hold (Python 3.12 warns of it), so there is no early scan then."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
 
 
 def _child(
