@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def test_a_one_spec_rebuild_opens_each_job_spec_once(
 ) -> None:
     """With the record of an unchanged build in the cache, as after any build that
     wrote nothing: its look at the inputs stops at the edited spec, and loading reads
-    each spec."""
+    the edited spec alone (kgen.load.job_record knows the others by their lstat)."""
     from kgen.__main__ import main
 
     root = tmp_path / "p"
@@ -135,6 +136,7 @@ def test_a_one_spec_rebuild_opens_each_job_spec_once(
     monkeypatch.setattr(sys, "argv", ["kgen", "build"])
     assert main() == 0
     _age(root)
+    time.sleep(0.1)  # the ctimes the aging set, past the clock step: recorded
     assert main() == 0  # recorded
     edit_spec(root, 4, 11)
     opened: list[str] = []
@@ -148,6 +150,6 @@ def test_a_one_spec_rebuild_opens_each_job_spec_once(
     monkeypatch.setattr(os, "open", counted)
     assert main() == 0
     assert sorted(opened) == sorted(
-        [f"job-{n:05d}.yaml" for n in range(20)]  # loading
+        ["job-00004.yaml"]  # loading
         + [f"job-{n:05d}.yaml" for n in range(5)]  # the record's, up to the edit
     )

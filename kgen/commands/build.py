@@ -20,6 +20,7 @@ from kgen.commands.outcome import (
 from kgen.commands.up_to_date import Attempt
 from kgen.errors import Problem
 from kgen.load.project import Project
+from kgen.output import early_scan
 from kgen.output.compare import TreeDiff
 from kgen.output.digests import Expected
 from kgen.output.index import with_index
@@ -48,6 +49,7 @@ def build(
             options, check=check, show_diff=show_diff, spool=spool, attempt=attempt
         )
     finally:
+        early_scan.discard()  # a scan the build never came to use
         if spool is not None:
             spool.close()
 
@@ -66,6 +68,8 @@ def _build(
         options,
         texts=show_diff,
         sink_for=spool.into if spool is not None else None if show_diff else digests,
+        # A build's look at the tree, taken while it renders (kgen.output.early_scan).
+        loaded=None if check or options.envs else _scan_early(options),
     )
     if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
@@ -135,16 +139,21 @@ def render_tree(options: Options) -> tuple[Outcome, dict[str, str] | None]:
     return outcome, None if expected is None else texts_only(expected)
 
 
+def _scan_early(options: Options) -> Callable[[Project], None]:
+    return lambda project: early_scan.start(options.root, project.spec.output)
+
+
 def expected_tree_of(
     options: Options,
     *,
     texts: bool,
     sink_for: Callable[[str], TextSink] | None = None,
+    loaded: Callable[[Project], object] | None = None,
 ) -> tuple[Outcome, Expected | None]:
     """render_tree; without `texts`, the files of renders the cache has are digests
-    (`sink_for`: see load_and_run)."""
+    (`sink_for`, `loaded`: see load_and_run)."""
     outcome = load_and_run(
-        options, emit=True, texts=texts, output=True, sink_for=sink_for
+        options, emit=True, texts=texts, output=True, sink_for=sink_for, loaded=loaded
     )
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None

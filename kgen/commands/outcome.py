@@ -103,12 +103,14 @@ def load_and_run(
     texts: bool = True,
     output: bool = False,
     sink_for: Callable[[str], TextSink] | None = None,
+    loaded: Callable[[Project], object] | None = None,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
     YAML (`texts` False: digests where the cache has them; see pipeline.run); `output`
     checks where the output root is too. With a base (Options.base), the base commit
     is rendered too. `sink_for` gives, for the output root once checked, what takes
-    each render's texts as they come (kgen.output.spool)."""
+    each render's texts as they come (kgen.output.spool); `loaded` hears of the project
+    once it is loaded, before the run."""
     outcome = _load_and_run(
         options,
         jobs=jobs,
@@ -118,6 +120,7 @@ def load_and_run(
         texts=texts,
         output=output,
         sink_for=sink_for,
+        loaded=loaded,
     )
     return with_base(options, outcome)
 
@@ -132,6 +135,7 @@ def _load_and_run(
     texts: bool,
     output: bool,
     sink_for: Callable[[str], TextSink] | None = None,
+    loaded: Callable[[Project], object] | None = None,
 ) -> Outcome:
     project, problems = load_project(
         options.root,
@@ -143,6 +147,8 @@ def _load_and_run(
     )
     if project is None:
         return Outcome(None, None, problems)
+    if loaded is not None:
+        loaded(project)
     if output:
         problems = [
             *problems,

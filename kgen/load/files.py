@@ -77,6 +77,25 @@ def read_input(
         os.close(fd)
 
 
+def read_unlinked(
+    path: str | os.PathLike[str], display: str
+) -> tuple[Reading, os.stat_result | None]:
+    """read_input of a file that must be no link, with the fstat of what was read
+    (taken before the read; None when nothing was): what kgen.load.job_record keeps."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS | os.O_NOFOLLOW)
+    except OSError as exc:
+        return Reading(None, cannot_read(display, exc), exc.errno in _MISSING), None
+    try:
+        status = os.fstat(fd)
+        reading = _read_regular(fd, display, status)
+    except OSError as exc:
+        return Reading(None, cannot_read(display, exc)), None
+    finally:
+        os.close(fd)
+    return reading, status if reading.raw is not None else None
+
+
 def _is_link(path: str | os.PathLike[str]) -> bool:
     try:
         return stat.S_ISLNK(os.lstat(path).st_mode)
@@ -84,10 +103,12 @@ def _is_link(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def _read_regular(fd: int, display: str) -> Reading:
+def _read_regular(
+    fd: int, display: str, status: os.stat_result | None = None
+) -> Reading:
     # Plain system calls: a project is a thousand small files, and a file object each
     # costs a third of the reading.
-    mode = os.fstat(fd).st_mode
+    mode = (os.fstat(fd) if status is None else status).st_mode
     if not stat.S_ISREG(mode):
         return Reading(None, not_regular(display, mode))
     raw = b""

@@ -1,5 +1,6 @@
-"""The job spec files of a project: each read once (kgen.load.files), parsed only
-when the cache does not already know it, and named, typed and labelled for selectors.
+"""The job spec files of a project: each read once (kgen.load.job_record: only if it
+changed since a run last read it), parsed only when the cache does not already know
+it, and named, typed and labelled for selectors.
 """
 
 from __future__ import annotations
@@ -14,20 +15,12 @@ from typing import Any
 from kgen.errors import KgenError, Problem
 from kgen.kinds import FRAMEWORKS
 from kgen.load.document import Document
-from kgen.load.files import (
-    cannot_read,
-    escapes,
-    list_folder,
-    outside,
-    read_input,
-    unlistable,
-)
+from kgen.load.files import unlistable
+from kgen.load.job_record import JobFiles, read_jobs
 from kgen.load.yaml import load_bytes
-from kgen.pipeline.cache import Cache, Identity, digest
+from kgen.pipeline.cache import Cache, Identity
 from kgen.pipeline.parallel import MIN_PARALLEL, map_units
 from kgen.spec.project import ProjectSpec
-
-JOB_SUFFIXES = (".yaml", ".yml")
 
 
 class JobSource:
@@ -112,15 +105,6 @@ class JobSource:
         return self._doc
 
 
-def _not_a_file(display: str) -> Problem:
-    return Problem(
-        f"{display} is not a file",
-        "io",
-        file=display,
-        hint="the jobs folder holds job spec files; move or rename this entry",
-    )
-
-
 def located(problem: Problem, doc: Document) -> Problem:
     """Give a problem found in `doc` (by data path) its file:line:col."""
     if problem.file is not None and problem.line is not None:
@@ -169,8 +153,11 @@ def load_jobs(
         return []
     found: list[JobSource | None] = []
     to_parse: list[tuple[int, str, bytes, str]] = []
-    for display, raw in _read_jobs(root, spec, problems):
-        key = digest(display, raw)
+    # Each file unchanged since the last run as that run read it (kgen.load.job_record).
+    record = JobFiles(store.folder)
+    read = read_jobs(root, spec.jobs, problems, record)
+    record.save()
+    for display, raw, key in read:
         identity = store.identity(key)
         if identity is None:
             to_parse.append((len(found), display, raw, key))
@@ -214,41 +201,6 @@ def duplicate_job(job: JobSource, first: JobSource) -> Problem:
     return located(
         Problem(message, "duplicate-job", path=("name",), hint=hint), job.doc
     )
-
-
-def _read_jobs(
-    root: Path, spec: ProjectSpec, problems: list[Problem]
-) -> list[tuple[str, bytes]]:
-    """Each job spec file's name and bytes, in name order; a problem for each entry
-    that is not a regular file inside the project, or cannot be read."""
-    folder = root / spec.jobs
-    if outside(root, folder):
-        problems.append(escapes(spec.jobs, what="folder"))
-        return []
-    entries, unnamed = list_folder(folder, spec.jobs, JOB_SUFFIXES)
-    problems += unnamed
-    read = []
-    for entry in entries:
-        display = f"{spec.jobs}/{entry.name}"
-        # Entries, not paths: the listing already says which are links and files, so
-        # only links need resolving (a thousand `resolve()` calls cost 0.1 s).
-        try:
-            link = entry.is_symlink()
-            if link and outside(root, Path(entry.path)):
-                problems.append(escapes(display))
-                continue
-            if not entry.is_file():
-                problems.append(_not_a_file(display))
-                continue
-        except OSError as exc:  # a link loop (ELOOP), an unreadable target
-            problems.append(cannot_read(display, exc))
-            continue
-        reading = read_input(entry.path, display, root=root if link else None)
-        if reading.raw is None:
-            problems += [reading.problem] if reading.problem else []
-        else:
-            read.append((display, reading.raw))
-    return read
 
 
 def _parse_item(

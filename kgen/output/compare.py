@@ -16,6 +16,7 @@ from types import TracebackType
 
 from kgen.errors import KgenError, printable
 from kgen.output.digests import Digest
+from kgen.output.early_scan import scan_tree
 from kgen.output.index import Index, index_in
 from kgen.output.safe_paths import (
     Refused,
@@ -25,7 +26,7 @@ from kgen.output.safe_paths import (
     open_root,
     read_all,
 )
-from kgen.output.scan import Scan, Stat, scan_below, stat_of
+from kgen.output.scan import Scan, Stat, stat_of
 from kgen.output.stat_record import TreeWatch
 from kgen.output.tree_problems import refused_folder, unreadable
 
@@ -153,7 +154,7 @@ class OutputTree:
         recorded = self.watch.old.stats
         found = Scan(recorded=recorded or None, unchanged=set() if recorded else None)
         if self.fd is not None:
-            scan_below(self.fd, self.output, found)
+            scan_tree(self.fd, self.output, found, self.watch)
         self.unchanged = found.unchanged  # the tree's, until it is read
         found.recorded = found.unchanged = None
         return found

@@ -1,7 +1,5 @@
 """What runs beside the trainer: TensorBoard, and git code sync before it starts."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

@@ -5,8 +5,6 @@ which replaces it (a dev cluster relaxes with `policy: {podSecurity: privileged}
 kgen.rules.forbidden applies it.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, ValidationInfo, field_validator

@@ -1,8 +1,6 @@
 """kgen.yaml `argocd:` and `flux:`: where the GitOps controller finds this repository,
 and what `kgen argocd` and `kgen flux` write."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable
 from typing import Annotated, Literal

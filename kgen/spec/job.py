@@ -1,7 +1,5 @@
 """The job spec users write in `jobs/*.yaml`: what every kind shares, and its roles."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
@@ -276,13 +274,13 @@ class JobSpec(SpecModel):
     )
 
 
-def framework_field(kind: Kind) -> Any:
+def framework_field(kind: "Kind") -> Any:
     """A kind model's `framework:`, required, naming every framework there is."""
     names = " or ".join(f"`{name}`" for name in FRAMEWORKS)
     return Field(description=f"{names}.", examples=[kind.framework])
 
 
-def role_field(role: RoleDef) -> Any:
+def role_field(role: "RoleDef") -> Any:
     """A kind's roles model's key for `role`: optional, with its pod count."""
     return Field(
         None,

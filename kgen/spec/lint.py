@@ -1,7 +1,5 @@
 """Silencing policy rules, always with a reason."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field, field_validator

@@ -6,8 +6,6 @@ by default the job's own object) and either lists RFC 6902 operations (`ops:`) o
 a strategic-merge patch (`merge:`), as kustomize's `patches:` does.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, ClassVar, Literal
 

@@ -1,7 +1,5 @@
 """What goes into every pod: env, resources, placement."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field

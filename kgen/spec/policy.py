@@ -1,7 +1,5 @@
 """Run policy and framework options, each placed by the renderer where its target keeps it."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

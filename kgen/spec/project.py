@@ -1,7 +1,5 @@
 """The project file `kgen.yaml` and the overlay files it names, as pydantic models."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field

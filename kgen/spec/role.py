@@ -1,8 +1,6 @@
 """A role's own settings: what replaces or merges over the job-wide ones for one
 replica type."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field

@@ -1,8 +1,6 @@
 """Volumes: existing or created PersistentVolumeClaims, ConfigMaps, Secrets, and every
 other core volume source as a core object."""
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field

@@ -1,0 +1,236 @@
+"""The output tree scanned by a second process while the build renders.
+
+A build that writes a few files into a large tree lstats every file of it (12,000 at
+1,000 jobs: 35-45 ms on the disk, a tenth of a one-spec rebuild), after its renders and
+under the build lock, to learn which files are as the tree record (kgen.output.
+stat_record) knows them. Where the machine has a core to spare and the record knows
+many files, a child forked as soon as the project is loaded does that scan, against
+the same record, while the parent renders; it sends back only what is not as recorded.
+
+The scan is taken before the build lock and the recovery of a killed build, so it is
+used only if nothing can have been added to, removed from or renamed in any folder of
+the tree since: under the lock, each folder's fstat (inode, device, size, mtime and
+ctime, to the nanosecond) must be the one the child took before listing it, and each
+must have been last changed (mtime and ctime) safely before the child looked
+(kgen.output.racy.settled_both: a change in the same clock tick would leave its
+times as they were). Every way kgen or anyone changes a folder's entries (a build's
+renames, a swap, a recovery, a link, a FIFO, a file removed or added) changes its
+mtime and ctime. A file edited in place changes no folder: the child's lstat of it is
+what the scan under the lock takes too, so an edit before the child looked is found as
+before; one made while the build runs is found by the next, as one made between the
+scan and the write always was (the record keeps what was seen before, never the edited
+file's lstat). Anything the child could not do (an unreadable folder, a tree nested
+too deep, a child that failed or is not done 20 ms after the build comes to its scan)
+is left to the scan under the lock, which says what is wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kgen.output.racy import settled_both
+from kgen.output.safe_paths import Refused, open_folder, open_root
+from kgen.output.scan import Scan, Stat, scan_below, stat_of
+from kgen.output.stat_record import TreeWatch
+
+# Fewer recorded files than this are scanned in the time a fork takes.
+MIN_FILES = 2_000
+# What a child that found a few changes sends is a few KB. It sends no more than a
+# pipe holds (Linux: 64 KiB), so it never waits for the parent, holding its memory
+# while the parent renders: a tree that changed that much is scanned by the build.
+_MAX_BYTES = 1 << 16
+# How long a build that comes to its scan waits for a child not yet done with it.
+WAIT_S = 0.02
+
+
+class _Early:
+    def __init__(
+        self, root: Path, output: str, pid: int, pipe: int, watch: TreeWatch
+    ) -> None:
+        self.root, self.output, self.pid, self.pipe = root, output, pid, pipe
+        self.watch = watch
+        # Before the child took any fstat or lstat.
+        self.since = time.time_ns()
+
+
+_pending: _Early | None = None
+
+
+def start(root: Path, output: str) -> None:
+    """Fork a child to scan `output` in project `root` against its record, if the
+    machine has a core for it and the record knows enough files to pay."""
+    global _pending
+    if _pending is not None or not hasattr(os, "fork") or _threads():
+        return
+    # Imported here: a run that never scans early needs none of it.
+    from kgen.pipeline.parallel import worker_count
+
+    if worker_count() < 2:
+        return
+    watch = TreeWatch.of(root, output)
+    if len(watch.old.stats) < MIN_FILES:
+        return
+    try:
+        base = open_root(root)
+        try:
+            fd = open_folder(base, output)
+        finally:
+            os.close(base)
+    except (OSError, Refused):
+        return
+    read, write = os.pipe()
+    early = _Early(root, output, 0, read, watch)
+    try:
+        pid = os.fork()
+    except OSError:
+        for end in (fd, read, write):
+            os.close(end)
+        return
+    if pid == 0:  # the child: scan, send, leave without the parent's teardown
+        _child(fd, output, watch.old.stats, read, write)
+    os.close(write)
+    os.close(fd)
+    early.pid = pid
+    watch.share(root)  # the watch the build's look at the tree takes
+    _pending = early
+
+
+def _threads() -> bool:
+    """Whether this process runs other threads: a fork copies none of them, nor what
+    they hold (Python 3.12 warns of it), so there is no early scan then."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
+
+
+def _child(
+    fd: int, output: str, recorded: dict[str, Stat], read: int, write: int
+) -> None:
+    code = 1
+    try:
+        os.close(read)
+        found = Scan(recorded=recorded, unchanged=set(), folder_stats={})
+        scan_below(fd, output, found)
+        unchanged = found.unchanged
+        assert unchanged is not None and found.folder_stats is not None
+        other = [path for path in found.files if path not in unchanged]
+        gone = [path for path in recorded if path not in unchanged]
+        data = pickle.dumps(
+            (other, gone, sorted(found.folders), found.odd, found.folder_stats),
+            protocol=5,
+        )
+        if len(data) > _MAX_BYTES:
+            os._exit(1)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write, view) :]
+        code = 0
+    except BaseException:  # anything: the parent scans for itself
+        pass
+    finally:
+        os._exit(code)
+
+
+def scan_tree(folder: int, output: str, found: Scan, watch: TreeWatch) -> None:
+    """scan_below of the output root open as `folder`, under the build lock: from the
+    early scan of it with `watch`'s record, where one was made and still holds."""
+    early = take(output, watch)
+    if early is None or not _fill(folder, output, found, early):
+        scan_below(folder, output, found)
+
+
+def take(output: str, watch: TreeWatch) -> tuple[Any, ...] | None:
+    """What the early scan with `watch` found, once it is done; None without one."""
+    global _pending
+    early = _pending
+    if early is None or early.output != output or early.watch is not watch:
+        return None
+    _pending = None
+    data = _received(early)
+    try:
+        found: tuple[Any, ...] = pickle.loads(data) if data else ()
+    except Exception:
+        return None
+    if len(found) != 5:
+        return None
+    return (*found, early.since)
+
+
+def discard() -> None:
+    """Stop an early scan nobody took (a build that ended before it wrote)."""
+    global _pending
+    early = _pending
+    _pending = None
+    if early is not None:
+        early.watch.share(early.root, shared=False)
+        _received(early, wait=0)
+
+
+def _received(early: _Early, *, wait: float | None = None) -> bytes:
+    """All the child sent (b"" if it failed), the child reaped. A child not done
+    within `wait` seconds (WAIT_S) is stopped: on a machine busier than when it was
+    forked the build does not wait long for it, and scans for itself."""
+    try:
+        # The child writes what it found at once, at its end: the pipe has something
+        # to read (or is at an end) only then.
+        ready, _, _ = select.select(
+            [early.pipe], [], [], WAIT_S if wait is None else wait
+        )
+        if not ready:
+            with contextlib.suppress(OSError):
+                os.kill(early.pid, signal.SIGKILL)
+        try:
+            _pid, status = os.waitpid(early.pid, 0)
+        except ChildProcessError:
+            return b""
+        if not ready or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
+            return b""
+        chunks: list[bytes] = []
+        size = 0
+        while size <= _MAX_BYTES and (chunk := os.read(early.pipe, 1 << 16)):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks) if size <= _MAX_BYTES else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(early.pipe)
+
+
+def _fill(folder: int, output: str, found: Scan, early: tuple[Any, ...]) -> bool:
+    """Fill `found` from the early scan, if every folder it listed is as it was."""
+    other, gone, folders, odd, folder_stats, since = early
+    if not (
+        isinstance(folder_stats, dict)
+        and folder_stats.get(output) == stat_of(os.fstat(folder))
+        and set(folder_stats) == {output, *folders}
+        and all(settled_both(status, since) for status in folder_stats.values())
+    ):
+        return False
+    cut = len(output) + 1
+    for path in folders:
+        try:
+            fd = open_folder(folder, path[cut:])
+        except (OSError, Refused):
+            return False
+        try:
+            if stat_of(os.fstat(fd)) != folder_stats[path]:
+                return False
+        finally:
+            os.close(fd)
+    recorded = found.recorded or {}
+    intern = sys.intern
+    unchanged = recorded.keys() - set(gone)
+    found.files = unchanged | {intern(path) for path in other}
+    found.folders = set(folders)
+    found.odd = dict(odd)
+    if found.unchanged is not None:
+        found.unchanged = unchanged
+    return True
