@@ -22,21 +22,13 @@ from pathlib import Path
 import pytest
 
 from kgen.output import early_scan
-from tests.conftest import REPO, Result, RunKgen, files_below, no_hang
+from tests.conftest import REPO, RunKgen, files_below, no_hang
+from tests.warm_cold import age, same_as_cold
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import edit_spec, generate
 
 FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
-
-
-def _age(root: Path, seconds: int = 60) -> None:
-    """Every file and folder's mtime `seconds` back; their ctimes, which that sets to
-    now, left to age past the clock step (kgen.output.racy.settled_both)."""
-    when = time.time() - seconds
-    for path in [root, *root.rglob("*")]:
-        os.utime(path, (when, when), follow_symlinks=False)
-    time.sleep(0.1)
 
 
 @pytest.fixture
@@ -66,30 +58,10 @@ def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
         root = tmp_path / name
         generate(root, 4)
         assert run_kgen("build", "-C", str(root)).code == 0
-        _age(root)
+        age(root)
         roots.append(root)
     assert run_kgen("build", "--check", "-C", str(roots[0])).code == 0
     return roots[0], roots[1]
-
-
-def _same(
-    run_kgen: RunKgen,
-    monkeypatch: pytest.MonkeyPatch,
-    warm: Path,
-    cold: Path,
-    *args: str,
-) -> Result:
-    found = run_kgen(*args, "-C", str(warm))
-    with monkeypatch.context() as off:
-        off.setenv("KGEN_NO_CACHE", "1")
-        expected = run_kgen(*args, "-C", str(cold))
-    assert (found.code, found.out, found.err) == (
-        expected.code,
-        expected.out.replace(str(cold), str(warm)),
-        expected.err.replace(str(cold), str(warm)),
-    )
-    assert files_below(warm / "manifests") == files_below(cold / "manifests")
-    return found
 
 
 def _in_place(root: Path) -> None:
@@ -151,7 +123,7 @@ def test_a_change_before_the_build_is_found_by_the_child(
         CHANGES[name](root)
     time.sleep(0.1)  # the folders as last changed past the clock step
     with no_hang(f"the build hung on an output file {name}"):
-        found = _same(run_kgen, monkeypatch, warm, cold, "build")
+        found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code in (0, 1)
     if name == "a spec edited":
         assert "5 files written" in found.err  # with its kustomization, in place
@@ -221,7 +193,7 @@ def test_a_child_that_fails_leaves_the_scan_to_the_build(
         monkeypatch.setattr(early_scan, "WAIT_S", 0.01)  # then stopped, and reaped
     else:
         monkeypatch.setattr(early_scan, "_MAX_BYTES", 16)
-    found = _same(run_kgen, monkeypatch, warm, cold, "build")
+    found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0 and "1 file written" in found.err
     assert used == []  # nothing came back to fill the scan with
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,21 +24,13 @@ from kgen.load.job_record import NAME, JobFiles
 from kgen.output.scan import pack_stat
 from kgen.pipeline.cache import cache_folder
 from kgen.pipeline.code import code_identity, digest
-from tests.conftest import REPO, Result, RunKgen, files_below, no_hang
+from tests.conftest import REPO, RunKgen, no_hang
+from tests.warm_cold import age, same_as_cold
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import edit_spec, generate
 
 JOB = "jobs/job-00001.yaml"
-
-
-def _age(root: Path, seconds: int = 60) -> None:
-    """Every file's mtime `seconds` back; their ctimes, which that sets to now, left
-    to age past the clock step (kgen.output.racy.settled_both)."""
-    when = time.time() - seconds
-    for path in [root, *root.rglob("*")]:
-        os.utime(path, (when, when), follow_symlinks=False)
-    time.sleep(0.1)
 
 
 def _record(root: Path) -> Path:
@@ -56,32 +47,12 @@ def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
         root = tmp_path / name
         generate(root, 4)
         assert run_kgen("build", "-C", str(root)).code == 0
-        _age(root)
+        age(root)
         roots.append(root)
     assert run_kgen("build", "-C", str(roots[0])).code == 0
     known = JobFiles(cache_folder(roots[0])).old
     assert sorted(known) == [f"jobs/job-{n:05d}.yaml" for n in range(4)]
     return roots[0], roots[1]
-
-
-def _same(
-    run_kgen: RunKgen,
-    monkeypatch: pytest.MonkeyPatch,
-    warm: Path,
-    cold: Path,
-    *args: str,
-) -> Result:
-    found = run_kgen(*args, "-C", str(warm))
-    monkeypatch.setenv("KGEN_NO_CACHE", "1")
-    expected = run_kgen(*args, "-C", str(cold))
-    monkeypatch.delenv("KGEN_NO_CACHE")
-    assert (found.code, found.out, found.err) == (
-        expected.code,
-        expected.out.replace(str(cold), str(warm)),
-        expected.err.replace(str(cold), str(warm)),
-    )
-    assert files_below(warm / "manifests") == files_below(cold / "manifests")
-    return found
 
 
 def _more_epochs(data: bytes) -> bytes:
@@ -153,7 +124,7 @@ def test_a_changed_job_file_is_never_taken_from_the_record(
     for root in (warm, cold):
         CHANGES[name](root)
     with no_hang(f"the build hung on a job file {name}"):
-        found = _same(run_kgen, monkeypatch, warm, cold, "build")
+        found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     if name in ("replaced by a FIFO", "replaced by a folder"):
         assert found.code == 1 and f"{JOB} is not a file" in found.err
     elif name == "emptied":
@@ -161,9 +132,9 @@ def test_a_changed_job_file_is_never_taken_from_the_record(
     elif name != "nothing":
         assert found.code == 0 and "0 files written" not in found.err
     # And once more, with whatever this run recorded.
-    _age(warm)
-    _age(cold)
-    _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    age(warm)
+    age(cold)
+    same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
 
 
 def _opened_jobs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -193,7 +164,7 @@ def test_loading_reads_only_the_job_files_that_changed(
     assert run_kgen("build", "-C", str(warm)).code == 0
     assert opened == ["jobs/job-00002.yaml"]
     opened.clear()
-    _age(warm)
+    age(warm)
     assert run_kgen("build", "-C", str(warm)).code == 0
     assert opened == [f"jobs/job-{n:05d}.yaml" for n in range(4)]  # aging: a ctime
     opened.clear()
@@ -250,7 +221,7 @@ def test_a_damaged_or_foreign_record_is_ignored(
     for root in (warm, cold):
         _rewrite(root / JOB, new_inode=False)
     monkeypatch.chdir(tmp_path)
-    found = _same(run_kgen, monkeypatch, warm, cold, "build")
+    found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0
     assert not (tmp_path / "planted").exists()
 
@@ -295,9 +266,9 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
         where.symlink_to(target)
     for root in (warm, cold):
         _rewrite(root / JOB, new_inode=False)
-        _age(root)  # so that this run records
+        age(root)  # so that this run records
     with no_hang("the build hung on the job record"):
-        found = _same(run_kgen, monkeypatch, warm, cold, "build")
+        found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0
     assert where.is_file() and not where.is_symlink()  # replaced, not written through
     assert target.read_bytes() != where.read_bytes()

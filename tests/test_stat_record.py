@@ -29,19 +29,10 @@ from kgen.output.stat_record import (
     settled,
 )
 from kgen.pipeline.cache import cache_folder
-from tests.conftest import Result, RunKgen, copy_example, files_below, no_hang
+from tests.conftest import RunKgen, copy_example, files_below, no_hang
+from tests.warm_cold import age, same_as_cold
 
 JOB = "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
-
-
-def _age(root: Path, seconds: int = 60) -> None:
-    """Every file and folder of the project (below `root`) as last changed `seconds`
-    ago."""
-    when = time.time() - seconds
-    os.utime(root, (when, when))
-    for folder, names, files in os.walk(root):
-        for name in [*names, *files]:
-            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
 
 
 def _record_of(root: Path) -> Path:
@@ -58,29 +49,10 @@ def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     for name in ("warm", "cold"):
         root = copy_example(tmp_path / name)
         assert run_kgen("build", "-C", str(root)).code == 0
-        _age(root)
+        age(root)
         roots.append(root)
     assert run_kgen("build", "--check", "-C", str(roots[0])).code == 0
     return roots[0], roots[1]
-
-
-def _same(
-    run_kgen: RunKgen,
-    monkeypatch: pytest.MonkeyPatch,
-    warm: Path,
-    cold: Path,
-    *args: str,
-) -> Result:
-    found = run_kgen(*args, "-C", str(warm))
-    monkeypatch.setenv("KGEN_NO_CACHE", "1")
-    expected = run_kgen(*args, "-C", str(cold))
-    monkeypatch.delenv("KGEN_NO_CACHE")
-    assert (found.code, found.out, found.err) == (
-        expected.code,
-        expected.out.replace(str(cold), str(warm)),
-        expected.err.replace(str(cold), str(warm)),
-    )
-    return found
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -128,7 +100,7 @@ def test_a_file_rewritten_with_size_and_mtime_kept_is_caught(
     for root in (warm, cold):
         _rewrite(root / JOB, _swap_case, new_inode=new_inode)
     read = _reads(monkeypatch)
-    found = _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
     assert found.code == 1
     assert f"modified: {JOB}\n" in found.err
     assert JOB in read
@@ -209,7 +181,7 @@ def test_a_damaged_or_foreign_record_is_ignored(
     for root in (warm, cold):
         _rewrite(root / JOB, _swap_case, new_inode=False)
     monkeypatch.chdir(tmp_path)
-    found = _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+    found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
     assert found.code == 1
     assert not (tmp_path / "planted").exists()
 
@@ -237,7 +209,7 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
     monkeypatch.chdir(tmp_path)
 
     with no_hang("the build hung on the record"):
-        found = _same(run_kgen, monkeypatch, warm, cold, "build")
+        found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0
     assert where.is_file() and not where.is_symlink()  # replaced, not written through
     assert target.read_bytes() != where.read_bytes()
@@ -296,7 +268,7 @@ def test_a_replayed_check_reports_what_the_check_did(
         }
     )
     assert run_kgen("build", "-C", str(root)).code == 0
-    _age(root)
+    age(root)
     args = (*command, "--format", report_format, "-C", str(root))
     first = run_kgen(*args)
     assert first.code == 0 and "image-latest" in first.out + first.err
@@ -358,10 +330,10 @@ def test_a_change_is_never_replayed(
     for root in (warm, cold):
         CHANGES[name](root)
         for inputs in ("kgen.yaml", "jobs", "overlays", "resources"):
-            _age(root / inputs, 30)
-    _same(run_kgen, monkeypatch, warm, cold, *command)
-    _same(run_kgen, monkeypatch, warm, cold, *command)
-    _same(run_kgen, monkeypatch, warm, cold, "build", "--check")
+            age(root / inputs, 30)
+    same_as_cold(run_kgen, monkeypatch, warm, cold, *command)
+    same_as_cold(run_kgen, monkeypatch, warm, cold, *command)
+    same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
 
 
 @pytest.mark.parametrize("way", ["restaged", "in place"])
@@ -373,7 +345,7 @@ def test_a_file_edited_during_a_build_is_not_taken_on_trust(
     that changed: kgen.output.in_place), and the record must not vouch for it."""
     root = copy_example(tmp_path / "p")
     assert run_kgen("build", "-C", str(root)).code == 0
-    _age(root)
+    age(root)
     assert run_kgen("build", "--check", "-C", str(root)).code == 0
     (root / "jobs/nightly-eval-2.yaml").write_bytes(
         (root / "jobs/nightly-eval.yaml").read_bytes()
@@ -406,7 +378,7 @@ def test_a_build_after_a_killed_one_recovers_instead_of_replaying(
     assert run_kgen("build", "-C", str(warm)).code == 0  # recorded
     for root in (warm, cold):
         (root / ".manifests.kgen-new-4242").mkdir()  # killed before its marker
-    _same(run_kgen, monkeypatch, warm, cold, "build")
+    same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert not (warm / ".manifests.kgen-new-4242").exists()
     assert not (cold / ".manifests.kgen-new-4242").exists()
 
@@ -427,7 +399,7 @@ def test_a_rebuild_with_nothing_new_to_record_leaves_the_record(
     for root in (warm, cold):
         generate(root, 20)
         assert run_kgen("build", "-C", str(root)).code == 0
-        _age(root)
+        age(root)
     assert run_kgen("build", "--check", "-C", str(warm)).code == 0
     where = record_file(warm, "manifests")
     assert where is not None and load_record(where).tree  # a whole tree recorded
@@ -465,7 +437,7 @@ def test_a_rebuild_with_nothing_new_to_record_leaves_the_record(
     # now digests). The rest is known as the first check recorded it.
     assert read and all("/tf-job-00003" in p or "/.kgen-index" in p for p in read)
     assert files_below(warm / "manifests") == files_below(cold / "manifests")
-    _age(warm)
+    age(warm)
     (warm / "manifests/dev-cpu/tf-job-00003.tfjob.yaml").write_text("x: 1\n")
     found = run_kgen("build", "--check", "-C", str(warm))
     assert "modified: manifests/dev-cpu/tf-job-00003.tfjob.yaml" in found.err

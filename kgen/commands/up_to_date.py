@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kgen.errors import KgenError, UsageError
 from kgen.load.files import read_input
 from kgen.output.digests import Digest
-from kgen.output.safe_paths import Refused, open_folder, open_root
+from kgen.output.safe_paths import Refused, open_below, open_folder
 from kgen.output.scan import MAX_DEPTH, Stat, stat_of
 from kgen.output.stat_record import load_record, record_file, tree_id
 from kgen.pipeline.cache_place import cache_folder
@@ -173,11 +173,7 @@ def _tree_is(root: Path, output: str, tree: str) -> bool:
     stats: dict[str, Stat] = {}
     folders: set[str] = set()
     try:
-        base = open_root(root)
-        try:
-            fd = open_folder(base, output)
-        finally:
-            os.close(base)
+        fd = open_below(root, output)
         try:
             whole = _walk(fd, output, stats, folders, 1)
         finally:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.output.racy import settled_both
-from kgen.output.safe_paths import Refused, open_folder, open_root
+from kgen.output.safe_paths import Refused, open_below, open_folder
 from kgen.output.scan import Scan, Stat, scan_below, stat_of
 from kgen.output.stat_record import TreeWatch
 
@@ -79,11 +79,7 @@ def start(root: Path, output: str) -> None:
     if len(watch.old.stats) < MIN_FILES:
         return
     try:
-        base = open_root(root)
-        try:
-            fd = open_folder(base, output)
-        finally:
-            os.close(base)
+        fd = open_below(root, output)
     except (OSError, Refused):
         return
     read, write = os.pipe()

@@ -55,6 +55,15 @@ def open_root(root: Path) -> int:
     return os.open(root, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC)
 
 
+def open_below(root: Path, rel: str, *, create: bool = False) -> int:
+    """Folder `rel` of the project `root` as a descriptor, through open_folder."""
+    base = open_root(root)
+    try:
+        return open_folder(base, rel, create=create)
+    finally:
+        os.close(base)
+
+
 def open_folder(base: int, rel: str, *, shown: str = "", create: bool = False) -> int:
     """A descriptor of folder `rel` (a normalised relative path, '' for `base` itself)
     below folder descriptor `base`, each component a real folder; `shown` is `base`'s

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from kgen.output.atomic import Place, Staged, open_staging
-from kgen.output.safe_paths import Refused, open_folder, open_root, write_new
+from kgen.output.safe_paths import Refused, open_below, write_new
 from kgen.pipeline.facts import Facts, OutFile
 from kgen.pipeline.records import TextSink, without_texts
 
@@ -109,11 +109,7 @@ class Spool:
     def _open(self) -> bool:
         folder, _, name = self.output.rpartition("/")
         try:
-            base = open_root(self.root)
-            try:
-                parent = open_folder(base, folder)
-            finally:
-                os.close(base)
+            parent = open_below(self.root, folder)
         except (OSError, Refused):
             self._off = True  # not there yet: the writer makes it, under its lock
             return False

@@ -24,7 +24,7 @@ from kgen.output.fill import fill as _fill
 from kgen.output.in_place import write_few
 from kgen.output.index import index_path, scoped_index
 from kgen.output.lock import build_lock
-from kgen.output.safe_paths import Refused, open_folder, open_root
+from kgen.output.safe_paths import Refused, open_below
 from kgen.output.spool import Spool
 from kgen.output.tree_problems import (
     foreign_file,
@@ -146,11 +146,7 @@ def _locked(
 
 
 def _open_parent(root: Path, folder: str) -> int:
-    base = open_root(root)
-    try:
-        return open_folder(base, folder, create=True)
-    finally:
-        os.close(base)
+    return open_below(root, folder, create=True)
 
 
 def _write(
