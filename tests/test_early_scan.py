@@ -23,7 +23,7 @@ import pytest
 
 from kgen.output import early_scan
 from tests.conftest import REPO, RunKgen, files_below, no_hang
-from tests.warm_cold import age, same_as_cold
+from tests.warm_cold import built_pair, rewrite, same_as_cold, swap_case
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import edit_spec, generate
@@ -53,36 +53,17 @@ def used(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
 
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     """Two built copies of a project of 4 jobs, aged, the first's tree recorded."""
-    roots = []
-    for name in ("warm", "cold"):
-        root = tmp_path / name
-        generate(root, 4)
-        assert run_kgen("build", "-C", str(root)).code == 0
-        age(root)
-        roots.append(root)
-    assert run_kgen("build", "--check", "-C", str(roots[0])).code == 0
-    return roots[0], roots[1]
+    warm, cold = built_pair(tmp_path, run_kgen, lambda root: generate(root, 4))
+    assert run_kgen("build", "--check", "-C", str(warm)).code == 0
+    return warm, cold
 
 
 def _in_place(root: Path) -> None:
-    """The file's bytes changed in place, its size and mtime given back (`touch -d`)."""
-    path = root / FILE
-    before = path.stat()
-    path.write_bytes(path.read_bytes().replace(b"Generated", b"GENERATED", 1))
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert (path.stat().st_size, path.stat().st_mtime_ns) == (
-        before.st_size,
-        before.st_mtime_ns,
-    )
+    rewrite(root / FILE, swap_case, new_inode=False)
 
 
 def _replaced(root: Path) -> None:
-    path = root / FILE
-    before = path.stat()
-    spare = path.with_name("spare")
-    spare.write_bytes(path.read_bytes().replace(b"Generated", b"GENERATED", 1))
-    spare.replace(path)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    rewrite(root / FILE, swap_case, new_inode=True)
 
 
 def _linked(root: Path) -> None:

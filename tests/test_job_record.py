@@ -25,7 +25,7 @@ from kgen.output.scan import pack_stat
 from kgen.pipeline.cache import cache_folder
 from kgen.pipeline.code import code_identity, digest
 from tests.conftest import REPO, RunKgen, no_hang
-from tests.warm_cold import age, same_as_cold
+from tests.warm_cold import age, built_pair, plant, rewrite, same_as_cold
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import edit_spec, generate
@@ -42,17 +42,11 @@ def _record(root: Path) -> Path:
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     """Two built copies of a project of 4 jobs, aged; the first's job files recorded
     (by the run after the aging: the first build read files seconds old)."""
-    roots = []
-    for name in ("warm", "cold"):
-        root = tmp_path / name
-        generate(root, 4)
-        assert run_kgen("build", "-C", str(root)).code == 0
-        age(root)
-        roots.append(root)
-    assert run_kgen("build", "-C", str(roots[0])).code == 0
-    known = JobFiles(cache_folder(roots[0])).old
+    warm, cold = built_pair(tmp_path, run_kgen, lambda root: generate(root, 4))
+    assert run_kgen("build", "-C", str(warm)).code == 0
+    known = JobFiles(cache_folder(warm)).old
     assert sorted(known) == [f"jobs/job-{n:05d}.yaml" for n in range(4)]
-    return roots[0], roots[1]
+    return warm, cold
 
 
 def _more_epochs(data: bytes) -> bytes:
@@ -61,22 +55,6 @@ def _more_epochs(data: bytes) -> bytes:
     digit = data[at : at + 1]
     other = b"7" if digit != b"7" else b"8"
     return data[:at] + other + data[at + 1 :]
-
-
-def _rewrite(path: Path, *, new_inode: bool) -> None:
-    """Another epoch count in the same number of bytes, the mtime given back to the
-    nanosecond (`touch -d`), written in place or as a new file renamed over it."""
-    before = path.stat()
-    data = _more_epochs(path.read_bytes())
-    if new_inode:
-        spare = path.with_name(path.name + ".new")
-        spare.write_bytes(data)
-        spare.replace(path)
-    else:
-        path.write_bytes(data)
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    after = path.stat()
-    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
 
 
 def _linked(root: Path) -> None:
@@ -99,10 +77,12 @@ def _folder(root: Path) -> None:
 
 
 CHANGES: dict[str, Callable[[Path], object]] = {
-    "edited in place, size and mtime kept": lambda root: _rewrite(
-        root / JOB, new_inode=False
+    "edited in place, size and mtime kept": lambda root: rewrite(
+        root / JOB, _more_epochs, new_inode=False
     ),
-    "replaced, size and mtime kept": lambda root: _rewrite(root / JOB, new_inode=True),
+    "replaced, size and mtime kept": lambda root: rewrite(
+        root / JOB, _more_epochs, new_inode=True
+    ),
     "edited as the bench does": lambda root: edit_spec(root, 1, 9),
     "replaced by a link": _linked,
     "replaced by a FIFO": _fifo,
@@ -219,7 +199,7 @@ def test_a_damaged_or_foreign_record_is_ignored(
     warm, cold = _pair(tmp_path, run_kgen)
     _record(warm).write_bytes(damage)
     for root in (warm, cold):
-        _rewrite(root / JOB, new_inode=False)
+        rewrite(root / JOB, _more_epochs, new_inode=False)
     monkeypatch.chdir(tmp_path)
     found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0
@@ -258,14 +238,9 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
     warm, cold = _pair(tmp_path, run_kgen)
     where = _record(warm)
     target = tmp_path / "elsewhere.pickle"
-    target.write_bytes(where.read_bytes())
-    where.unlink()
-    if planted == "fifo":
-        os.mkfifo(where)
-    else:
-        where.symlink_to(target)
+    plant(where, planted, target)
     for root in (warm, cold):
-        _rewrite(root / JOB, new_inode=False)
+        rewrite(root / JOB, _more_epochs, new_inode=False)
         age(root)  # so that this run records
     with no_hang("the build hung on the job record"):
         found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")

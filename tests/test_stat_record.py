@@ -30,7 +30,7 @@ from kgen.output.stat_record import (
 )
 from kgen.pipeline.cache import cache_folder
 from tests.conftest import RunKgen, copy_example, files_below, no_hang
-from tests.warm_cold import age, same_as_cold
+from tests.warm_cold import age, built_pair, plant, rewrite, same_as_cold, swap_case
 
 JOB = "manifests/dev-cpu/mnist-ddp.pytorchjob.yaml"
 
@@ -45,14 +45,9 @@ def _record_of(root: Path) -> Path:
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     """Two built copies of the example project, aged, with every file recorded on the
     first (a check that read them all)."""
-    roots = []
-    for name in ("warm", "cold"):
-        root = copy_example(tmp_path / name)
-        assert run_kgen("build", "-C", str(root)).code == 0
-        age(root)
-        roots.append(root)
-    assert run_kgen("build", "--check", "-C", str(roots[0])).code == 0
-    return roots[0], roots[1]
+    warm, cold = built_pair(tmp_path, run_kgen, copy_example)
+    assert run_kgen("build", "--check", "-C", str(warm)).code == 0
+    return warm, cold
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -68,27 +63,6 @@ def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return read
 
 
-def _rewrite(path: Path, change: Callable[[bytes], bytes], *, new_inode: bool) -> None:
-    """Change a file's bytes, keeping its size and giving back its mtime (to the
-    nanosecond), in place or as a new file renamed over it."""
-    before = path.stat()
-    data = change(path.read_bytes())
-    assert len(data) == before.st_size
-    if new_inode:
-        spare = path.with_name(path.name + ".new")
-        spare.write_bytes(data)
-        spare.replace(path)
-    else:
-        path.write_bytes(data)  # truncated, then written again
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert path.stat().st_mtime_ns == before.st_mtime_ns
-    assert path.stat().st_size == before.st_size
-
-
-def _swap_case(data: bytes) -> bytes:
-    return data.replace(b"Generated", b"GENERATED", 1)
-
-
 @pytest.mark.parametrize("new_inode", [False, True])
 def test_a_file_rewritten_with_size_and_mtime_kept_is_caught(
     new_inode: bool,
@@ -98,7 +72,7 @@ def test_a_file_rewritten_with_size_and_mtime_kept_is_caught(
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
     for root in (warm, cold):
-        _rewrite(root / JOB, _swap_case, new_inode=new_inode)
+        rewrite(root / JOB, swap_case, new_inode=new_inode)
     read = _reads(monkeypatch)
     found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
     assert found.code == 1
@@ -125,7 +99,7 @@ def test_a_file_changed_in_the_same_second_is_caught(
     monkeypatch.setattr(stat_record, "stat_of", whole_seconds)
     monkeypatch.setattr(up_to_date, "stat_of", whole_seconds)
     assert run_kgen("build", "--check", "-C", str(root)).code == 0
-    _rewrite(root / JOB, _swap_case, new_inode=False)
+    rewrite(root / JOB, swap_case, new_inode=False)
     found = run_kgen("build", "--check", "-C", str(root))
     assert (found.code, f"modified: {JOB}\n" in found.err) == (1, True)
 
@@ -179,7 +153,7 @@ def test_a_damaged_or_foreign_record_is_ignored(
     where = _record_of(warm)
     where.write_bytes(damage)
     for root in (warm, cold):
-        _rewrite(root / JOB, _swap_case, new_inode=False)
+        rewrite(root / JOB, swap_case, new_inode=False)
     monkeypatch.chdir(tmp_path)
     found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build", "--check")
     assert found.code == 1
@@ -198,14 +172,9 @@ def test_a_record_that_is_no_regular_file_is_ignored_not_followed(
     warm, cold = _pair(tmp_path, run_kgen)
     where = _record_of(warm)
     target = tmp_path / "elsewhere.pickle"
-    target.write_bytes(where.read_bytes())
-    where.unlink()
-    if planted == "fifo":
-        os.mkfifo(where)
-    else:
-        where.symlink_to(target)
+    plant(where, planted, target)
     for root in (warm, cold):
-        _rewrite(root / JOB, _swap_case, new_inode=False)
+        rewrite(root / JOB, swap_case, new_inode=False)
     monkeypatch.chdir(tmp_path)
 
     with no_hang("the build hung on the record"):
@@ -300,7 +269,7 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "a team object": lambda root: (root / "resources/extra.yaml").write_text(
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\ndata: {a: b}\n"
     ),
-    "an output file": lambda root: _rewrite(root / JOB, _swap_case, new_inode=False),
+    "an output file": lambda root: rewrite(root / JOB, swap_case, new_inode=False),
     "an output file removed": lambda root: (root / JOB).unlink(),
     "a file added to the output": lambda root: (
         root / "manifests/dev-cpu/x.yaml"
@@ -360,7 +329,7 @@ def test_a_file_edited_during_a_build_is_not_taken_on_trust(
 
     def meanwhile(*args: object) -> object:
         path = root / JOB
-        path.write_bytes(_swap_case(path.read_bytes()))  # a plain edit: a new mtime
+        path.write_bytes(swap_case(path.read_bytes()))  # a plain edit: a new mtime
         return original(*args)
 
     monkeypatch.setattr(stat_record, hooked, meanwhile)

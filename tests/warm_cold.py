@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,54 @@ def age(root: Path, seconds: int = 60) -> None:
     for path in [root, *root.rglob("*")]:
         os.utime(path, (when, when), follow_symlinks=False)
     time.sleep(0.1)
+
+
+def built_pair(
+    tmp_path: Path, run_kgen: RunKgen, make: Callable[[Path], object]
+) -> tuple[Path, Path]:
+    """Two copies of a project (`make` lays one out at the path it is given), each
+    built and aged: warm, then cold."""
+    roots = []
+    for name in ("warm", "cold"):
+        root = tmp_path / name
+        make(root)
+        assert run_kgen("build", "-C", str(root)).code == 0
+        age(root)
+        roots.append(root)
+    return roots[0], roots[1]
+
+
+def rewrite(path: Path, change: Callable[[bytes], bytes], *, new_inode: bool) -> None:
+    """Change a file's bytes, keeping its size and giving back its mtime (to the
+    nanosecond, as `touch -d` does), in place or as a new file renamed over it."""
+    before = path.stat()
+    data = change(path.read_bytes())
+    assert len(data) == before.st_size
+    if new_inode:
+        spare = path.with_name(path.name + ".new")
+        spare.write_bytes(data)
+        spare.replace(path)
+    else:
+        path.write_bytes(data)  # truncated, then written again
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def swap_case(data: bytes) -> bytes:
+    """A rendered file's bytes with one word in other letters, the same length."""
+    return data.replace(b"Generated", b"GENERATED", 1)
+
+
+def plant(where: Path, planted: str, elsewhere: Path) -> None:
+    """A record file replaced by a FIFO (`planted` "fifo"), or by a link to a copy of
+    it at `elsewhere` ("link")."""
+    elsewhere.write_bytes(where.read_bytes())
+    where.unlink()
+    if planted == "fifo":
+        os.mkfifo(where)
+    else:
+        where.symlink_to(elsewhere)
 
 
 def same_as_cold(

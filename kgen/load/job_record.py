@@ -30,7 +30,6 @@ import os
 import pickle
 import time
 from pathlib import Path
-from typing import Any
 
 from kgen.errors import Problem
 from kgen.load.files import (
@@ -43,7 +42,11 @@ from kgen.load.files import (
 )
 from kgen.output.racy import settled_both
 from kgen.output.scan import Stat, stat_of
-from kgen.pipeline.cache_file import read_cache_file, write_cache_file
+from kgen.pipeline.cache_file import (
+    PlainUnpickler,
+    read_cache_file,
+    write_cache_file,
+)
 from kgen.pipeline.code import code_identity, digest
 
 JOB_SUFFIXES = (".yaml", ".yml")
@@ -157,11 +160,6 @@ def _not_a_file(display: str) -> Problem:
     )
 
 
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        raise pickle.UnpicklingError(f"{module}.{name} is not record data")
-
-
 def _load(where: Path | None) -> dict[str, Entry]:
     if where is None:
         return {}
@@ -169,7 +167,7 @@ def _load(where: Path | None) -> dict[str, Entry]:
     if data is None:
         return {}
     try:
-        salt, table = _Unpickler(io.BytesIO(data)).load()
+        salt, table = PlainUnpickler(io.BytesIO(data), ()).load()
     except Exception:
         return {}
     if salt != code_identity() or not isinstance(table, dict):

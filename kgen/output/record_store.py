@@ -14,10 +14,9 @@ import pickle
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from kgen.output.scan import Stat
-from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, PlainUnpickler, open_cache_file
 
 _ALLOWED = {("builtins", n) for n in ("dict", "tuple", "frozenset", "set", "list")}
 
@@ -31,13 +30,6 @@ class TreeRecord:
     held: dict[str, bytes] = field(default_factory=dict)
     tree: str = ""
     folders: frozenset[str] = frozenset()
-
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not record data")
-        return super().find_class(module, name)
 
 
 def record_file(root: Path, output: str) -> Path | None:
@@ -74,7 +66,7 @@ def load_record(where: Path | None, *, held: bool = True) -> TreeRecord:
         return TreeRecord()
     try:
         with handle:
-            loader = _Unpickler(handle)
+            loader = PlainUnpickler(handle, _ALLOWED)
             salt, stats, tree, folders = loader.load()
             helds = loader.load() if held else []
     except Exception:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, PlainUnpickler, open_cache_file
 from kgen.pipeline.cache_place import cache_folder
 from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
 from kgen.pipeline.facts import Facts
@@ -69,13 +69,6 @@ def shard_of(key: str) -> str:
 
 
 _SHARD_OF = {f"{byte:02x}": format(byte >> 2, "02x") for byte in range(256)}
-
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not cache data")
-        return super().find_class(module, name)
 
 
 class Cache:
@@ -251,7 +244,7 @@ class Cache:
             return {}
         try:
             with handle:
-                salt, table = _Unpickler(handle).load()
+                salt, table = PlainUnpickler(handle, _ALLOWED, "cache data").load()
         except Exception:
             return {}
         return table if salt == code_digest() and isinstance(table, dict) else {}

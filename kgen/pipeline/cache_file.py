@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import stat
+from collections.abc import Collection
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 # A streamed table (the render cache's shards, the tree record, a run record) larger
 # than this is not kgen's: far above one of 10,000 jobs (tens of MB).
@@ -45,6 +47,25 @@ def open_cache_file(path: Path, max_bytes: int) -> BinaryIO | None:
         pass
     os.close(fd)
     return None
+
+
+class PlainUnpickler(pickle.Unpickler):
+    """An unpickler for a cache file that makes no class but those `allowed` names as
+    (module, name): whoever planted the file can have it build nothing else."""
+
+    def __init__(
+        self,
+        handle: BinaryIO,
+        allowed: Collection[tuple[str, str]],
+        what: str = "record data",
+    ) -> None:
+        super().__init__(handle)
+        self.allowed, self.what = allowed, what
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in self.allowed:
+            raise pickle.UnpicklingError(f"{module}.{name} is not {self.what}")
+        return super().find_class(module, name)
 
 
 def write_cache_file(path: Path, data: bytes) -> None:

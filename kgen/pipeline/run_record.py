@@ -25,12 +25,12 @@ import os
 import pickle
 import stat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from kgen.errors import Problem
 from kgen.output.scan import stat_of
 from kgen.output.stat_record import settled
-from kgen.pipeline.cache_file import MAX_TABLE_BYTES, open_cache_file
+from kgen.pipeline.cache_file import MAX_TABLE_BYTES, PlainUnpickler, open_cache_file
 from kgen.pipeline.code import code_identity
 
 # A few dozen entries a folder at most are expected; a folder this large is read
@@ -222,13 +222,6 @@ class _Reader:
                 self.update((entry.name, "other"))
 
 
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in _ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not record data")
-        return super().find_class(module, name)
-
-
 def _where(folder: Path, command: str) -> Path:
     """One record a command (the last one made), so that records do not pile up."""
     return folder / f"run-{command.replace(' --', '-')}.pickle"
@@ -240,7 +233,7 @@ def load_run(folder: Path, command: str, key: str) -> RunRecord | None:
         return None
     try:
         with handle:
-            found, fields = _Unpickler(handle).load()
+            found, fields = PlainUnpickler(handle, _ALLOWED).load()
         files, folders, places = fields[0]
         record = RunRecord(Watched(files, folders, places), *fields[1:])
     except Exception:
