@@ -33,6 +33,7 @@ import select
 import signal
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,9 @@ def scan_tree(folder: int, output: str, found: Scan, watch: TreeWatch) -> None:
     """scan_below of the output root open as `folder`, under the build lock: from the
     early scan of it with `watch`'s record, where one was made and still holds."""
     early = take(output, watch)
-    if early is None or not _fill(folder, output, found, early):
+    if early is not None and _fill(folder, output, found, early):
+        watch.early = True  # its files looked at again before a swap (relook)
+    else:
         scan_below(folder, output, found)
 
 
@@ -230,3 +233,22 @@ def _fill(folder: int, output: str, found: Scan, early: tuple[Any, ...]) -> bool
     if found.unchanged is not None:
         found.unchanged = unchanged
     return True
+
+
+def relook(watch: TreeWatch, folder: int | None, paths: Iterable[str]) -> None:
+    """Before a swap links `paths` of the output root open as `folder` into the new
+    tree, the files an early scan vouched for, lstat'd again: one edited in place since
+    the child looked, its mtime set back, differs from the record by its ctime alone,
+    which the link sets anew (TreeWatch.written would trust it then). Such a file is
+    left for the next command to read (`doubted`), as one changed after a scan under
+    the build lock always was."""
+    if not watch.early or folder is None:
+        return
+    cut, recorded = len(watch.output) + 1, watch.old.stats
+    for path in watch.trusted.intersection(paths) - watch.seen.keys():
+        try:
+            now: Stat | None = stat_of(os.lstat(path[cut:], dir_fd=folder))
+        except OSError:
+            now = None
+        if now != recorded.get(path):
+            watch.doubted.add(path)

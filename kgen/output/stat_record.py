@@ -112,6 +112,9 @@ class TreeWatch:
         # the read; and the files the record vouched for (their lstat is the record's).
         self.seen: dict[str, Stat] = {}
         self.trusted: set[str] = set()
+        # Whether this command's scan was an early one (kgen.output.early_scan).
+        self.early = False
+        self.doubted: set[str] = set()
 
     @classmethod
     def of(cls, root: Path, output: str) -> TreeWatch:
@@ -270,6 +273,8 @@ class TreeWatch:
         record = TreeRecord()
         seen, old = self.seen, self.old.stats
         for path, status in now.items():
+            if path in self.doubted:
+                continue  # changed after an early scan vouched for it (relook)
             before = seen.get(path) or old.get(path)
             if before is None or not same_but_ctime(before, status):
                 continue  # changed since it was seen, more than its ctime

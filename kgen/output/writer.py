@@ -20,6 +20,7 @@ from kgen.output.atomic import Place, Staged, SwapError, recover, staging, swap_
 from kgen.output.compare import SAME, OutputTree, Scan, TreeDiff, compare, read_current
 from kgen.output.diff_text import unified_diff
 from kgen.output.digests import Digest, TextsOf, texts_to_write
+from kgen.output.early_scan import relook
 from kgen.output.fill import fill as _fill
 from kgen.output.in_place import write_few
 from kgen.output.index import index_path, scoped_index
@@ -197,6 +198,7 @@ def _write(
     # new tree as they are: one list, not sets of them (120,000 paths at 10,000 jobs).
     links = [p for p in files if p not in changed and p not in spooled]
     links += scan.files - files.keys() - set(stale_owned)
+    relook(tree.watch, tree.fd, links)  # after an early scan
     problems = _stage_and_swap(
         place,
         tree,
