@@ -25,7 +25,6 @@ be written only costs time. Off with the cache (`--no-cache`, KGEN_NO_CACHE).
 
 from __future__ import annotations
 
-import io
 import os
 import pickle
 import time
@@ -44,7 +43,7 @@ from kgen.output.racy import settled_both
 from kgen.output.scan import Stat, stat_of
 from kgen.pipeline.cache_file import (
     PlainUnpickler,
-    read_cache_file,
+    open_cache_file,
     write_cache_file,
 )
 from kgen.pipeline.code import code_identity, digest
@@ -163,11 +162,14 @@ def _not_a_file(display: str) -> Problem:
 def _load(where: Path | None) -> dict[str, Entry]:
     if where is None:
         return {}
-    data = read_cache_file(where, MAX_BYTES)
-    if data is None:
+    # Unpickled as it is read, as the render cache's tables are: a damaged file (a
+    # gigabyte of zeros) fails at its first byte, never held whole in memory.
+    handle = open_cache_file(where, MAX_BYTES)
+    if handle is None:
         return {}
     try:
-        salt, table = PlainUnpickler(io.BytesIO(data), ()).load()
+        with handle:
+            salt, table = PlainUnpickler(handle, ()).load()
     except Exception:
         return {}
     if salt != code_identity() or not isinstance(table, dict):
