@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -206,6 +207,36 @@ def list_folder(
         else:
             problems.append(problem)
     return named, problems
+
+
+def project_entries(
+    root: Path,
+    folder: Path,
+    shown: str,
+    suffixes: tuple[str, ...],
+    problems: list[Problem],
+) -> Iterator[tuple[str, os.DirEntry[str], bool]]:
+    """Each entry of `folder` (shown as `shown`) that list_folder lists, by name, with
+    the name problems carry (`shown/name`) and whether it is a link; into `problems`,
+    those of list_folder and one for each link that leaves the project or cannot be
+    resolved (a loop, an unreadable target), which is left out: a link is followed only
+    while it stays inside the project.
+
+    Entries, not paths: the listing already says which are links, so only links need
+    resolving (a thousand `resolve()` calls cost 0.1 s)."""
+    entries, unnamed = list_folder(folder, shown, suffixes)
+    problems += unnamed
+    for entry in entries:
+        display = f"{shown}/{entry.name}"
+        try:
+            link = entry.is_symlink()
+            if link and outside(root, Path(entry.path)):
+                problems.append(escapes(display))
+                continue
+        except OSError as exc:  # a link loop (ELOOP), an unreadable target
+            problems.append(cannot_read(display, exc))
+            continue
+        yield display, entry, link
 
 
 def unlistable(shown: str, exc: OSError) -> Problem:

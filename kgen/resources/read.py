@@ -11,7 +11,13 @@ from pathlib import Path
 
 from kgen.errors import Problem
 from kgen.load.document import Document
-from kgen.load.files import cannot_read, escapes, list_folder, outside, read_input
+from kgen.load.files import (
+    cannot_read,
+    escapes,
+    outside,
+    project_entries,
+    read_input,
+)
 from kgen.load.yaml import load_bytes
 
 FOLDER = "resources"
@@ -77,20 +83,11 @@ def _linked_folder(shown: str) -> Problem:
 def _read_folder(
     root: Path, folder: Path, shown: str, env: str | None, problems: list[Problem]
 ) -> list[TeamFile]:
-    entries, unnamed = list_folder(folder, shown, SUFFIXES)
-    problems += unnamed
     out = []
-    for entry in entries:
-        display = f"{shown}/{entry.name}"
-        # As jobs/: a link is followed only while it stays inside the project.
-        try:
-            link = entry.is_symlink()
-            if link and outside(root, Path(entry.path)):
-                problems.append(escapes(display))
-                continue
-        except OSError as exc:  # a link loop, an unreadable target
-            problems.append(cannot_read(display, exc))
-            continue
+    # As jobs/: a link is followed only while it stays inside the project.
+    for display, entry, link in project_entries(
+        root, folder, shown, SUFFIXES, problems
+    ):
         reading = read_input(entry.path, display, root=root if link else None)
         if reading.raw is None:
             problems += [reading.problem] if reading.problem else []
