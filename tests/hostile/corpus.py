@@ -12,6 +12,7 @@ from __future__ import annotations
 from tests.hostile import (
     cases_adoption,
     cases_attack,
+    cases_attack5,
     cases_cel,
     cases_edit,
     cases_import_left,
@@ -291,6 +292,7 @@ def _all_cases() -> dict[str, Case]:
         cases_import_left.CASES,
         cases_edit.CASES,
         cases_rules.CASES,
+        cases_attack5.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
