@@ -19,7 +19,8 @@ mtime and ctime. A file edited in place changes no folder: the child's lstat of 
 what the scan under the lock takes too, so an edit before the child looked is found as
 before; one made while the build runs is found by the next, as one made between the
 scan and the write always was (the record keeps what was seen before, never the edited
-file's lstat). Anything the child could not do (an unreadable folder, a tree nested
+file's lstat; a swap, whose links give every file a new ctime, looks at the files the
+child vouched for again first: relook). Anything the child could not do (an unreadable folder, a tree nested
 too deep, a child that failed or is not done 20 ms after the build comes to its scan)
 is left to the scan under the lock, which says what is wrong.
 """
