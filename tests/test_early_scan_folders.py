@@ -75,6 +75,14 @@ def _nested(root: Path) -> None:
     (root / ENV / "deeper/still/x.yaml").write_text("a: 1\n")
 
 
+def _undecodable(root: Path) -> None:
+    """A folder and a file whose names are not UTF-8 (surrogate escapes in Python)."""
+    folder = os.fsencode(root / ENV) + b"/caf\xe9"
+    os.mkdir(folder)
+    with open(folder + b"/x\xff.yaml", "wb") as handle:
+        handle.write(b"a: 1\n")
+
+
 def _root_linked(root: Path) -> None:
     (root / "manifests").rename(root / "elsewhere")
     (root / "manifests").symlink_to(root / "elsewhere")
@@ -94,6 +102,7 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "a folder renamed": _renamed,
     "a folder emptied": _emptied,
     "a nested folder added": _nested,
+    "names that are not UTF-8": _undecodable,
     "the output root replaced by a link": _root_linked,
     "the output root replaced by a copy": _swapped_in,
 }
