@@ -137,3 +137,33 @@ def test_texts_of_another_shape_are_not_used(
     assert rendered  # rendered again instead
     found = {p: p.read_bytes() for p in sorted((root / "manifests").rglob("*.yaml"))}
     assert found == expected
+
+
+@pytest.mark.parametrize("digest", ["not hex at all", 7])
+def test_a_damaged_digest_costs_the_cache_not_the_run(
+    digest: object, root: Path, run_kgen: RunKgen
+):
+    """A render cache whose digests are not SHA-256 hex (damaged, or another tool's)
+    gives no internal error: the check cannot vouch for the files by them, and the
+    build leaves the tree as it was."""
+    import pickle
+
+    from tests.warm_cold import age
+
+    age(root)  # settled: the tree record vouches for the files by what they hold
+    assert run_kgen("build", "--check", "-C", str(root)).code == 0
+    folder = kgen_cache.cache_folder(root)
+    assert folder is not None
+    for path in sorted(folder.glob("renders-*.pickle")):
+        salt, table = pickle.loads(path.read_bytes())
+        for key, (facts, problems) in list(table.items()):
+            files = tuple(f._replace(digest=digest) for f in facts.files)
+            table[key] = (facts._replace(files=files), problems)
+        path.write_bytes(pickle.dumps((salt, table)))
+    expected = {p: p.read_bytes() for p in sorted((root / "manifests").rglob("*.yaml"))}
+    check = run_kgen("build", "--check", "-C", str(root))
+    assert check.code in (0, 1) and "internal error" not in check.err
+    build = run_kgen("build", "-C", str(root))
+    assert build.code == 0, build.err
+    found = {p: p.read_bytes() for p in sorted((root / "manifests").rglob("*.yaml"))}
+    assert found == expected
