@@ -434,3 +434,195 @@ def test_a_rule_reading_some_keys_of_a_mapping_runs_again_where_they_differ():
     keys = read_keys(_requests_within_limits)
     assert keys is not None and {"resources.requests", "resources.*"} <= keys
     assert "resources" not in keys
+
+
+# Values of the keys only some kinds' rules read, for the corpus below.
+KIND_PATCHES: dict[str, list[Any]] = {
+    "trainJob": [
+        {"runtimePolicy": "mpi"},
+        {"numProcPerNode": "auto"},
+        {"numProcPerNode": "4"},
+        {"runtimeRef": {"name": "deepspeed-distributed"}},
+        {"runtimeRef": {"name": "torch-distributed"}},
+        {"runtimeRef": {"name": "own-runtime", "kind": "TrainingRuntime"}},
+        {"initializer": {"dataset": {"storageUri": "hf://x/y"}}},
+    ],
+    "roles": [
+        {"launcher": None},
+        {"master": None},
+        {"master": None, "worker": None},
+        {"worker": {"replicas": 40}},
+        {"worker": {"command": ["sleep"]}},
+        {"worker": {"resources": {"gpu": 1}}},
+    ],
+    "env": [[{"name": "PET_NNODES", "value": "2"}]],
+    "command": [None, ["torchrun", "x.py"]],
+    "args": [["-m", "torch.distributed.run"]],
+    "runId": ["r" * 12],
+    "elasticPolicy": [{"maxReplicas": 4}],
+    "resources": [{"gpu": 2}],
+}
+PADDLE_JOB = {
+    "name": "paddle-fit",
+    "framework": "paddle",
+    "image": "example.com/paddle:1",
+    "resources": {"requests": {"cpu": "1", "memory": "1Gi"}},
+    "roles": {"worker": {"replicas": 2}},
+}
+TRAINER = ["gpu", "trainer-v2.3", "trainer-llm", "trainer-deepspeed"]
+# Bases that set the scene for a kind's rule, each with the keys changed over it.
+SCENES: dict[str, tuple[dict[str, Any], list[str], tuple[str, ...]]] = {
+    "cpu-auto": ({"nprocPerNode": "auto"}, ["cpu", "dev", "v1"], ("roles",)),
+    "trainer-cpu": (
+        {"trainJob": {"numProcPerNode": "auto"}, "resources": {"gpu": None}},
+        ["cpu", "trainer-v2.3"],
+        ("roles", "resources"),
+    ),
+    "trainer-pet": (
+        {"env": [{"name": "PET_NNODES", "value": "2"}]},
+        TRAINER,
+        ("trainJob",),
+    ),
+    "trainer-long": ({"name": "n" * 55}, TRAINER, ("roles", "runId", "trainJob")),
+    "workers": (
+        {"roles": {"master": None}},
+        ["cpu", "dev", "v1"],
+        ("elasticPolicy",),
+    ),
+    "ps-kept": (
+        {"runPolicy": {"cleanPodPolicy": "None"}},
+        ["cpu", "dev", "v1"],
+        ("roles",),
+    ),
+    "rendezvous": (
+        {"elasticPolicy": {"rdzvConf": [{"key": "password", "value": "hunter22"}]}},
+        ["cpu", "dev", "v1"],
+        ("lint",),
+    ),
+}
+
+
+def _corpus(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Any, list[Any]]:
+    """Every distinct merged spec of every job, with each key of PATCHES and
+    KIND_PATCHES changed alone over bases of every kind and over SCENES:
+    (data, spec, context) by (job, model)."""
+    (root / "jobs" / "paddle-fit.yaml").write_text(json.dumps(PADDLE_JOB))
+    (root / "overlays" / "secrets.yaml").write_text(json.dumps({"patch": SECRETS}))
+    keys = sorted({*PATCHES, *KIND_PATCHES})
+    bases: dict[str, tuple[list[str], tuple[str, ...]]] = {
+        "plain": (["cpu", "dev", "v1"], tuple(keys)),
+        "secrets": (["cpu", "dev", "v1", "secrets"], tuple(keys)),
+        "mpi": (["gpu", "prod", "mpi-operator"], tuple(keys)),
+        "trainer": (TRAINER, tuple(keys)),
+    }
+    for name, (patch, overlays, changed) in SCENES.items():
+        (root / "overlays" / f"{name}.yaml").write_text(json.dumps({"patch": patch}))
+        bases[name] = ([*overlays, name], changed)
+    envs = {name: overlays for name, (overlays, _) in bases.items()}
+    for key in keys:
+        for index, value in enumerate(
+            [*PATCHES.get(key, []), *KIND_PATCHES.get(key, [])]
+        ):
+            name = f"k-{key.lower()}-{index}"
+            (root / "overlays" / f"{name}.yaml").write_text(
+                json.dumps({"patch": {key: value}})
+            )
+            for base, (overlays, changed) in bases.items():
+                if key in changed:
+                    envs[f"{base}-{name}"] = [*overlays, name]
+    _with_envs(root, envs)
+    monkeypatch.setattr(reuse, "REUSE", False)
+    found: dict[Any, list[Any]] = {}
+    seen: set[tuple[Any, ...]] = set()
+    real_check, real_ruled = stage._check, reuse.ruled
+    job: list[str] = []
+
+    def check(source: Any, *args: Any) -> Any:
+        job[:] = [source.file]
+        return real_check(source, *args)
+
+    def ruled(spec: Any, data: Any, context: Any, *args: Any) -> Any:
+        digest = (job[0], type(spec), id(context), real_pickled(data, {}))
+        if digest not in seen:
+            seen.add(digest)
+            found.setdefault((job[0], type(spec)), []).append((data, spec, context))
+        return real_ruled(spec, data, context, *args)
+
+    monkeypatch.setattr(stage, "_check", check)
+    monkeypatch.setattr(reuse, "ruled", ruled)
+    project, problems = load_project(root, use_cache=False)
+    assert project is not None, problems
+    run(project, keep=True)
+    return found
+
+
+def _without(keys: frozenset[str], key: str) -> frozenset[str]:
+    """A declaration with `key` left out (a dotted key's `<parent>.*` too, when no
+    other key of that parent is left)."""
+    left = keys - {key}
+    parent = key.partition(".")[0]
+    if "." in key and not any(
+        k.startswith(f"{parent}.") and k[-1] != "*" for k in left
+    ):
+        left -= {f"{parent}.*"}
+    return left
+
+
+def test_every_declared_key_is_needed_and_enough(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A mutation test of the declarations (kgen.rules.reads): over every pair of a
+    # job's merged specs, a declared rule finds the same where no key it reads
+    # differs (the declaration is enough), and for each key it declares, some pair
+    # differing in that key alone among them finds otherwise (left out, reuse would
+    # report the wrong findings, which the comparisons above would see). That each
+    # key is needed is asserted for the kinds' own rules, each of whose keys the
+    # corpus makes matter; the sufficiency, for every declared rule.
+    from kgen.rules.reuse import Ruling, finer
+    from kgen.rules.spec import spec_rules
+
+    corpus = _corpus(copy_example(tmp_path / "p"), monkeypatch)
+    needed: dict[tuple[Any, str], bool] = {}
+    kinds = set()
+    for specs in corpus.values():
+        rules = [r for r in spec_rules(specs[0][1]) if read_keys(r) is not None]
+        kinds.add(type(specs[0][1]).__name__)
+        found = [
+            {rule: list(rule(spec, context)) for rule in rules}
+            for _, spec, context in specs
+        ]
+        for i, (data, spec, context) in enumerate(specs):
+            ruling = Ruling(spec, data, context)
+            for j in range(i):
+                other, _, other_context = specs[j]
+                if other_context is not context:
+                    continue
+                changed = finer(data, other, ruling.changed(other))
+                for rule in rules:
+                    keys = read_keys(rule)
+                    assert keys is not None
+                    same_findings = found[i][rule] == found[j][rule]
+                    if keys.isdisjoint(changed):
+                        assert same_findings, (rule.__name__, changed)
+                        continue
+                    for key in keys - {"framework"}:
+                        if key.endswith(".*"):
+                            continue
+                        slot = (rule, key)
+                        if not needed.get(slot) and not same_findings:
+                            needed[slot] = _without(keys, key).isdisjoint(changed)
+    assert {"PaddleJobSpec", "MPIJobSpec", "TrainJobSpec", "JAXJobSpec"} <= kinds
+    assert sum(needed.values()) > 60
+    declared = {
+        (rule, key)
+        for rule, keys in READS.items()
+        if keys is not None and rule.__module__.startswith("kgen.kinds.")
+        for key in keys - {"framework"}
+        if not key.endswith(".*")
+    }
+    missed = sorted(
+        f"{rule.__module__}.{getattr(rule, '__name__', rule)}: {key}"
+        for rule, key in declared
+        if not needed.get((rule, key))
+    )
+    assert missed == [], "\n".join(missed)
