@@ -582,6 +582,7 @@ def test_every_declared_key_is_needed_and_enough(
     from kgen.rules.spec import spec_rules
 
     corpus = _corpus(copy_example(tmp_path / "p"), monkeypatch)
+    _screens_are_sound(corpus)
     needed: dict[tuple[Any, str], bool] = {}
     kinds = set()
     for specs in corpus.values():
@@ -626,3 +627,23 @@ def test_every_declared_key_is_needed_and_enough(
         if not needed.get((rule, key))
     )
     assert missed == [], "\n".join(missed)
+
+
+def _screens_are_sound(corpus: dict[Any, list[Any]]) -> None:
+    # kgen.rules.values.screen_data: what the spec's own JSON may hold, the data's
+    # does too (a screen that missed would hide a finding).
+    from kgen.rules import values
+
+    flagged = [0, 0]
+    for specs in corpus.values():
+        for data, spec, _ in specs:
+            values._last_screen.clear()
+            whole = values.screen(spec)
+            values._last_screen.clear()
+            values.screen_data(spec, data)
+            by_data = values.known_screen(spec)
+            assert by_data is not None
+            for index, (found, seen) in enumerate(zip(whole, by_data, strict=True)):
+                assert seen or not found, (index, data)
+                flagged[index] += found
+    assert min(flagged) > 50

@@ -135,3 +135,12 @@ def test_a_check_remembers_only_what_it_found_valid():
     calls.clear()
     run_check("ok")  # forgotten once as many others were remembered
     assert calls == ["ok"]
+
+
+def test_each_source_of_a_one_of_model_is_a_field():
+    # kgen.spec.base.OneOf reads its sources from the model's __dict__.
+    from kgen.spec.base import OneOf
+
+    models = [m for m in _subclasses(OneOf) if m._sources]
+    assert len(models) >= 4
+    assert all(set(m._sources) <= m.model_fields.keys() for m in models)
