@@ -60,8 +60,6 @@ _last_screen: list[tuple[Any, Screen]] = []
 _last_texts: list[tuple[Any, list[Text]]] = []
 
 
-# The fields' keys as written (camelCase): snake_case names would put some thirty
-# `_` in every document, each a place where a token prefix (`ghp_`) is looked for.
 _NOT_RENDERED_SET = set(_NOT_RENDERED)
 
 
@@ -69,6 +67,8 @@ def screen(spec: JobSpec) -> Screen:
     """A look at the rendered part of `spec` as JSON before any walk: pydantic writes it
     in its core for a third of what the walk costs, and nearly every spec is clean."""
     if not _last_screen or _last_screen[0][0] is not spec:
+        # Keys as written (camelCase): snake_case names would put some thirty `_` in
+        # every document, each a place where a token prefix (`ghp_`) is looked for.
         text = spec.model_dump_json(
             exclude=_NOT_RENDERED_SET, exclude_none=True, by_alias=True
         )
