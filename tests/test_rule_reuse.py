@@ -434,3 +434,374 @@ def test_a_rule_reading_some_keys_of_a_mapping_runs_again_where_they_differ():
     keys = read_keys(_requests_within_limits)
     assert keys is not None and {"resources.requests", "resources.*"} <= keys
     assert "resources" not in keys
+
+
+# Values of the keys only some kinds' rules read, for the corpus below.
+KIND_PATCHES: dict[str, list[Any]] = {
+    "trainJob": [
+        {"runtimePolicy": "mpi"},
+        {"numProcPerNode": "auto"},
+        {"numProcPerNode": "4"},
+        {"runtimeRef": {"name": "deepspeed-distributed"}},
+        {"runtimeRef": {"name": "torch-distributed"}},
+        {"runtimeRef": {"name": "own-runtime", "kind": "TrainingRuntime"}},
+        {"initializer": {"dataset": {"storageUri": "hf://x/y"}}},
+    ],
+    "roles": [
+        {"launcher": None},
+        {"master": None},
+        {"master": None, "worker": None},
+        {"worker": {"replicas": 40}},
+        {"worker": {"command": ["sleep"]}},
+        {"worker": {"resources": {"gpu": 1}}},
+    ],
+    "env": [[{"name": "PET_NNODES", "value": "2"}]],
+    "command": [None, ["torchrun", "x.py"]],
+    "args": [["-m", "torch.distributed.run"]],
+    "runId": ["r" * 12],
+    "elasticPolicy": [{"maxReplicas": 4}],
+    "resources": [{"gpu": 2}],
+}
+PADDLE_JOB = {
+    "name": "paddle-fit",
+    "framework": "paddle",
+    "image": "example.com/paddle:1",
+    "resources": {"requests": {"cpu": "1", "memory": "1Gi"}},
+    "roles": {"worker": {"replicas": 2}},
+}
+TRAINER = ["gpu", "trainer-v2.3", "trainer-llm", "trainer-deepspeed"]
+# Bases that set the scene for a kind's rule, each with the keys changed over it.
+SCENES: dict[str, tuple[dict[str, Any], list[str], tuple[str, ...]]] = {
+    "cpu-auto": ({"nprocPerNode": "auto"}, ["cpu", "dev", "v1"], ("roles",)),
+    "trainer-cpu": (
+        {"trainJob": {"numProcPerNode": "auto"}, "resources": {"gpu": None}},
+        ["cpu", "trainer-v2.3"],
+        ("roles", "resources"),
+    ),
+    "trainer-pet": (
+        {"env": [{"name": "PET_NNODES", "value": "2"}]},
+        TRAINER,
+        ("trainJob",),
+    ),
+    "trainer-long": ({"name": "n" * 55}, TRAINER, ("roles", "runId", "trainJob")),
+    "workers": (
+        {"roles": {"master": None}},
+        ["cpu", "dev", "v1"],
+        ("elasticPolicy",),
+    ),
+    "ps-kept": (
+        {"runPolicy": {"cleanPodPolicy": "None"}},
+        ["cpu", "dev", "v1"],
+        ("roles",),
+    ),
+    "rendezvous": (
+        {"elasticPolicy": {"rdzvConf": [{"key": "password", "value": "hunter22"}]}},
+        ["cpu", "dev", "v1"],
+        ("lint",),
+    ),
+}
+
+# Values that make the shared rules find something, changed over `plain` alone.
+CORE_PATCHES: dict[str, list[Any]] = {
+    "roles": [
+        {
+            "master": {
+                "replicas": 2,
+                "image": "example.com/a",
+                "command": ["run", "--password", "hunter22"],
+                "env": [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}],
+                "containers": [{"name": "pytorch", "image": "b:1"}],
+                "initContainers": [
+                    {
+                        "name": "i",
+                        "image": "b:1",
+                        "ports": [{"containerPort": 1, "hostPort": 3}],
+                        "securityContext": {"privileged": True},
+                    }
+                ],
+                "ports": [
+                    {"containerPort": 1, "name": "a"},
+                    {"containerPort": 2, "name": "a"},
+                ],
+                "securityContext": {"privileged": True},
+                "podSecurityContext": {"runAsUser": "x"},
+                "livenessProbe": {"exec": 1},
+                "affinity": {"nodeAffinity": 1},
+                "nodeSelector": {"db-password": "abcd12345"},
+                "resources": {
+                    "requests": {"cpu": "9", "example.com/x": "1"},
+                    "limits": {"cpu": "1"},
+                },
+            }
+        },
+        {
+            "worker": {
+                "replicas": 2,
+                "nodeSelector": {"cloud.google.com/gke-accelerator": "x"},
+            }
+        },
+    ],
+    "initContainers": [
+        [
+            {
+                "name": "i",
+                "image": "b:1",
+                "ports": [{"containerPort": 1, "hostPort": 3}],
+                "securityContext": {"privileged": True},
+                "volumeMounts": [{"name": "nope", "mountPath": "/n"}],
+                "bogus": 1,
+            }
+        ]
+    ],
+    "containers": [
+        [
+            {
+                "name": "s",
+                "image": "b:1",
+                "bogus": 1,
+                "ports": [{"containerPort": 1, "hostPort": 4}],
+            }
+        ]
+    ],
+    "dnsConfig": [{"options": 1}],
+    "hostAliases": [[{"ip": 1}]],
+    "lifecycle": [{"postStart": 1}],
+    "livenessProbe": [{"exec": 1}],
+    "readinessProbe": [{"exec": 1}],
+    "startupProbe": [{"exec": 1}],
+    "podSecurityContext": [{"runAsUser": "x"}],
+    "topologySpreadConstraints": [[{"maxSkew": "x"}]],
+    "ports": [
+        [{"containerPort": 1, "name": "a"}, {"containerPort": 2, "name": "a"}],
+        [{"containerPort": "x"}],
+    ],
+    "volumes": [
+        [{"name": "v", "configMap": {"name": 1}, "mountPath": "/v"}],
+        [{"name": "scratch", "emptyDir": {}, "mountPath": "/s"}],
+        [{"name": "t", "claim": "tb", "mountPath": "/logs"}],
+        [{"name": "m", "claim": "m", "mountPath": "/dev/shm"}],
+    ],
+    "hostIPC": [True],
+    "hostPID": [True],
+    "codeSync": [
+        {"repo": "https://u:pa55word@example.com/r.git"},
+        {"repo": "https://example.com/r.git", "path": "/dev/shm"},
+    ],
+    "annotations": [{"db-password": "s3cr3tpass"}],
+    "podAnnotations": [{"db-password": "s3cr3tpass"}],
+    "podLabels": [{"db-password": "s3cr3tpass"}],
+    "affinity": [
+        {
+            "nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {
+                    "nodeSelectorTerms": [
+                        {
+                            "matchExpressions": [
+                                {
+                                    "key": "api-token",
+                                    "operator": "In",
+                                    "values": ["abcd12345"],
+                                }
+                            ]
+                        }
+                    ]
+                }
+            }
+        }
+    ],
+    "tensorboard": [{"logDir": "/logs"}],
+    "sharedMemory": ["1Gi"],
+    "elasticPolicy": [{"maxReplicas": 1000}],
+}
+CORE_SCENES: dict[str, tuple[dict[str, Any], list[str], tuple[str, ...]]] = {
+    "long": (
+        {"name": "n" * 53},
+        ["cpu", "dev", "v1"],
+        ("elasticPolicy", "tensorboard"),
+    ),
+    "sidecar": (
+        {
+            "containers": [
+                {
+                    "name": "s",
+                    "image": "b:1",
+                    "volumeMounts": [{"name": "scratch", "mountPath": "/s"}],
+                }
+            ],
+            "volumes": [{"name": "m", "claim": "m", "mountPath": "/dev/shm"}],
+            "tensorboard": {"logDir": "/logs"},
+        },
+        ["cpu", "dev", "v1"],
+        ("volumes", "sharedMemory", "codeSync"),
+    ),
+    "gpu-bare": (
+        {"nodeSelector": {"cloud.google.com/gke-accelerator": None}, "tolerations": []},
+        ["gpu", "prod", "training-operator-1.9"],
+        ("nodeSelector", "tolerations", "roles"),
+    ),
+}
+
+
+def _corpus(root: Path, monkeypatch: pytest.MonkeyPatch) -> dict[Any, list[Any]]:
+    """Every distinct merged spec of every job, with each key of PATCHES and
+    KIND_PATCHES changed alone over bases of every kind and over SCENES, and of
+    CORE_PATCHES over `plain` and CORE_SCENES:
+    (data, spec, context) by (job, model)."""
+    (root / "jobs" / "paddle-fit.yaml").write_text(json.dumps(PADDLE_JOB))
+    (root / "overlays" / "secrets.yaml").write_text(json.dumps({"patch": SECRETS}))
+    keys = sorted({*PATCHES, *KIND_PATCHES})
+    bases: dict[str, tuple[list[str], tuple[str, ...]]] = {
+        "plain": (["cpu", "dev", "v1"], tuple(keys)),
+        "secrets": (["cpu", "dev", "v1", "secrets"], tuple(keys)),
+        "mpi": (["gpu", "prod", "mpi-operator"], tuple(keys)),
+        "trainer": (TRAINER, tuple(keys)),
+    }
+    for name, (patch, overlays, changed) in {**SCENES, **CORE_SCENES}.items():
+        (root / "overlays" / f"{name}.yaml").write_text(json.dumps({"patch": patch}))
+        bases[name] = ([*overlays, name], changed)
+    envs = {name: overlays for name, (overlays, _) in bases.items()}
+    for key in sorted({*keys, *CORE_PATCHES}):
+        shared = [*PATCHES.get(key, []), *KIND_PATCHES.get(key, [])]
+        for index, value in enumerate([*shared, *CORE_PATCHES.get(key, [])]):
+            name = f"k-{key.lower()}-{index}"
+            (root / "overlays" / f"{name}.yaml").write_text(
+                json.dumps({"patch": {key: value}})
+            )
+            for base, (overlays, changed) in bases.items():
+                if index < len(shared):
+                    wanted = key in changed
+                else:  # CORE_PATCHES: over `plain`, and the scenes made for them
+                    wanted = base == "plain" or (base in CORE_SCENES and key in changed)
+                if wanted:
+                    envs[f"{base}-{name}"] = [*overlays, name]
+    _with_envs(root, envs)
+    monkeypatch.setattr(reuse, "REUSE", False)
+    found: dict[Any, list[Any]] = {}
+    seen: set[tuple[Any, ...]] = set()
+    real_check, real_ruled = stage._check, reuse.ruled
+    job: list[str] = []
+
+    def check(source: Any, *args: Any) -> Any:
+        job[:] = [source.file]
+        return real_check(source, *args)
+
+    def ruled(spec: Any, data: Any, context: Any, *args: Any) -> Any:
+        digest = (job[0], type(spec), id(context), real_pickled(data, {}))
+        if digest not in seen:
+            seen.add(digest)
+            found.setdefault((job[0], type(spec)), []).append((data, spec, context))
+        return real_ruled(spec, data, context, *args)
+
+    monkeypatch.setattr(stage, "_check", check)
+    monkeypatch.setattr(reuse, "ruled", ruled)
+    project, problems = load_project(root, use_cache=False)
+    assert project is not None, problems
+    run(project, keep=True)
+    return found
+
+
+def _without(keys: frozenset[str], key: str) -> frozenset[str]:
+    """A declaration with `key` left out (a dotted key's `<parent>.*` too, when no
+    other key of that parent is left)."""
+    left = keys - {key}
+    parent = key.partition(".")[0]
+    if "." in key and not any(
+        k.startswith(f"{parent}.") and k[-1] != "*" for k in left
+    ):
+        left -= {f"{parent}.*"}
+    return left
+
+
+def test_every_declared_key_is_needed_and_enough(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A mutation test of the declarations (kgen.rules.reads): over every pair of a
+    # job's merged specs, a declared rule finds the same where no key it reads
+    # differs (the declaration is enough), and for each key it declares, some pair
+    # differing in that key alone among them finds otherwise (left out, reuse would
+    # report the wrong findings, which the comparisons above would see), but for
+    # KNOWN_UNSEEN.
+    from kgen.rules.reuse import Ruling, finer
+    from kgen.rules.spec import spec_rules
+
+    corpus = _corpus(copy_example(tmp_path / "p"), monkeypatch)
+    _screens_are_sound(corpus)
+    needed: dict[tuple[Any, str], bool] = {}
+    kinds = set()
+    for specs in corpus.values():
+        rules = [r for r in spec_rules(specs[0][1]) if read_keys(r) is not None]
+        kinds.add(type(specs[0][1]).__name__)
+        found = [
+            {rule: list(rule(spec, context)) for rule in rules}
+            for _, spec, context in specs
+        ]
+        for i, (data, spec, context) in enumerate(specs):
+            ruling = Ruling(spec, data, context)
+            for j in range(i):
+                other, _, other_context = specs[j]
+                if other_context is not context:
+                    continue
+                changed = finer(data, other, ruling.changed(other))
+                for rule in rules:
+                    keys = read_keys(rule)
+                    assert keys is not None
+                    same_findings = found[i][rule] == found[j][rule]
+                    if keys.isdisjoint(changed):
+                        assert same_findings, (rule.__name__, changed)
+                        continue
+                    for key in keys - {"framework"}:
+                        if key.endswith(".*"):
+                            continue
+                        slot = (rule, key)
+                        if not needed.get(slot) and not same_findings:
+                            needed[slot] = _without(keys, key).isdisjoint(changed)
+    assert {"PaddleJobSpec", "MPIJobSpec", "TrainJobSpec", "JAXJobSpec"} <= kinds
+    assert sum(needed.values()) > 60
+    declared = {
+        (rule, key)
+        for rule, keys in READS.items()
+        if keys is not None
+        for key in keys - {"framework"}
+        if not key.endswith(".*")
+    }
+    missed = sorted(
+        f"{rule.__module__}.{getattr(rule, '__name__', rule)}: {key}"
+        for rule, key in declared
+        if not needed.get((rule, key))
+    )
+    assert missed == sorted(KNOWN_UNSEEN), "\n".join(missed)
+
+
+# Declared keys no pair of the corpus shows needed, and why.
+KNOWN_UNSEEN = {
+    # The job's own are kgen.rules.spec._kube_objects' (a role's are this rule's).
+    "kgen.rules.pod._pod_objects: securityContext",
+    "kgen.rules.pod._pod_objects: podSecurityContext",
+    # A volume source the core definitions refuse is refused by the spec first.
+    "kgen.rules.pod._pod_objects: volumes",
+    # Overlays merge env by name: no overlay makes or removes a duplicate.
+    "kgen.rules.spec._unique_env: env",
+    "kgen.rules.spec._unique_env: roles",
+    # A node selector key is deleted by a null, which leaves the toleration.
+    "kgen.rules.policy._gpu_placement: nodeSelector",
+}
+
+
+def _screens_are_sound(corpus: dict[Any, list[Any]]) -> None:
+    # kgen.rules.values.screen_data: what the spec's own JSON may hold, the data's
+    # does too (a screen that missed would hide a finding).
+    from kgen.rules import values
+
+    flagged = [0, 0]
+    for specs in corpus.values():
+        for data, spec, _ in specs:
+            values._last_screen.clear()
+            whole = values.screen(spec)
+            values._last_screen.clear()
+            values.screen_data(spec, data)
+            by_data = values.known_screen(spec)
+            assert by_data is not None
+            for index, (found, seen) in enumerate(zip(whole, by_data, strict=True)):
+                assert seen or not found, (index, data)
+                flagged[index] += found
+    assert min(flagged) > 50

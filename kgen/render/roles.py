@@ -138,6 +138,9 @@ _OVERRIDES = (
 )
 
 
+_OVERRIDDEN = frozenset(_OVERRIDES)
+
+
 def _own_or_inherited(
     spec: JobSpec, name: str, role: Role, kept: dict[Any, RoleSettings]
 ) -> RoleSettings:
@@ -145,7 +148,11 @@ def _own_or_inherited(
     with the job's settings, which differ only in whether the role's kind gives it the
     job's GPUs: made once for all such roles, which share them, so `same_settings`
     knows them alike at once."""
-    if any(getattr(role, field) is not None for field in _OVERRIDES):
+    # A field the role's data does not set holds its default, None
+    # (tests/test_shared_walks.py): most roles set none, and pass at one look.
+    if not role.model_fields_set.isdisjoint(_OVERRIDDEN) and any(
+        getattr(role, field) is not None for field in _OVERRIDES
+    ):
         return _role_settings(spec, name, role)
     gpu_by_default = kind_for(spec.framework).role(name).gpu_by_default
     settings: RoleSettings | None = kept.get(gpu_by_default)

@@ -14,6 +14,7 @@ from kgen.kinds import kind_for
 from kgen.render.pod import CHECKOUT_CONTAINER
 from kgen.render.volumes import CODE_VOLUME, SHM_VOLUME
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.places import places, setting
 from kgen.rules.pod_security import POD_SECURITY_RULES
 from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
@@ -45,12 +46,11 @@ _MANY = {
 def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """Every core object of the pod at its own path (affinity and the job-wide
     security contexts are kgen.rules.spec's)."""
-    places: list[tuple[Any, DataPath]] = [(spec, ())]
-    places += [(role, ("roles", name)) for name, role in role_items(spec)]
-    for owner, base in places:
+    for place in places(spec):
         # Only the fields that are set: most specs set none (a render's hot path).
-        for attr, value in owner.__dict__.items():
-            found = _BY_ATTR.get(attr) if value else None
+        base = place.path
+        for attr, value in place.set.items():
+            found = _BY_ATTR.get(attr)
             if found is None:
                 continue
             key, kind, many = found
@@ -85,9 +85,7 @@ _BY_ATTR = {
 
 def _setting(spec: JobSpec, *keys: str) -> list[tuple[Any, DataPath]]:
     """The job and its roles where any of `keys` is set; none for most specs."""
-    places: list[tuple[Any, DataPath]] = [(spec, ())]
-    places += [(role, ("roles", name)) for name, role in role_items(spec)]
-    return [p for p in places if any(_value(p[0], key) for key in keys)]
+    return [(p.owner, p.path) for p in setting(spec, *(_ATTRS[k] for k in keys))]
 
 
 def _value(owner: Any, key: str) -> Any:

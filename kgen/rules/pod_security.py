@@ -21,8 +21,9 @@ from typing import Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.places import Place, places
 from kgen.rules.reads import reads
-from kgen.spec.job import JobSpec, role_items
+from kgen.spec.job import JobSpec
 
 # What a container may add under baseline (check_capabilities_baseline.go): the
 # container runtime's default set, compared as written (CAP_CHOWN is not CHOWN).
@@ -153,19 +154,14 @@ def pod_spec_problems(
             yield from host_ports(item.get("ports"), (*path, "ports"), words)
 
 
-def _owners(spec: JobSpec) -> list[tuple[Any, DataPath]]:
-    """The job and each role, with the path of their keys."""
-    return [(spec, ()), *((role, ("roles", n)) for n, role in role_items(spec))]
-
-
-def _sidecars(owner: Any, base: DataPath) -> Iterator[tuple[Any, DataPath]]:
-    # A model's fields are in its __dict__ (a Role lacks some; this runs on every render).
+def _sidecars(place: Place) -> Iterator[tuple[Any, DataPath]]:
+    """Each init container and sidecar of the job or a role, with its path."""
     for key, attr in (
         ("initContainers", "init_containers"),
         ("containers", "containers"),
     ):
-        for index, item in enumerate(owner.__dict__.get(attr) or ()):
-            yield item, (*base, key, index)
+        for index, item in enumerate(place.set.get(attr) or ()):
+            yield item, (*place.path, key, index)
 
 
 @reads("volumes", "hostPID", "hostIPC", "hostNetwork")
@@ -185,9 +181,12 @@ def _host_access(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 def _security_contexts(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
     """Every container's securityContext: the trainer's (job-wide and each role's),
     each sidecar's and init container's."""
-    for owner, base in _owners(spec):
-        yield owner.__dict__.get("security_context"), (*base, "securityContext")
-        for item, path in _sidecars(owner, base):
+    # A place without one has nothing to report (kgen.rules.places: set is truthy).
+    for place in places(spec):
+        if "security_context" in place.set:
+            path = (*place.path, "securityContext")
+            yield place.set["security_context"], path
+        for item, path in _sidecars(place):
             context = item.get("securityContext") if isinstance(item, dict) else None
             yield context, (*path, "securityContext")
 
@@ -200,9 +199,10 @@ def _privilege(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
 
 def _port_lists(spec: JobSpec) -> Iterator[tuple[Any, DataPath]]:
     """The trainer's ports (job-wide and each role's) and each sidecar's."""
-    for owner, base in _owners(spec):
-        yield owner.__dict__.get("ports"), (*base, "ports")
-        for item, path in _sidecars(owner, base):
+    for place in places(spec):
+        if "ports" in place.set:
+            yield place.set["ports"], (*place.path, "ports")
+        for item, path in _sidecars(place):
             yield (
                 item.get("ports") if isinstance(item, dict) else None,
                 (*path, "ports"),

@@ -121,6 +121,8 @@ def ruled(
     clean = next((c for r, c in usable if r.screen == values.CLEAN), None)
     if clean is not None:
         values.screen_fields(spec, clean)
+    else:
+        values.screen_data(spec, data)
     ruling = Ruling(spec, data, context)
     found = ruling.found
     for rule in rules:

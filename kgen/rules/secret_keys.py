@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath
+from kgen.rules.places import places
 from kgen.rules.secret_names import secret_name
-from kgen.spec.job import role_items
 
 if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
@@ -33,13 +33,14 @@ def named_values(spec: JobSpec) -> Iterator[NamedValue]:
         ("podAnnotations", spec.pod_annotations),
     ):
         yield from _map((field,), mapping)
-    places: list[tuple[DataPath, Any]] = [((), spec)]
-    places += [(("roles", name), role) for name, role in role_items(spec)]
-    for where, place in places:
-        yield from _map((*where, "nodeSelector"), place.node_selector or {})
-        yield from _tolerations((*where, "tolerations"), place.tolerations or [])
-        if place.affinity:
-            yield from _affinity((*where, "affinity"), place.affinity)
+    for place in places(spec):
+        where, found = place.path, place.set
+        if "node_selector" in found:
+            yield from _map((*where, "nodeSelector"), found["node_selector"])
+        if "tolerations" in found:
+            yield from _tolerations((*where, "tolerations"), found["tolerations"])
+        if "affinity" in found:
+            yield from _affinity((*where, "affinity"), found["affinity"])
 
 
 def _secret(name: Any) -> bool:

@@ -56,7 +56,8 @@ _ENV_HINT = (
 
 
 def allowed_literals(spec: JobSpec, ctx: RuleContext) -> Collection[str]:
-    return ctx.allowed_literals | spec.lint.allow_literals.keys()
+    own = spec.lint.allow_literals
+    return ctx.allowed_literals | own.keys() if own else ctx.allowed_literals
 
 
 @reads(EVERYTHING)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
+from pydantic_core import to_json
 
 from kgen.errors import DataPath, Problem, format_path
 from kgen.rules.context import Rule, RuleContext
@@ -59,14 +60,37 @@ _last_screen: list[tuple[Any, Screen]] = []
 _last_texts: list[tuple[Any, list[Text]]] = []
 
 
+_NOT_RENDERED_SET = set(_NOT_RENDERED)
+
+
 def screen(spec: JobSpec) -> Screen:
     """A look at the rendered part of `spec` as JSON before any walk: pydantic writes it
     in its core for a third of what the walk costs, and nearly every spec is clean."""
     if not _last_screen or _last_screen[0][0] is not spec:
-        text = spec.model_dump_json(exclude=set(_NOT_RENDERED), exclude_none=True)
+        # Keys as written (camelCase): snake_case names would put some thirty `_` in
+        # every document, each a place where a token prefix (`ghp_`) is looked for.
+        text = spec.model_dump_json(
+            exclude=_NOT_RENDERED_SET, exclude_none=True, by_alias=True
+        )
         found = Screen(_may_hold_controls(text), suspect_json(text))
         _last_screen[:] = [(spec, found)]
     return _last_screen[0][1]
+
+
+def screen_data(spec: JobSpec, data: Mapping[str, Any]) -> None:
+    """Screen `spec` by the data it was validated from, written as JSON in pydantic's
+    core without the model (a quarter of the time: the first merged spec of every job
+    is screened). Sound, as a screen must be: every string of the spec is a string of
+    the data as written (validation checks strings, never makes them, but for numbers
+    written as quantities and the defaults, which hold no control character and no
+    credential; tests/test_rule_reuse.py), and a screen that finds something in what
+    the spec does not render only makes the walk look closer."""
+    rendered = {k: v for k, v in data.items() if k not in _NOT_RENDERED}
+    try:
+        text = to_json(rendered).decode()
+    except (ValueError, RecursionError):  # PydanticSerializationError, a cycle
+        return  # the spec itself is looked at when asked
+    _last_screen[:] = [(spec, Screen(_may_hold_controls(text), suspect_json(text)))]
 
 
 CLEAN = Screen(controls=False, credentials=False)
@@ -94,7 +118,11 @@ def screen_fields(spec: JobSpec, keys: Collection[str]) -> None:
         if key not in names:
             return  # not a field: the whole spec is looked at when asked
         include.add(names[key])
-    text = spec.model_dump_json(include=include, exclude_none=True) if include else ""
+    text = (
+        spec.model_dump_json(include=include, exclude_none=True, by_alias=True)
+        if include
+        else ""
+    )
     _last_screen[:] = [(spec, Screen(_may_hold_controls(text), suspect_json(text)))]
 
 

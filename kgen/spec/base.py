@@ -55,7 +55,9 @@ class OneOf(SpecModel):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Any:
-        given = [name for name in self._sources if getattr(self, name) is not None]
+        # A model's fields are in its __dict__ (every env value and volume passes here).
+        values = self.__dict__
+        given = [name for name in self._sources if values[name] is not None]
         if len(given) != 1:
             names = [type(self).model_fields[n].alias or n for n in self._sources]
             chosen = ", ".join(type(self).model_fields[n].alias or n for n in given)

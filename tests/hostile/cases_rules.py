@@ -45,4 +45,37 @@ CASES: dict[str, Case] = {
         ),
         about="a mapping rules read in part, with keys no field has and no mapping at all",
     ),
+    # kgen.rules.values.screen_data: the first merged spec is screened by its data.
+    "rules-screened-by-data-of-every-type": Case(
+        _envs(
+            {
+                "stamp": "  labels: {day: 2024-01-01}\n",
+                "binary": "  labels: {blob: !!binary aGVsbG8=}\n",
+                "escape": '  annotations: {note: "bell\\a and \\e"}\n',
+                "c1": '  env: [{name: V, value: "a\\x85b"}]\n',
+                "token": "  podAnnotations: {x: ghp_abcdefghijklmnopqrstuvwxyz0123456789}\n",
+                "anchor": "  nodeSelector: &s {a: b}\n  podLabels: *s\n",
+                "quantity": "  resources: {requests: {cpu: 1.5e3, memory: 1e9}}\n",
+            }
+        ),
+        about="data whose JSON is not the spec's: every control character and"
+        " credential is found as if the spec were screened",
+    ),
+    # kgen/kinds/*/rules.py declare what they read: an MPIJob's environments change
+    # what its rules read, each reported as if alone.
+    "rules-mpi-environments-apart": Case(
+        {
+            "jobs/hpc.yaml": "name: hpc\nframework: mpi\nimage: x:1\ncommand: [run]\n"
+            "roles:\n  launcher: {replicas: 1}\n  worker: {replicas: 2}\n",
+            "overlays/nolauncher.yaml": "patch:\n  roles: {launcher: null}\n",
+            "overlays/own.yaml": "patch:\n  roles: {worker: {replicas: 2, command: [w]}}\n",
+            "overlays/args.yaml": "patch:\n  command: null\n  args: [a]\n",
+            "kgen.yaml": "environments:\n"
+            "  dev: {overlays: [v1], namespace: dev}\n"
+            "  nolauncher: {overlays: [v1, nolauncher], namespace: a}\n"
+            "  own: {overlays: [v1, own], namespace: b}\n"
+            "  args: {overlays: [v1, args], namespace: c}\n",
+        },
+        about="a launcher removed, a worker's own command, args for the command",
+    ),
 }

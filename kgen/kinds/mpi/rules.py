@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from kgen.errors import Problem
 from kgen.kinds.mpi.spec import own
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec
 
 
+@reads("roles")
 def _launcher(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Neither operator has a webhook for MPIJob: a job without a launcher is only a
     # Warning event and waits forever (mpi-operator validation.go; training-operator
@@ -26,6 +28,7 @@ def _launcher(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("roles", "command", "args")
 def _worker_command(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     """The operators start a worker's sshd (mpi-operator) or sleep (MPIJob v1) only
     when its container has neither command nor args (newWorker)."""

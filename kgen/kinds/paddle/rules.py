@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from kgen.errors import Problem
 from kgen.kinds.paddle.spec import own
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec
 
 
+@reads("roles")
 def _worker(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if own(spec).roles.worker is None:
         yield Problem(

@@ -14,6 +14,7 @@ from kgen.kinds.trainer.policy import installed_policy, policy, runtime_name
 from kgen.kinds.trainer.spec import own
 from kgen.render.names import run_name
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.rules.spec import MAX_NAME
 from kgen.spec.job import JobSpec, role_items
 
@@ -28,6 +29,7 @@ RESERVED_ENV = (
 _TORCHRUN = ("torchrun", "torch.distributed.run", "torch.distributed.launch")
 
 
+@reads("roles")
 def _nodes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not role_items(spec):
         yield Problem(
@@ -39,6 +41,7 @@ def _nodes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("trainJob", "env")
 def _reserved_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if policy(own(spec)) != "torch":  # the torch plugin's check; MPI sets no PET_*
         return
@@ -52,6 +55,7 @@ def _reserved_env(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             )
 
 
+@reads("trainJob", "command", "args")
 def _torchrun(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
     if policy(job) != "torch":  # an MPI launcher runs mpirun or deepspeed
@@ -68,6 +72,7 @@ def _torchrun(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     )
 
 
+@reads("trainJob", "resources.gpu", "roles")
 def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # torchrun's auto and cpu start a process per CPU core without GPUs; gpu finds none.
     job = own(spec)
@@ -86,6 +91,7 @@ def _nproc_on_cpu(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("trainJob")
 def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
     if job.train_job.initializer is None:
@@ -105,6 +111,7 @@ def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     )
 
 
+@reads("trainJob")
 def _declared_policy(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
     known, declared = installed_policy(job), job.train_job.runtime_policy
@@ -117,6 +124,7 @@ def _declared_policy(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("trainJob")
 def _mpi_slots(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # The MPI plugin writes numProcPerNode as each host's slots, a number (mpi.go).
     job = own(spec)
@@ -130,6 +138,7 @@ def _mpi_slots(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
+@reads("trainJob", "roles", "name", "runId")
 def _launcher_name_fits(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # An MPI runtime's launcher pod `{job}-launcher-0-0` is a hostname in the hostfile
     # (mpi_env); name-too-long in kgen.rules.spec checks the node pods only.

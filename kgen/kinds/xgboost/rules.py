@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from kgen.errors import Problem
 from kgen.kinds.xgboost.spec import own
 from kgen.rules.context import Rule, RuleContext
+from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec
 
 
+@reads("roles")
 def _master(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # kubeflow/trainer@v1.9.4:pkg/webhooks/xgboost/xgboostjob_webhook.go
     # validateXGBReplicaSpecs: "must be present".
