@@ -104,13 +104,14 @@ def load_and_run(
     output: bool = False,
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
+    cache_aside: bool = False,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
     YAML (`texts` False: digests where the cache has them; see pipeline.run); `output`
     checks where the output root is too. With a base (Options.base), the base commit
     is rendered too. `sink_for` gives, for the output root once checked, what takes
     each render's texts as they come (kgen.output.spool); `loaded` hears of the project
-    once it is loaded, before the run."""
+    once it is loaded, before the run; `cache_aside`: see pipeline.run."""
     outcome = _load_and_run(
         options,
         jobs=jobs,
@@ -121,6 +122,7 @@ def load_and_run(
         output=output,
         sink_for=sink_for,
         loaded=loaded,
+        cache_aside=cache_aside,
     )
     return with_base(options, outcome)
 
@@ -136,6 +138,7 @@ def _load_and_run(
     output: bool,
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
+    cache_aside: bool = False,
 ) -> Outcome:
     project, problems = load_project(
         options.root,
@@ -176,6 +179,7 @@ def _load_and_run(
             sink=None
             if sink_for is None or any(p.severity == "error" for p in problems)
             else sink_for(project.spec.output),
+            cache_aside=cache_aside,
         )
         if options.progress is not None:
             options.progress.finish()
