@@ -1,0 +1,110 @@
+"""The output schemas stored by one child before the workers fork (kgen.check.ahead):
+the very files a build stores without it, byte for byte; none forked where they are all
+stored already; and a child that fails leaves the build as it was, reaped."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kgen.check import ahead, output
+from kgen.pipeline import cache as kgen_cache
+from kgen.pipeline import cache_aside, forked, parallel
+from tests.conftest import REPO, RunKgen, files_below
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from generate import generate
+
+
+@pytest.fixture
+def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """A pool of two workers for a project of 12 jobs, no cache child; what each
+    child forked was for."""
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
+    monkeypatch.setattr(cache_aside, "possible", lambda renders: False)
+    made: list[str] = []
+    real = forked.fork
+
+    def spy(folder: Path, work: object) -> forked.Child | None:
+        made.append(getattr(work, "__qualname__", ""))
+        return real(folder, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(forked, "fork", spy)
+    yield made
+    assert ahead._child is None and not forked._running
+    with pytest.raises(ChildProcessError):  # every child reaped
+        os.waitpid(-1, os.WNOHANG)
+
+
+def _schemas(root: Path) -> dict[str, bytes]:
+    folder = kgen_cache.cache_folder(root)
+    assert folder is not None
+    return {n: d for n, d in files_below(folder).items() if n.startswith("schema-")}
+
+
+def _built(
+    tmp_path: Path, name: str, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, str]:
+    root = tmp_path / name
+    generate(root, 12)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / f"{name}-cache"))
+    result = run_kgen("build", "-C", str(root))
+    assert result.code == 0, result
+    return root, result.err
+
+
+def test_the_childs_schemas_are_the_ones_the_workers_store(
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    children: list[str],
+    forked_pools: list[str],
+) -> None:
+    early, said = _built(tmp_path, "early", run_kgen, monkeypatch)
+    assert children == ["start.<locals>.<lambda>"]
+    assert set(forked_pools) == {"fork"}  # the renders ran in a pool
+    stored = _schemas(early)
+    # Each job kind on each of the three targets, and the core objects.
+    assert len(stored) == 2 * 3 + len(output.CORE_DEFINITIONS)
+
+    with monkeypatch.context() as off:
+        off.setattr(ahead, "start", lambda jobs, version: None)
+        late, late_said = _built(tmp_path, "late", run_kgen, monkeypatch)
+    assert len(children) == 1
+    assert late_said == said
+    assert _schemas(late) == stored
+    assert files_below(late / "manifests") == files_below(early / "manifests")
+
+    # All stored: nothing to fork for the next cold build.
+    folder = kgen_cache.cache_folder(early)
+    assert folder is not None
+    for path in folder.glob("renders-*"):
+        path.unlink()
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "early-cache"))
+    assert run_kgen("build", "-C", str(early)).code == 0
+    assert len(children) == 1
+
+
+def test_a_child_that_fails_leaves_the_schemas_to_the_workers(
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    children: list[str],
+) -> None:
+    def broken(jobs: object, version: object) -> None:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(ahead, "_build", broken)
+    root, said = _built(tmp_path, "project", run_kgen, monkeypatch)
+    assert len(children) == 1
+    assert "48 renders): 149 files written" in said
+    assert len(_schemas(root)) == 2 * 3 + len(output.CORE_DEFINITIONS)
+
+
+def test_the_core_definitions_are_the_output_checks() -> None:
+    assert tuple(output.CORE_DEFINITIONS.values()) == ahead.CORE
