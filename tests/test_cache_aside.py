@@ -277,3 +277,75 @@ def test_no_child_where_a_thread_runs_or_for_a_few_renders(
         thread.join()
     monkeypatch.setenv("KGEN_WORKERS", "1")  # no core to spare
     assert not cache_aside.possible(cache_aside.MIN_RENDERS)
+
+
+def _folder_is_a_file(folder: Path) -> None:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder")
+
+
+def _folder_is_a_link(folder: Path) -> None:
+    elsewhere = folder.parent / "elsewhere"
+    elsewhere.mkdir(parents=True)
+    folder.symlink_to(elsewhere)
+
+
+def _fifos_planted(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    for shard in range(64):
+        os.mkfifo(folder / f"renders-{shard:02x}.pickle")
+    os.mkfifo(folder / "identities.pickle")
+
+
+@pytest.mark.parametrize(
+    "plant", [_folder_is_a_file, _folder_is_a_link, _fifos_planted], ids=str
+)
+def test_a_hostile_cache_folder_costs_the_child_only_the_cache(
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    forks: list[int],
+    plant: object,
+) -> None:
+    said = []
+    for name in ("aside", "plain"):
+        root = _project(tmp_path, name, monkeypatch)
+        folder = kgen_cache.cache_folder(root)
+        assert folder is not None
+        plant(folder)  # type: ignore[operator]
+        with monkeypatch.context() as inline:
+            if name == "plain":
+                inline.setattr(cache_aside, "possible", lambda renders: False)
+            with no_hang(f"a build with {plant}"):
+                result = run_kgen("build", "-C", str(root))
+        said.append((result.code, result.out, result.err))
+        _no_children()
+        partial = [p for p in folder.parent.rglob(".*.tmp")]
+        assert partial == []
+    assert said[0] == said[1]
+    assert said[0][0] == 0
+    assert len(forks) == 1
+
+
+def test_what_the_build_reads_after_the_fork_is_what_the_child_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
+) -> None:
+    """A later save or look-up in the parent waits for the child first, and finds
+    the cache as a save in-process would have left it."""
+    cache = kgen_cache.Cache(tmp_path / "cache")
+    for n in range(4):
+        cache.remember_texts(f"{n:02x}" + "0" * 62, (f"text {n}",))
+    cache._made.add("00" + "0" * 62)
+    cache._dirty.add("renders")
+    cache.save(whole=False, aside=True)
+    assert len(forks) == 1 and cache_aside.pending()
+    assert cache.texts("01" + "0" * 62) == ("text 1",)  # read after the child ended
+    assert not cache_aside.pending()
+    cache.remember_texts("ff" + "0" * 62, ("late",))
+    cache.save(whole=False)
+    again = kgen_cache.Cache(tmp_path / "cache")
+    assert [again.texts(f"{n:02x}" + "0" * 62) for n in (0, 3, 255)] == [
+        ("text 0",),
+        ("text 3",),
+        ("late",),
+    ]
