@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kgen.pipeline import cache as kgen_cache
-from kgen.pipeline import cache_aside, run
+from kgen.pipeline import cache_aside, parallel, run
 from tests.conftest import REPO, RunKgen, files_below, no_hang
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -33,7 +33,7 @@ KEPT = ("renders-", "texts-", "identities")
 def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Children on for any build that made a render (whatever the machine's load);
     the pid of each one forked."""
-    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "spare_core", lambda: True)
     monkeypatch.setattr(cache_aside, "MIN_RENDERS", 1)
     pids: list[int] = []
     real = cache_aside.start
@@ -217,9 +217,10 @@ SIGTERMED = """
 import os, signal, sys
 from pathlib import Path
 from kgen.commands import build
-from kgen.pipeline import cache, cache_aside
+from kgen.pipeline import cache, cache_aside, parallel
 
 cache_aside.MIN_RENDERS = 1
+parallel.spare_core = lambda: True
 real, pid_file = cache_aside.start, Path(sys.argv[1])
 
 def start(folder, save):
@@ -264,7 +265,7 @@ def test_sigterm_stops_and_reaps_the_child(tmp_path: Path) -> None:
 def test_no_child_where_a_thread_runs_or_for_a_few_renders(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "spare_core", lambda: True)
     assert cache_aside.possible(cache_aside.MIN_RENDERS)
     assert not cache_aside.possible(cache_aside.MIN_RENDERS - 1)
     stop = threading.Event()
@@ -275,8 +276,23 @@ def test_no_child_where_a_thread_runs_or_for_a_few_renders(
     finally:
         stop.set()
         thread.join()
-    monkeypatch.setenv("KGEN_WORKERS", "1")  # no core to spare
+    monkeypatch.setattr(parallel, "spare_core", lambda: False)
     assert not cache_aside.possible(cache_aside.MIN_RENDERS)
+
+
+def test_a_core_is_spare_only_where_the_load_leaves_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(parallel, "_load", lambda: 0.2)
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    assert parallel.spare_core()
+    monkeypatch.setenv("KGEN_WORKERS", "1")  # workers off: helpers too
+    assert not parallel.spare_core()
+    # Two workers asked for, but the machine is busy: no helper beside the parent.
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "_load", lambda: 1.0)
+    assert not parallel.spare_core()
 
 
 def _folder_is_a_file(folder: Path) -> None:

@@ -25,6 +25,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """A pool of two workers for a project of 12 jobs, no cache child; what each
     child forked was for."""
     monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "spare_core", lambda: True)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
     monkeypatch.setattr(cache_aside, "possible", lambda renders: False)
     made: list[str] = []

@@ -83,9 +83,9 @@ def can_fork() -> bool:
     ):
         return False
     # Imported here: a run that forks nothing needs none of it.
-    from kgen.pipeline.parallel import worker_count
+    from kgen.pipeline.parallel import spare_core
 
-    return worker_count() >= 2
+    return spare_core()
 
 
 def fork(folder: Path, work: Callable[[], None]) -> Child | None:
