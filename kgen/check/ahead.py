@@ -18,14 +18,6 @@ from __future__ import annotations
 from kgen.check import stored
 from kgen.pipeline import forked
 
-# The definitions kgen.check.output checks core objects against (its CORE_DEFINITIONS:
-# not imported here, the parent imports it later, and only where it renders).
-CORE = (
-    "io.k8s.api.core.v1.PersistentVolumeClaim",
-    "io.k8s.api.core.v1.Service",
-    "io.k8s.api.apps.v1.Deployment",
-)
-
 _child: forked.Child | None = None
 
 
@@ -36,22 +28,26 @@ def start(jobs: list[tuple[str, str]], version: str) -> None:
     folder = stored.folder()
     if _child is not None or folder is None or not forked.can_fork():
         return
-    keys: list[tuple[str, ...]] = [
-        ("job", kind, target, version) for kind, target in jobs
-    ]
-    keys += [("core", definition, version) for definition in CORE]
+    # Imported here, before the fork, for the child and for the render that follows
+    # (kgen.pipeline.prepare): once, not in both.
+    from kgen.check.output import CORE_DEFINITIONS
+
+    core = list(CORE_DEFINITIONS.values())
+    keys: list[tuple[str, ...]] = [("job", k, t, version) for k, t in jobs]
+    keys += [("core", definition, version) for definition in core]
     if all(stored.is_stored("schema", key) for key in keys):
         return
-    _child = forked.fork(folder, lambda: _build(jobs, version))
+    _child = forked.fork(folder, lambda: _build(jobs, core, version))
 
 
-def _build(jobs: list[tuple[str, str]], version: str) -> None:
-    from kgen.check import core, output
+def _build(jobs: list[tuple[str, str]], core: list[str], version: str) -> None:
+    from kgen.check.core import definition_schema
+    from kgen.check.output import job_schema
 
     for kind, target in jobs:
-        output.job_schema(kind, target, version)
-    for definition in CORE:
-        core.definition_schema(definition, version)
+        job_schema(kind, target, version)
+    for definition in core:
+        definition_schema(definition, version)
 
 
 def finish() -> None:
