@@ -27,6 +27,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setenv("KGEN_WORKERS", "2")
     monkeypatch.setattr(parallel, "spare_core", lambda: True)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
+    output.job_schema.cache_clear()  # as in a new process: nothing built yet
     monkeypatch.setattr(cache_aside, "possible", lambda renders: False)
     made: list[str] = []
     real = forked.fork
