@@ -27,7 +27,6 @@ def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setenv("KGEN_WORKERS", "2")
     monkeypatch.setattr(parallel, "spare_core", lambda: True)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
-    output.job_schema.cache_clear()  # as in a new process: nothing built yet
     monkeypatch.setattr(cache_aside, "possible", lambda renders: False)
     made: list[str] = []
     real = forked.fork
@@ -54,6 +53,10 @@ def _built(
 ) -> tuple[Path, str]:
     root = tmp_path / name
     generate(root, 12)
+    # As in a new process: no schema or validator built yet (the workers fork from
+    # this one, which earlier tests may have rendered in).
+    for cached in (output._checks, output._fast_validator, output.job_schema):
+        cached.cache_clear()
     monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / f"{name}-cache"))
     result = run_kgen("build", "-C", str(root))
     assert result.code == 0, result

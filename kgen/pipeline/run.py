@@ -182,15 +182,15 @@ def _outcomes(
     # A pending job counts as going into every environment until its worker says.
     every = len(work.environments)
     total = sum(every if envs is None else len(envs) for _job, envs in missing)
-    if missing:
-        # Imported once here, not in every worker.
-        used = frameworks(project, missing)
-        if not work.keep and pool_size(total) > 1:
-            envs = [env for env, _overlays in work.environments]
-            schemas_ahead(used, envs, work.context.kubernetes_version)
-        prepare_rendering(emit=work.emit, frameworks=used, renders=total)
     _work = work
     try:
+        if missing:
+            # Imported once here, not in every worker.
+            used = frameworks(project, missing)
+            if not work.keep and pool_size(total) > 1:
+                envs = [env for env, _overlays in work.environments]
+                schemas_ahead(used, envs, work.context.kubernetes_version)
+            prepare_rendering(emit=work.emit, frameworks=used, renders=total)
         rendered = imap_units(
             _render_unit,
             missing,
