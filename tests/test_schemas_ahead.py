@@ -5,16 +5,19 @@ stored already; and a child that fails leaves the build as it was, reaped."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from kgen.check import ahead, output
+from kgen.check import ahead, output, stored
 from kgen.pipeline import cache as kgen_cache
-from kgen.pipeline import cache_aside, forked, parallel
-from tests.conftest import REPO, RunKgen, files_below
+from kgen.pipeline import forked, parallel, run
+from tests.conftest import REPO, RunKgen, files_below, no_hang
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from generate import generate
@@ -22,12 +25,11 @@ from generate import generate
 
 @pytest.fixture
 def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """A pool of two workers for a project of 12 jobs, no cache child; what each
-    child forked was for."""
+    """A pool of two workers for a project of 12 jobs; what each child forked was
+    for."""
     monkeypatch.setenv("KGEN_WORKERS", "2")
     monkeypatch.setattr(parallel, "spare_core", lambda: True)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
-    monkeypatch.setattr(cache_aside, "possible", lambda renders: False)
     made: list[str] = []
     real = forked.fork
 
@@ -109,3 +111,110 @@ def test_a_child_that_fails_leaves_the_schemas_to_the_workers(
     assert len(children) == 1
     assert "48 renders): 149 files written" in said
     assert len(_schemas(root)) == 2 * 3 + len(output.CORE_DEFINITIONS)
+
+
+def test_ctrl_c_stops_and_reaps_the_child(
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+    children: list[str],
+) -> None:
+    def slow(jobs: object, core: object, version: object) -> None:
+        folder = stored.folder()
+        assert folder is not None
+        (folder / f".schema-x.json.{os.getpid()}.tmp").write_bytes(b"half")
+        signal.pause()  # till it is stopped
+
+    def interrupted(**kwargs: object) -> None:
+        assert ahead._child is not None  # the child runs now
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(ahead, "_build", slow)
+    monkeypatch.setattr(run, "prepare_rendering", interrupted)
+    root = tmp_path / "project"
+    generate(root, 12)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    with no_hang("a build interrupted while its child writes"):
+        result = run_kgen("build", "-C", str(root))
+    assert (result.code, result.err) == (130, "\nkgen: aborted\n")  # as always
+    assert len(children) == 1
+    assert list((tmp_path / "cache").rglob(".*.tmp")) == []  # its half-written file
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+SIGTERMED = """
+import os, signal, sys
+from pathlib import Path
+from kgen.check import ahead
+from kgen.pipeline import forked, parallel, run
+
+parallel.spare_core = lambda: True
+parallel.MIN_PARALLEL = 8
+real, pid_file = forked.fork, Path(sys.argv[1])
+
+def fork(folder, work):
+    child = real(folder, work)
+    pid_file.write_text(str(child.pid))
+    return child
+
+def terminated(**kwargs):
+    os.kill(os.getpid(), signal.SIGTERM)
+
+forked.fork = fork
+ahead._build = lambda *args: signal.pause()
+run.prepare_rendering = terminated
+sys.argv = ["kgen", "build", "-C", sys.argv[2]]
+from kgen.__main__ import run
+run()
+"""
+
+
+def test_sigterm_stops_and_reaps_the_child(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    generate(root, 12)
+    pid_file = tmp_path / "child"
+    env = {**os.environ, "KGEN_WORKERS": "2", "KGEN_CACHE_DIR": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-c", SIGTERMED, str(pid_file), str(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == -signal.SIGTERM, done.stderr
+    assert done.stdout == ""
+    child = int(pid_file.read_text())
+    # Stopped before the parent went: a child left to itself would pause for ever.
+    assert not Path(f"/proc/{child}").exists()
+
+
+def test_no_child_where_a_thread_runs_or_no_core_is_spare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(parallel, "spare_core", lambda: True)
+    assert forked.can_fork()
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not forked.can_fork()
+    finally:
+        stop.set()
+        thread.join()
+    monkeypatch.setattr(parallel, "spare_core", lambda: False)
+    assert not forked.can_fork()
+
+
+def test_a_core_is_spare_only_where_the_load_leaves_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(parallel, "_load", lambda: 0.2)
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    assert parallel.spare_core()
+    monkeypatch.setenv("KGEN_WORKERS", "1")  # workers off: helpers too
+    assert not parallel.spare_core()
+    # Two workers asked for, but the machine is busy: no helper beside the parent.
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "_load", lambda: 1.0)
+    assert not parallel.spare_core()

@@ -27,7 +27,6 @@ from kgen.output.index import with_index
 from kgen.output.spool import Spool, digests
 from kgen.output.tree import expected_tree
 from kgen.output.writer import Drift, check_tree, write_tree
-from kgen.pipeline import cache_aside
 from kgen.pipeline.records import TextSink
 from kgen.pipeline.texts import texts_for
 from kgen.rules.in_place import fingerprints
@@ -53,9 +52,6 @@ def build(
         early_scan.discard()  # a scan the build never came to use
         if spool is not None:
             spool.close()
-        # The cache written while the tree was (kgen.pipeline.cache_aside): the
-        # command is done when it is, whatever its outcome.
-        cache_aside.wait()
 
 
 def _build(
@@ -74,7 +70,6 @@ def _build(
         sink_for=spool.into if spool is not None else None if show_diff else digests,
         # A build's look at the tree, taken while it renders (kgen.output.early_scan).
         loaded=None if check or options.envs else _scan_early(options),
-        cache_aside=True,
     )
     if expected is None or outcome.project is None or outcome.result is None:
         report(options, outcome)
@@ -154,18 +149,11 @@ def expected_tree_of(
     texts: bool,
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
-    cache_aside: bool = False,
 ) -> tuple[Outcome, Expected | None]:
     """render_tree; without `texts`, the files of renders the cache has are digests
-    (`sink_for`, `loaded`, `cache_aside`: see load_and_run)."""
+    (`sink_for`, `loaded`: see load_and_run)."""
     outcome = load_and_run(
-        options,
-        emit=True,
-        texts=texts,
-        output=True,
-        sink_for=sink_for,
-        loaded=loaded,
-        cache_aside=cache_aside,
+        options, emit=True, texts=texts, output=True, sink_for=sink_for, loaded=loaded
     )
     if outcome.failed or outcome.project is None or outcome.result is None:
         return outcome, None

@@ -104,14 +104,13 @@ def load_and_run(
     output: bool = False,
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
-    cache_aside: bool = False,
 ) -> Outcome:
     """Load the project and run the pipeline; `keep` keeps full renders, `emit` their
     YAML (`texts` False: digests where the cache has them; see pipeline.run); `output`
     checks where the output root is too. With a base (Options.base), the base commit
     is rendered too. `sink_for` gives, for the output root once checked, what takes
     each render's texts as they come (kgen.output.spool); `loaded` hears of the project
-    once it is loaded, before the run; `cache_aside`: see pipeline.run."""
+    once it is loaded, before the run."""
     outcome = _load_and_run(
         options,
         jobs=jobs,
@@ -122,7 +121,6 @@ def load_and_run(
         output=output,
         sink_for=sink_for,
         loaded=loaded,
-        cache_aside=cache_aside,
     )
     return with_base(options, outcome)
 
@@ -138,7 +136,6 @@ def _load_and_run(
     output: bool,
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
-    cache_aside: bool = False,
 ) -> Outcome:
     project, problems = load_project(
         options.root,
@@ -179,7 +176,6 @@ def _load_and_run(
             sink=None
             if sink_for is None or any(p.severity == "error" for p in problems)
             else sink_for(project.spec.output),
-            cache_aside=cache_aside,
         )
         if options.progress is not None:
             options.progress.finish()

@@ -29,9 +29,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from kgen.cli_exit import keep
 from kgen.errors import Problem
-from kgen.pipeline import cache_aside
 from kgen.pipeline.cache_file import MAX_TABLE_BYTES, PlainUnpickler, open_cache_file
 from kgen.pipeline.cache_place import cache_folder
 from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
@@ -78,8 +76,6 @@ class Cache:
 
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
-        # Saved by a child (save's `aside`) not yet waited for.
-        self._aside = False
         self.identities: dict[str, Identity] = self._read("identities")
         # The identities this run asked for or made: every job file's, in a whole run.
         self._asked: set[str] = set()
@@ -151,31 +147,9 @@ class Cache:
         self._made.add(key)
         self._dirty.add("renders")
 
-    def save(self, *, whole: bool, aside: bool = False) -> None:
+    def save(self, *, whole: bool) -> None:
         """Write what changed; after a run over everything, only the renders and job
-        identities it used. With `aside`, by a child process where it pays (kgen.
-        pipeline.cache_aside): this process goes on at once, and is left as if it had
-        saved (what it reads of the cache next waits for the child)."""
-        if (
-            aside
-            and self.folder is not None
-            and self._dirty
-            and cache_aside.possible(len(self._made))
-            and cache_aside.start(self.folder, lambda: self._save(whole=whole))
-        ):
-            if whole:
-                self._forget_identities()
-            # Freed with the process (kgen.cli_exit), not now: freeing 1,400 renders'
-            # texts wrote to the pages the child shares, and copied them (15 ms).
-            keep(self._renders, self._texts, self._fresh, self._made)
-            # Read again from the files the child writes, once it is done.
-            self._renders, self._texts, self._fresh, self._made = {}, {}, {}, set()
-            self._dirty.clear()
-            self._aside = True
-            return
-        self._save(whole=whole)
-
-    def _save(self, *, whole: bool) -> None:
+        identities it used."""
         if self.folder is not None and whole:
             self._forget_identities()
         if self.folder is None or not self._dirty:
@@ -265,7 +239,6 @@ class Cache:
     def _read(self, name: str) -> dict[str, Any]:
         if self.folder is None:
             return {}
-        self._settled()
         handle = open_cache_file(self.folder / f"{name}.pickle", MAX_TABLE_BYTES)
         if handle is None:
             return {}
@@ -276,15 +249,8 @@ class Cache:
             return {}
         return table if salt == code_digest() and isinstance(table, dict) else {}
 
-    def _settled(self) -> None:
-        """Wait for the child that saves this cache, if one does."""
-        if self._aside:
-            self._aside = False
-            cache_aside.wait()
-
     def _write(self, name: str, table: dict[str, Any]) -> None:
         assert self.folder is not None
-        self._settled()
         path = self.folder / f"{name}.pickle"
         partial = path.with_name(f".{name}.{os.getpid()}.tmp")
         try:

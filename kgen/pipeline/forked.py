@@ -1,16 +1,17 @@
 """A child process forked to write files of the user's cache folder while this process
-goes on: the render cache at the end of a build (kgen.pipeline.cache_aside), the output
-schemas before the workers fork (kgen.check.ahead).
+goes on: the output schemas stored before the workers fork (kgen.check.ahead).
 
 A child writes nothing but files of its cache folder (each written aside as
 `.<name>.<pid>.tmp` and renamed into place), never touches the standard streams, holds
 no inherited descriptor but those (a staging folder's lock is held by every descriptor
-of it) and leaves with os._exit: no inherited buffer flushed, no teardown. It ignores
-Ctrl-C, SIGTERM and SIGHUP: while it runs, they reach this process, which stops and
-reaps it, then acts on them as before. A child that fails, or is stopped, costs only
-what it was writing: whatever it left half-written is removed. There is no child where
-another thread runs (a fork copies no thread, nor the locks it holds), off the main
-thread (which alone may set signal handlers), or without a core to spare.
+of it; a pipe's reader waits for every writer) and leaves with os._exit: no inherited
+buffer flushed, no teardown. It ignores Ctrl-C, SIGTERM and SIGHUP: while it runs, they
+reach this process, which stops and reaps it, then acts on them as before. A child that
+fails, or is stopped, costs only what it was writing: whatever it left half-written is
+removed. The process's end (atexit) waits for any child still running. There is no
+child where another thread runs (a fork copies no thread, nor the locks it holds), off
+the main thread (which alone may set signal handlers), or without a core to spare
+(kgen.pipeline.parallel.spare_core).
 """
 
 from __future__ import annotations

@@ -75,11 +75,9 @@ def run(
     texts: bool = True,
     progress: Callable[[int, int], None] | None = None,
     sink: TextSink | None = None,
-    cache_aside: bool = False,
 ) -> RunResult:
     """Render `jobs` (names) in `envs`, or the (environment, job file) pairs `select` picks.
-    `progress` hears (done, total) of the renders the cache did not have; `cache_aside`:
-    the cache may be written by a child the caller waits for (kgen.pipeline.cache_aside).
+    `progress` hears (done, total) of the renders the cache did not have.
 
     `emit` makes each render's YAML text (with `texts` False, a render the cache has
     comes with its files' digests instead: enough for `build --check`, kgen.output.digests);
@@ -125,13 +123,12 @@ def run(
     ):
         gathered.add(env_index, job, outcome)
     loaded += settling.settle()
-    findings = gathered.into(result)
-    findings += check_project(project, result)  # while the workers leave
-    settle()  # gone: no thread runs where the cache's child forks
     # Job identities parsed this run are kept whatever the run; renders only by runs
     # that used the cache.
-    whole = envs is None and jobs is None and select is None
-    project.cache.save(whole=whole, aside=cache_aside)
+    project.cache.save(whole=envs is None and jobs is None and select is None)
+    settle()  # the workers left while the cache was written
+    findings = gathered.into(result)
+    findings += check_project(project, result)
     ignored = project.spec.lint.ignore
     result.problems = loaded + merge_environments(
         [f for f in findings if f.problem.code not in ignored], gathered.env_count
