@@ -32,6 +32,17 @@ def use_folder(folder: Path | None) -> None:
     _folder = folder
 
 
+def folder() -> Path | None:
+    """Where schemas are kept (None: nowhere)."""
+    return _folder
+
+
+def is_stored(kind: str, key: tuple[str, ...]) -> bool:
+    """Whether a file is kept for (kind, key), whoever wrote it (read_json says whether
+    it is this kgen's)."""
+    return _folder is not None and _place(_folder, kind, key)[0].exists()
+
+
 def stored_schema(
     key: tuple[str, ...], build: Callable[[], dict[str, Any]]
 ) -> dict[str, Any]:

@@ -39,6 +39,19 @@ def worker_count() -> int:
     return workers_for(cores, _load())
 
 
+def spare_core() -> bool:
+    """Whether a second process would have a core to itself now: workers are not
+    turned off (KGEN_WORKERS=1), and the machine's load leaves two cores free, whatever
+    KGEN_WORKERS asks for (a helper beside a busy machine's parent only slows it)."""
+    if worker_count() < 2:
+        return False
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return workers_for(cores, _load()) >= 2
+
+
 def workers_for(cores: int, load: float) -> int:
     """Workers for `cores` under a load average of `load` (runnable processes): one
     for each core the load leaves free. On a busy machine a second worker only queues

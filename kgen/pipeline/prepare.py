@@ -5,12 +5,14 @@ it renders.
 
 from __future__ import annotations
 
-from kgen.kinds import KINDS
+from kgen.check import ahead
+from kgen.kinds import KINDS, kind_for
 from kgen.load.project import Project
 from kgen.output.emitter import pyyaml
 from kgen.pipeline.parallel import MIN_PARALLEL
 from kgen.pipeline.pending import frameworks_named
 from kgen.pipeline.units import Unit
+from kgen.render.base import Environment
 
 
 def frameworks(project: Project, missing: list[Unit]) -> set[str]:
@@ -23,6 +25,20 @@ def frameworks(project: Project, missing: list[Unit]) -> set[str]:
         else:
             used.add(job.framework)
     return used
+
+
+def schemas_ahead(
+    frameworks: set[str], environments: list[Environment], version: str
+) -> None:
+    """The output schemas the renders of `frameworks` in `environments` are checked
+    against, stored by a child while this process starts the workers (kgen.check.
+    ahead): the ones the first renders need first."""
+    jobs: dict[tuple[str, str], None] = {}
+    for env in environments:
+        for framework in sorted(frameworks):
+            if framework in KINDS:
+                jobs[kind_for(framework, env.target).kind, env.target.name] = None
+    ahead.start(list(jobs), version)
 
 
 def prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from kgen.check import ahead
 from kgen.errors import Problem
 from kgen.load.jobs import JobSource
 from kgen.load.project import Overlay, Project
@@ -24,7 +25,7 @@ from kgen.pipeline.locate import merge_environments
 from kgen.pipeline.one import render_one as render_one
 from kgen.pipeline.parallel import imap_units, pool_size, settle
 from kgen.pipeline.pending import Settling, parse_ahead, parse_all, parsed_job
-from kgen.pipeline.prepare import frameworks, prepare_rendering
+from kgen.pipeline.prepare import frameworks, prepare_rendering, schemas_ahead
 from kgen.pipeline.records import RunResult, TextSink, without_texts
 from kgen.pipeline.stage import Stages
 from kgen.pipeline.units import (
@@ -178,12 +179,15 @@ def _outcomes(
     # A pending job counts as going into every environment until its worker says.
     every = len(work.environments)
     total = sum(every if envs is None else len(envs) for _job, envs in missing)
-    if missing:
-        # Imported once here, not in every worker.
-        used = frameworks(project, missing)
-        prepare_rendering(emit=work.emit, frameworks=used, renders=total)
     _work = work
     try:
+        if missing:
+            # Imported once here, not in every worker.
+            used = frameworks(project, missing)
+            if not work.keep and pool_size(total) > 1:
+                envs = [env for env, _overlays in work.environments]
+                schemas_ahead(used, envs, work.context.kubernetes_version)
+            prepare_rendering(emit=work.emit, frameworks=used, renders=total)
         rendered = imap_units(
             _render_unit,
             missing,
@@ -229,6 +233,7 @@ def _outcomes(
                 yield env_index, job, outcome
     finally:
         _work = None
+        ahead.finish()
 
 
 def _parse_ahead(units: Sequence[Unit]) -> None:
