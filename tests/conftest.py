@@ -138,6 +138,29 @@ def project(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
+@pytest.fixture
+def early_scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
+    """Early scans (kgen.output.early_scan) on for any tree with a record, whatever
+    the machine's load, and whether each build took its child's scan (True) or
+    scanned for itself; every child reaped at the end."""
+    from kgen.output import early_scan
+
+    monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(early_scan, "MIN_FILES", 1)
+    monkeypatch.setattr(early_scan, "WAIT_S", 60)  # however busy the machine is
+    taken: list[bool] = []
+    original = early_scan._fill
+
+    def spy(*args: object) -> bool:
+        found = original(*args)  # type: ignore[arg-type]
+        taken.append(found)
+        return found
+
+    monkeypatch.setattr(early_scan, "_fill", spy)
+    yield taken
+    assert early_scan._pending is None
+
+
 class Hung(BaseException):
     """What `no_hang` raises: not an OSError (kgen takes a cache file it cannot read
     for a miss, and would go on to block on the next one), nor any Exception."""

@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,23 +32,9 @@ FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
 
 
 @pytest.fixture
-def used(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    """Early scans on for any tree with a record (whatever the machine's load), and
-    whether each build took its child's scan (True) or scanned for itself."""
-    monkeypatch.setenv("KGEN_WORKERS", "2")
-    monkeypatch.setattr(early_scan, "MIN_FILES", 1)
-    monkeypatch.setattr(early_scan, "WAIT_S", 60)  # however busy the machine is
-    taken: list[bool] = []
-    original = early_scan._fill
-
-    def spy(*args: object) -> bool:
-        found = original(*args)  # type: ignore[arg-type]
-        taken.append(found)
-        return found
-
-    monkeypatch.setattr(early_scan, "_fill", spy)
-    yield taken
-    assert early_scan._pending is None  # every child reaped
+def used(early_scans: list[bool]) -> list[bool]:
+    """Whether each build took its early scan (tests.conftest.early_scans)."""
+    return early_scans
 
 
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:

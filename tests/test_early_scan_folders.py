@@ -11,7 +11,7 @@ import shutil
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,21 +27,9 @@ ENV = "manifests/dev-cpu"
 
 
 @pytest.fixture
-def taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    monkeypatch.setenv("KGEN_WORKERS", "2")
-    monkeypatch.setattr(early_scan, "MIN_FILES", 1)
-    monkeypatch.setattr(early_scan, "WAIT_S", 60)
-    found: list[bool] = []
-    original = early_scan._fill
-
-    def spy(*args: object) -> bool:
-        filled = original(*args)  # type: ignore[arg-type]
-        found.append(filled)
-        return filled
-
-    monkeypatch.setattr(early_scan, "_fill", spy)
-    yield found
-    assert early_scan._pending is None
+def taken(early_scans: list[bool]) -> list[bool]:
+    """Whether each build took its early scan (tests.conftest.early_scans)."""
+    return early_scans
 
 
 def _link_to_copy(root: Path) -> None:

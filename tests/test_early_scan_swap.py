@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,23 +30,9 @@ FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
 
 
 @pytest.fixture
-def taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
-    """Early scans on for any tree with a record, and whether each build took its
-    child's scan (True) or scanned for itself."""
-    monkeypatch.setenv("KGEN_WORKERS", "2")
-    monkeypatch.setattr(early_scan, "MIN_FILES", 1)
-    monkeypatch.setattr(early_scan, "WAIT_S", 60)  # however busy the machine is
-    found: list[bool] = []
-    original = early_scan._fill
-
-    def spy(*args: object) -> bool:
-        filled = original(*args)  # type: ignore[arg-type]
-        found.append(filled)
-        return filled
-
-    monkeypatch.setattr(early_scan, "_fill", spy)
-    yield found
-    assert early_scan._pending is None  # every child reaped
+def taken(early_scans: list[bool]) -> list[bool]:
+    """Whether each build took its early scan (tests.conftest.early_scans)."""
+    return early_scans
 
 
 @pytest.mark.parametrize("edited", [True, False])
