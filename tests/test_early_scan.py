@@ -31,12 +31,6 @@ from generate import edit_spec, generate
 FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
 
 
-@pytest.fixture
-def used(early_scans: list[bool]) -> list[bool]:
-    """Whether each build took its early scan (tests.conftest.early_scans)."""
-    return early_scans
-
-
 def _pair(tmp_path: Path, run_kgen: RunKgen) -> tuple[Path, Path]:
     """Two built copies of a project of 4 jobs, aged, the first's tree recorded."""
     warm, cold = built_pair(tmp_path, run_kgen, lambda root: generate(root, 4))
@@ -83,7 +77,7 @@ def test_a_change_before_the_build_is_found_by_the_child(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    used: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
     for root in (warm, cold):
@@ -94,7 +88,7 @@ def test_a_change_before_the_build_is_found_by_the_child(
     assert found.code in (0, 1)
     if name == "a spec edited":
         assert "5 files written" in found.err  # with its kustomization, in place
-    assert used == [True]  # the child's scan was the build's
+    assert early_scans == [True]  # the child's scan was the build's
 
 
 @pytest.mark.parametrize("name", [n for n in CHANGES if n != "a spec edited"])
@@ -103,7 +97,7 @@ def test_a_change_while_the_build_renders_is_never_taken_on_trust(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    used: list[bool],
+    early_scans: list[bool],
 ) -> None:
     """Changed after the child looked, before the build looks under its lock: every
     change to a folder's entries makes the build scan for itself; a file edited in
@@ -125,14 +119,14 @@ def test_a_change_while_the_build_renders_is_never_taken_on_trust(
         off.setenv("KGEN_NO_CACHE", "1")
         expected = run_kgen("build", "-C", str(cold))
     if name == "edited in place, size and mtime kept":
-        assert built.code == 0 and used == [True]
+        assert built.code == 0 and early_scans == [True]
         # Not seen by this build: its lstat was the recorded one when the child
         # looked. The record keeps that lstat, not the edited file's.
         assert b"GENERATED" in (warm / FILE).read_bytes()
         again = run_kgen("build", "-C", str(warm))
         assert again.code == 0 and "1 file written" in again.err
     else:
-        assert used == ([True] if name == "nothing" else [False])
+        assert early_scans == ([True] if name == "nothing" else [False])
         assert (built.code, built.err.replace(str(warm), str(cold))) == (
             expected.code,
             expected.err,
@@ -148,7 +142,7 @@ def test_a_child_that_fails_leaves_the_scan_to_the_build(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    used: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, cold = _pair(tmp_path, run_kgen)
     for root in (warm, cold):
@@ -162,14 +156,14 @@ def test_a_child_that_fails_leaves_the_scan_to_the_build(
         monkeypatch.setattr(early_scan, "_MAX_BYTES", 16)
     found = same_as_cold(run_kgen, monkeypatch, warm, cold, "build")
     assert found.code == 0 and "1 file written" in found.err
-    assert used == []  # nothing came back to fill the scan with
+    assert early_scans == []  # nothing came back to fill the scan with
 
 
 def test_a_build_that_ends_before_it_writes_reaps_its_child(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    used: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, _cold = _pair(tmp_path, run_kgen)
     children: list[int] = []
@@ -187,14 +181,14 @@ def test_a_build_that_ends_before_it_writes_reaps_its_child(
     assert len(children) == 1
     with pytest.raises(ChildProcessError):
         os.waitpid(children[0], os.WNOHANG)  # reaped already
-    assert used == []
+    assert early_scans == []
 
 
 def test_no_early_scan_without_a_core_to_spare_or_a_record(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    used: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, _cold = _pair(tmp_path, run_kgen)
     forks: list[int] = []
@@ -222,4 +216,4 @@ def test_no_early_scan_without_a_core_to_spare_or_a_record(
     finally:
         release.set()
         other.join()
-    assert forks == [] and used == []
+    assert forks == [] and early_scans == []

@@ -26,12 +26,6 @@ from generate import edit_spec, generate
 ENV = "manifests/dev-cpu"
 
 
-@pytest.fixture
-def taken(early_scans: list[bool]) -> list[bool]:
-    """Whether each build took its early scan (tests.conftest.early_scans)."""
-    return early_scans
-
-
 def _link_to_copy(root: Path) -> None:
     shutil.copytree(root / ENV, root / "copy")
     shutil.rmtree(root / ENV)
@@ -128,7 +122,7 @@ def test_a_folder_changed_before_the_build(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    taken: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, cold = _built(tmp_path, run_kgen)
     for root in (warm, cold):
@@ -137,7 +131,9 @@ def test_a_folder_changed_before_the_build(
     assert _same(run_kgen, monkeypatch, warm, cold) in (0, 1)
     # The child's scan was the build's, but where the output root is a link (never
     # followed: no child).
-    assert taken == ([] if name == "the output root replaced by a link" else [True])
+    assert early_scans == (
+        [] if name == "the output root replaced by a link" else [True]
+    )
 
 
 @pytest.mark.parametrize("name", list(CHANGES))
@@ -146,7 +142,7 @@ def test_a_folder_changed_while_the_build_renders(
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    taken: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, cold = _built(tmp_path, run_kgen)
     start = early_scan.start
@@ -164,4 +160,4 @@ def test_a_folder_changed_while_the_build_renders(
     CHANGES[name](cold)
     assert _same(run_kgen, monkeypatch, warm, cold) in (0, 1)
     assert forked == [True]
-    assert True not in taken  # the build scanned for itself
+    assert True not in early_scans  # the build scanned for itself

@@ -29,19 +29,13 @@ from generate import edit_spec, generate
 FILE = "manifests/dev-cpu/pt-job-00001.pytorchjob.yaml"
 
 
-@pytest.fixture
-def taken(early_scans: list[bool]) -> list[bool]:
-    """Whether each build took its early scan (tests.conftest.early_scans)."""
-    return early_scans
-
-
 @pytest.mark.parametrize("edited", [True, False])
 def test_a_file_edited_while_a_swapping_build_renders_is_read_again(
     edited: bool,
     tmp_path: Path,
     run_kgen: RunKgen,
     monkeypatch: pytest.MonkeyPatch,
-    taken: list[bool],
+    early_scans: list[bool],
 ) -> None:
     warm, cold = built_pair(tmp_path, run_kgen, lambda root: generate(root, 4))
     assert run_kgen("build", "--check", "-C", str(warm)).code == 0  # recorded
@@ -59,7 +53,7 @@ def test_a_file_edited_while_a_swapping_build_renders_is_read_again(
     built = run_kgen("build", "-C", str(warm))
     monkeypatch.setattr(early_scan, "_fill", spy)
     assert built.code == 0 and "files written" in built.err
-    assert taken == [True]  # the child's scan was the build's
+    assert early_scans == [True]  # the child's scan was the build's
     assert (b"GENERATED" in (warm / FILE).read_bytes()) is edited  # left to the next
     time.sleep(0.1)  # the swapped tree's times past the clock step
     check = run_kgen("build", "--check", "-C", str(warm))
