@@ -1,5 +1,6 @@
-"""The README and docs/ hold together: every relative link and #anchor resolves, and the
-architecture page names every package of kgen/ (the same names `ls kgen/` shows)."""
+"""The README and docs/ hold together: every relative link and #anchor resolves, the
+architecture page names every package of kgen/ (the same names `ls kgen/` shows), and
+the kinds page names the targets the kind registry serves."""
 
 from __future__ import annotations
 
@@ -87,3 +88,24 @@ def test_the_architecture_names_every_package():
     )
     assert packages  # the check can fail
     assert [p for p in packages if f"`kgen/{p}/`" not in page] == []
+
+
+def _kind_rows() -> dict[str, str]:
+    """docs/kinds.md's table: each kind's targets cell as written, without the
+    parenthesised remarks and the code marks."""
+    page = (REPO / "docs" / "kinds.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 6 and cells[1] and cells[1][0].isupper():
+            targets = re.sub(r"\s*\([^)]*\)", "", cells[5]).replace("`", "")
+            rows[cells[1].split()[0]] = targets
+    return rows
+
+
+def test_the_kinds_page_names_the_targets_the_registry_serves():
+    from kgen.kinds import ALL_KINDS
+    from kgen.kinds.targets import named_targets
+
+    rows = _kind_rows()
+    assert rows == {kind.kind: named_targets(kind.targets) for kind in ALL_KINDS}
