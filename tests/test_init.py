@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import yaml
+
 from kgen import __version__
 from tests.conftest import REPO, RunKgen
 
@@ -95,3 +97,62 @@ def test_init_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
     )
     assert os.listdir(outside) == []
     assert not (project / "kgen.yaml").exists()
+
+
+def test_init_v1_overlay_names_the_release_line_target_v1_means(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # Target v1 is the training-operator 1.7 line, which Kubeflow 1.8 installed
+    # (kubeflow-api.md §1), as this repository's own overlay says.
+    run_kgen("init", cwd=tmp_path)
+    written = (tmp_path / "overlays/v1.yaml").read_text().splitlines()
+    ours = (REPO / "overlays/v1.yaml").read_text().splitlines()
+    assert (
+        written[1]
+        == ours[1]
+        == (
+            "description: training-operator 1.7 and later (Kubeflow 1.8+);"
+            " run fields under spec.runPolicy."
+        )
+    )
+
+
+def test_init_ci_keeps_the_cache_between_runs(tmp_path: Path, run_kgen: RunKgen):
+    run_kgen("init", cwd=tmp_path)
+    steps = yaml.safe_load((tmp_path / ".github/workflows/kgen.yml").read_text())
+    (cache,) = [
+        s for s in steps["jobs"]["kgen"]["steps"] if "cache" in s.get("uses", "")
+    ]
+    assert cache["with"]["path"] == "~/.cache/kgen"
+    assert cache["with"]["key"] == f"kgen-{__version__}-${{{{ github.sha }}}}"
+
+
+def test_init_dev_cpu_takes_no_gpu(tmp_path: Path, run_kgen: RunKgen):
+    run_kgen("init", cwd=tmp_path)
+    cpu = tmp_path / "overlays/cpu.yaml"
+    cpu.write_text(cpu.read_text().replace("  resources:\n    gpu: null\n", ""))
+    failed = run_kgen("validate", cwd=tmp_path)
+    assert failed.code == 1
+    assert "environment dev-cpu asks for 3 GPUs at most, more than its quota of 0" in (
+        failed.err
+    )
+
+
+def test_init_cpu_overlay_runs_one_process_per_pod(tmp_path: Path, run_kgen: RunKgen):
+    # torchrun's auto is one process per CPU core on a CPU node (kubeflow-api.md §3.3).
+    run_kgen("init", cwd=tmp_path)
+    job = tmp_path / "jobs/mnist.yaml"
+    job.write_text(job.read_text() + "nprocPerNode: auto\n")
+    valid = run_kgen("validate", "--strict", cwd=tmp_path)
+    assert (valid.code, valid.err) == (
+        0,
+        "kgen: 1 job in 2 environments (2 renders): valid\n",
+    )
+    assert run_kgen("build", cwd=tmp_path).code == 0
+    dev = yaml.safe_load(
+        (tmp_path / "manifests/dev-cpu/mnist.pytorchjob.yaml").read_text()
+    )
+    prod = yaml.safe_load(
+        (tmp_path / "manifests/prod-gpu/mnist.pytorchjob.yaml").read_text()
+    )
+    assert (dev["spec"]["nprocPerNode"], prod["spec"]["nprocPerNode"]) == ("1", "auto")

@@ -38,6 +38,7 @@ environments:
     overlays: [cpu, dev, v1]
     namespace: ml-dev
     policy: {podSecurity: privileged}  # dev relaxes: warnings and lint.ignore as usual
+    gpuQuota: 0  # CPU nodes only: a job that still asks for a GPU here fails validate
   prod-gpu:
     overlays: [gpu, prod, v1]
     namespace: ml-prod
@@ -71,6 +72,9 @@ description: CPU-only nodes; GPU jobs run as CPU smoke tests.
 patch:
   resources:
     gpu: null
+  # torchrun's auto would start one process per CPU core of the node, and gpu would
+  # find no device: without it kgen sets 1 process per pod.
+  nprocPerNode: null
 """,
     "gpu": _OVERLAY
     + """\
@@ -105,7 +109,8 @@ patch:
 """,
     "v1": _OVERLAY
     + """\
-description: training-operator 1.3 and later (Kubeflow 1.4+); run fields under spec.runPolicy.
+description: training-operator 1.7 and later (Kubeflow 1.8+); run fields under spec.runPolicy.
+# A training-operator 1.3 to 1.6 cluster: name its release, e.g. training-operator-1.6.
 target: v1
 """,
 }
@@ -133,6 +138,13 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
+      # kgen's cache of renders, keyed by content: unchanged jobs are not rendered
+      # again. A restored cache never changes an answer.
+      - uses: actions/cache@v4
+        with:
+          path: ~/.cache/kgen
+          key: kgen-{__version__}-${{{{ github.sha }}}}
+          restore-keys: kgen-{__version__}-
       - run: pip install '{DISTRIBUTION}=={__version__}'
       - run: kgen validate --strict
       - run: kgen build --check --diff
