@@ -99,6 +99,13 @@ def test_init_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
     assert not (project / "kgen.yaml").exists()
 
 
+def test_init_in_the_current_folder_says_no_cd(tmp_path: Path, run_kgen: RunKgen):
+    made = run_kgen("init", cwd=tmp_path)
+    assert made.err.splitlines()[-1] == (
+        "next: kgen build && kgen validate, then commit"
+    )
+
+
 def test_init_v1_overlay_names_the_release_line_target_v1_means(
     tmp_path: Path, run_kgen: RunKgen
 ):

@@ -17,7 +17,7 @@ from kgen.scaffold.project import (
     schema_files,
 )
 
-NEXT = "next: cd {folder} && kgen build && kgen validate, then commit"
+NEXT = "next: {cd}kgen build && kgen validate, then commit"
 
 
 def init(options: Options, folder: Path, *, force: bool) -> int:
@@ -48,6 +48,13 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
             options.err.write(f"replaced: {printable(path.as_posix())}\n")
     options.err.write(
         f"kgen: wrote a project ({len(stale)} files) in {printable(folder.as_posix())}\n"
-        f"{NEXT.format(folder=printable(folder.as_posix()))}\n"
+        f"{NEXT.format(cd=_cd(folder))}\n"
     )
     return EXIT_OK
+
+
+def _cd(folder: Path) -> str:
+    """`cd DIR && `, or nothing when the project is the current folder."""
+    if folder.resolve() == Path.cwd().resolve():
+        return ""
+    return f"cd {printable(folder.as_posix())} && "
