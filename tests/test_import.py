@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 import yaml
 
 from kgen.importer.read import MAX_DOCUMENTS, read_manifests, split_documents
-from tests.conftest import RunKgen, write_tree
+from tests.conftest import REPO, RunKgen, write_tree
 from tests.unpatched import unpatched_repo
 
 KINDS = ("PyTorchJob", "TFJob", "PersistentVolumeClaim")
@@ -591,3 +593,20 @@ spec:
           containers:
             - {name: pytorch, image: 'registry.example.com/train:1.0'}
 """
+
+
+def test_the_gitops_page_import_command_takes_a_built_tree(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """The command docs/gitops.md gives, on the folders `kgen build` writes: every
+    object, and none of the kustomization.yaml files import refuses."""
+    page = (REPO / "docs" / "gitops.md").read_text(encoding="utf-8")
+    (command,) = re.findall(r"`(kgen import [^`]*)`", page)
+    _, _, pattern, *rest = command.split()
+    assert rest == ["--out", "imported"]
+    shutil.copytree(REPO / "manifests", tmp_path / "manifests")
+    inputs = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.glob(pattern))
+    assert not [p for p in inputs if p.endswith("kustomization.yaml")]
+    result = run_kgen("import", *inputs, *rest, cwd=tmp_path)
+    assert result.code == 0, result
+    assert " error: " not in result.err
