@@ -5,10 +5,13 @@ the kinds page names the targets the kind registry serves."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import REPO
 
@@ -109,3 +112,43 @@ def test_the_kinds_page_names_the_targets_the_registry_serves():
 
     rows = _kind_rows()
     assert rows == {kind.kind: named_targets(kind.targets) for kind in ALL_KINDS}
+
+
+def _check_jsonschema_command() -> list[str]:
+    page = (REPO / "docs" / "linting.md").read_text(encoding="utf-8")
+    (command,) = re.findall(r"`(check-jsonschema [^`]*)`", page)
+    return command.split()
+
+
+def _target_of(env: str) -> str:
+    """The target of a kgen.yaml environment: the last of its overlays that sets one."""
+    project = yaml.safe_load((REPO / "kgen.yaml").read_text(encoding="utf-8"))
+    settings = project["environments"][env]
+    overlays = settings["overlays"] if isinstance(settings, dict) else settings
+    target = "v1"
+    for name in overlays:
+        overlay = yaml.safe_load((REPO / "overlays" / f"{name}.yaml").read_text())
+        target = overlay.get("target", target)
+    return str(target)
+
+
+def test_the_linting_page_checks_an_environment_with_its_target_schema():
+    _, option, schema, pattern = _check_jsonschema_command()
+    assert option == "--schemafile"
+    _, env, files = pattern.split("/")
+    kind = files.removeprefix("*.").removesuffix(".yaml")
+    assert schema == f"schemas/{kind}-{_target_of(env)}.schema.json"
+    assert (REPO / schema).is_file()
+    assert list(REPO.glob(pattern))
+
+
+@pytest.mark.skipif(
+    shutil.which("check-jsonschema") is None, reason="check-jsonschema not installed"
+)
+def test_the_linting_page_check_jsonschema_command_passes():
+    *command, pattern = _check_jsonschema_command()
+    files = sorted(str(p.relative_to(REPO)) for p in REPO.glob(pattern))
+    done = subprocess.run(
+        [*command, *files], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
