@@ -4,6 +4,7 @@ without --force, and its CI and pre-commit pinned to the installed kgen."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import yaml
@@ -163,3 +164,16 @@ def test_init_cpu_overlay_runs_one_process_per_pod(tmp_path: Path, run_kgen: Run
         (tmp_path / "manifests/prod-gpu/mnist.pytorchjob.yaml").read_text()
     )
     assert (dev["spec"]["nprocPerNode"], prod["spec"]["nprocPerNode"]) == ("1", "auto")
+
+
+def test_the_readme_job_validates_in_a_new_project(tmp_path: Path, run_kgen: RunKgen):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (job,) = re.findall(r"```yaml\n(# jobs/.*?)```", readme, re.S)
+    name = job.splitlines()[0].removeprefix("# ")
+    run_kgen("init", cwd=tmp_path)
+    (tmp_path / name).write_text(job)
+    valid = run_kgen("validate", "--strict", cwd=tmp_path)
+    assert (valid.code, valid.err) == (
+        0,
+        "kgen: 2 jobs in 2 environments (4 renders): valid\n",
+    )
