@@ -8,7 +8,7 @@ from kgen.kinds import kind_for
 from kgen.kinds.pytorch.spec import PyTorchJobSpec
 from kgen.kinds.tensorflow.spec import TFJobSpec
 from kgen.spec.project import ProjectSpec
-from kgen.spec.validate import allowed_keys, validate_model
+from kgen.spec.validate import allowed_keys, gpu_hint, validate_model
 
 
 def test_allowed_keys_walk_models_lists_and_dicts():
@@ -89,3 +89,20 @@ def test_huge_integers_are_described_not_printed(extra: dict[str, Any], message:
     }
     _spec, problems = validate_model(kind_for("pytorch").model(), {**job, **extra})
     assert [p.message for p in problems] == [message]
+
+
+@pytest.mark.parametrize(
+    ("key", "vendor"),
+    [
+        ("gpu", ""),
+        ("GPU", ""),
+        ("nvidia.com/gpu", ""),
+        ("amd.com/gpu", " with `gpuResource: amd.com/gpu`"),
+    ],
+)
+def test_a_gpu_under_limits_is_pointed_at_resources_gpu(key: str, vendor: str):
+    # Only a vendor's resource name is a gpuResource; `gpu` alone is none.
+    assert gpu_hint(key, ("roles", "master", "resources", "limits", key)) == (
+        "count GPUs in resources.gpu (`resources: {gpu: 1}`)"
+        f"{vendor}; kgen puts them into limits"
+    )

@@ -106,7 +106,11 @@ def gpu_hint(key: str, loc: DataPath) -> str | None:
         return None
     if loc[-2] not in ("limits", "requests"):
         return None
-    vendor = "" if key == "nvidia.com/gpu" else f" with `gpuResource: {key}`"
+    # Only an extended resource name (`amd.com/gpu`) can be a gpuResource; a bare `gpu`
+    # means the default, nvidia.com/gpu.
+    vendor = (
+        f" with `gpuResource: {key}`" if "/" in key and key != "nvidia.com/gpu" else ""
+    )
     return f"count GPUs in resources.gpu (`resources: {{gpu: 1}}`){vendor}; kgen puts them into limits"
 
 
