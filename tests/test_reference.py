@@ -10,7 +10,10 @@ import pytest
 from pydantic import BaseModel, TypeAdapter
 
 from kgen.kinds import KINDS
+from kgen.kinds.pytorch.spec import ElasticPolicy
+from kgen.kinds.targets import arrived_in, targets_with
 from kgen.reference.spec import SECTIONS, render_reference
+from kgen.spec.policy import SchedulingPolicy
 from kgen.spec.project import ProjectSpec
 from tests.conftest import REPO
 
@@ -122,3 +125,20 @@ def test_the_reference_says_a_job_name_defaults_to_its_file_name():
         line for line in page.splitlines() if line.startswith("| `name` | DNS-1035")
     ]
     assert row.split(" | ")[2] == "the file name"
+
+
+@pytest.mark.parametrize(
+    ("model", "feature"),
+    [
+        (ElasticPolicy, "elasticPolicy"),
+        (SchedulingPolicy, "runPolicy.schedulingPolicy"),
+    ],
+)
+def test_a_policy_names_the_release_it_arrived_in(model: type, feature: str):
+    # Both are on every training-operator target from their release, not on `v1`
+    # only, and v1-legacy (kubeflow.org/v1 too) lacks them.
+    doc = " ".join((model.__doc__ or "").split())
+    assert f"training-operator {arrived_in(feature)} and later" in doc
+    assert "v1-legacy" not in targets_with(feature)
+    assert "v1-legacy and the beta targets have none" in doc
+    assert "v1 only" not in doc

@@ -12,7 +12,8 @@ CleanPodPolicy = Literal["None", "Running", "All"]
 
 
 class SchedulingPolicy(SpecModel):
-    """Gang scheduling (Volcano, scheduler-plugins); kubeflow.org/v1 only."""
+    """Gang scheduling (Volcano, scheduler-plugins): training-operator 1.3 and later, and
+    mpi-operator; v1-legacy and the beta targets have none."""
 
     min_available: Count | None = Field(
         None, description="Pods that must be schedulable together.", examples=[3]

@@ -31,7 +31,7 @@ CATALOG: tuple[RuleInfo, ...] = (
         "error",
         False,
         "A worker-only PyTorchJob on a target that requires a master",
-        "Worker-only PyTorchJobs need training-operator 1.4 or later (target v1).",
+        "Worker-only PyTorchJobs need training-operator 1.4 or later (target v1, or training-operator-1.4 to 1.9).",
     ),
     rule(
         "elastic-needs-worker",

@@ -52,7 +52,8 @@ class RdzvConf(SpecModel):
 
 
 class ElasticPolicy(SpecModel):
-    """Elastic PyTorch (torchrun rendezvous); training-operator 1.4+, target v1 only."""
+    """Elastic PyTorch (torchrun rendezvous): training-operator 1.4 and later (targets
+    v1 and training-operator-1.4 to 1.9); v1-legacy and the beta targets have none."""
 
     min_replicas: Count | None = Field(
         None, description="Fewest workers; defaults to the worker count.", examples=[2]
