@@ -89,6 +89,21 @@ def test_tab_indentation_gets_a_hint():
     assert problems[0].hint == "YAML does not allow tabs for indentation; use spaces"
 
 
+def test_a_colon_in_a_flow_value_gets_told_to_quote_it():
+    _doc, problems = load("roles:\n  master: {image: x.io/y:1, replicas: 1}\n")
+    (p,) = problems
+    assert (p.line, p.column, p.code, p.message) == (
+        2,
+        25,
+        "yaml-syntax",
+        "found unexpected ':'",
+    )
+    assert p.hint == (
+        'quote the value that starts at line 2, column 19, e.g. {image: "x.io/y:1"}:'
+        " inside {...} or [...] a ':' in an unquoted value is an error"
+    )
+
+
 def test_unclosed_quote():
     assert only_problem("a: 'x\nb: 2\n")[2] == "yaml-syntax"
 

@@ -44,7 +44,15 @@ def from_yaml_error(exc: MarkedYAMLError, display: str, text: str) -> Problem:
         hint = "YAML does not allow tabs for indentation; use spaces"
     elif exc.context and exc.context_mark is not None:
         start = exc.context_mark
-        hint = f"{exc.context.strip()} that starts at line {start.line + 1}, column {start.column + 1}"
+        at = f"line {start.line + 1}, column {start.column + 1}"
+        hint = f"{exc.context.strip()} that starts at {at}"
+        if problem == "found unexpected ':'" and "plain scalar" in exc.context:
+            # `{image: x.io/y:1}`: in flow style a ':' ends an unquoted value. The
+            # value itself is not quoted here: it may be a secret's.
+            hint = (
+                f'quote the value that starts at {at}, e.g. {{image: "x.io/y:1"}}:'
+                " inside {...} or [...] a ':' in an unquoted value is an error"
+            )
     return Problem(
         problem,
         "yaml-syntax",
