@@ -5,6 +5,7 @@ Exit codes: 0 ok; 1 invalid input or drift; 2 usage; 3 internal error.
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -205,7 +206,10 @@ def list_jobs(root: Path, envs: tuple[str, ...]) -> int:
     return command(options_for(root, "text", envs=envs))
 
 
-cli.add_command(list_jobs, "plan")
+# The same command under its other name, whose help names the first one.
+plan_jobs = copy.copy(list_jobs)
+plan_jobs.help = (list_jobs.help or "").replace("`kgen plan`", "`kgen list`")
+cli.add_command(plan_jobs, "plan")
 for _tool in TOOLS:
     cli.add_command(_tool)
 

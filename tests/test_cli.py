@@ -543,3 +543,11 @@ def test_version_is_answered_before_the_command_line_loads(
     clicked = run_kgen(flag)
     assert (clicked.code, clicked.out) == (0, f"kgen, version {__version__}\n")
     assert (fast.stdout, fast.stderr) == (clicked.out + "0 False\n", "")
+
+
+def test_plan_and_list_each_name_the_other_in_their_help(run_kgen: RunKgen):
+    plan = run_kgen("plan", "--help")
+    listed = run_kgen("list", "--help")
+    assert (plan.code, listed.code) == (0, 0)
+    assert "Also `kgen list`." in plan.out and "kgen plan`" not in plan.out
+    assert "Also `kgen plan`." in listed.out and "kgen list`" not in listed.out
