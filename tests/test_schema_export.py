@@ -43,7 +43,23 @@ def test_schema_check_reports_a_stale_file(tmp_path: Path, run_kgen: RunKgen):
     result = run_kgen("schema", "--out", str(tmp_path), "--check")
     assert (result.code, result.err.splitlines()[0]) == (
         1,
-        f"stale: {tmp_path / 'kgen-job.schema.json'}",
+        f"modified: {tmp_path / 'kgen-job.schema.json'}",
+    )
+
+
+def test_schema_check_in_a_new_project_names_the_envelopes_missing(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # kgen init writes the editor schemas only; the job envelopes are absent, not stale.
+    assert run_kgen("init", cwd=tmp_path).code == 0
+    result = run_kgen("schema", "--check", cwd=tmp_path)
+    envelopes = sorted(set(all_schemas()) - set(EDITOR))
+    assert result.code == 1
+    assert sorted(result.err.splitlines()[:-1]) == sorted(
+        f"missing: schemas/{name}" for name in envelopes
+    )
+    assert result.err.splitlines()[-1] == (
+        "kgen: generated files are out of date; run `kgen schema`"
     )
 
 

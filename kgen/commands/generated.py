@@ -174,8 +174,16 @@ def write_or_check_files(
         report(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
     for path in stale:
-        options.err.write(f"{'stale' if check else 'wrote'}: {printable(str(path))}\n")
+        options.err.write(f"{_change(path, check=check)}: {printable(str(path))}\n")
     if check and stale:
         options.err.write(f"kgen: generated files are out of date; run `{fix}`\n")
         return EXIT_PROBLEMS
     return EXIT_OK
+
+
+def _change(path: Path, *, check: bool) -> str:
+    """What `--check` found at a generated file, in the words `kgen build --check`
+    uses: absent is `missing`, different is `modified`."""
+    if not check:
+        return "wrote"
+    return "modified" if path.exists() else "missing"
