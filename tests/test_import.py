@@ -46,7 +46,7 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
         'PersistentVolumeClaim mnist-data: metadata.annotations."kustomize.toolkit.fluxcd.io/prune" has no job spec field; kept as a patch (import-as-patch)'
     }
     assert result.err.endswith(
-        "kgen: imported 49 jobs into "
+        "kgen: imported 8 jobs into "
         + str(tmp_path / "imported")
         + f"/ (55 files); {len(kept)} fields kept as patches; run `kgen build -C "
         + str(tmp_path / "imported")
@@ -534,7 +534,8 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
     tmp_path: Path, run_kgen: RunKgen
 ):
     """A ConfigMap and a kustomization.yaml in the input used to vanish while the
-    summary said 'imported 1 jobs' (issue 18)."""
+    summary said 'imported 1 jobs' (issue 18). The summary counts the jobs written:
+    one job in two folders is one spec."""
     for env, cpu in (("dev", "8"), ("prod", "64")):
         job = IMPORTED_JOB.replace("NS", f"ml-{env}")
         (tmp_path / env).mkdir()
@@ -557,7 +558,7 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
         " each environment's kustomization; pass the files it lists to kgen import"
         " (job.yaml) (import-unsupported)\n"
         "kgen: 1 error in 1 file\n"
-        "kgen: imported 2 jobs and 3 objects beside them (resources/) into p/ (6 files);"
+        "kgen: imported 1 jobs and 3 objects beside them (resources/) into p/ (6 files);"
         " run `kgen build -C p`\n",
     )
     resources = tmp_path / "p" / "resources"

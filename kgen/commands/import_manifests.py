@@ -21,11 +21,14 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
         options.err.write(f"kgen: no job kgen imports ({kinds}) in the given files\n")
         return EXIT_PROBLEMS
     written = write_project(result, out)
+    # Jobs written, not input objects: the inputs of one job in several folders (an
+    # environment each) become one spec and an overlay per input.
+    jobs = sum(path.startswith("jobs/") for path in written)
     objects = sum(path.startswith("resources/") for path in written)
     beside = f" and {objects} objects beside them (resources/)" if objects else ""
     kept = f"; {_kept(result.kept)}" if result.kept else ""
     options.err.write(
-        f"kgen: imported {len(result.jobs)} jobs{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
+        f"kgen: imported {jobs} jobs{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
     )
     return (
         EXIT_PROBLEMS
