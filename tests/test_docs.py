@@ -152,3 +152,26 @@ def test_the_linting_page_check_jsonschema_command_passes():
         [*command, *files], cwd=REPO, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# The Kubeflow Trainer release each Kubeflow release installs (kubeflow-api.md §1 and
+# §9: manifests@v1.11.0 example/kustomization.yaml installs Trainer 2.1).
+TRAINER_OF_KUBEFLOW = {"1.11": "2.1"}
+
+
+@pytest.mark.parametrize(
+    "overlay",
+    sorted((REPO / "overlays").glob("trainer-v*.yaml")),
+    ids=lambda p: p.name,
+)
+def test_a_trainer_overlay_names_the_kubeflow_release_that_installs_it(overlay: Path):
+    data = yaml.safe_load(overlay.read_text(encoding="utf-8"))
+    version = data["target"].removeprefix("trainer-v")
+    said = data["description"]
+    assert said.startswith(f"Kubeflow Trainer {version}")
+    for release in re.findall(r"Kubeflow (1\.\d+) and later", said):
+        assert TRAINER_OF_KUBEFLOW[release] == version, said
+    for release in re.findall(r"what Kubeflow (1\.\d+) installs", said):
+        assert TRAINER_OF_KUBEFLOW[release] == version, said
+    for release, installed in re.findall(r"Kubeflow (1\.\d+) installs (\d\.\d+)", said):
+        assert TRAINER_OF_KUBEFLOW[release] == installed, said
