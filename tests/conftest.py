@@ -144,8 +144,10 @@ def early_scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     the machine's load, and whether each build took its child's scan (True) or
     scanned for itself; every child reaped at the end."""
     from kgen.output import early_scan
+    from kgen.pipeline import parallel
 
     monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "SPARE_CORE", True)
     monkeypatch.setattr(early_scan, "MIN_FILES", 1)
     monkeypatch.setattr(early_scan, "WAIT_S", 60)  # however busy the machine is
     taken: list[bool] = []
