@@ -50,9 +50,11 @@ def spare_core() -> bool:
 
 
 def _asked() -> int | None:
-    """KGEN_WORKERS, if it is a count (not 0); anything else is ignored."""
+    """KGEN_WORKERS, if it is a count (not 0); anything else is ignored. ASCII digits
+    only: "²" is a digit to str.isdigit, not to int (an internal error, exit 3), and
+    int reads "٣" (Arabic-Indic) as 3."""
     wanted = os.environ.get("KGEN_WORKERS", "")
-    if wanted.isdigit() and int(wanted) > 0:
+    if wanted.isascii() and wanted.isdigit() and int(wanted) > 0:
         return int(wanted)
     return None
 
