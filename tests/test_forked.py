@@ -275,3 +275,25 @@ def test_a_pool_forked_while_a_child_runs_has_the_handlers_as_before(
     finally:
         child.stop()
     assert seen == {f"{signal.default_int_handler!r} 0"}
+
+
+HELD = """
+import signal
+from kgen.output.held_signals import held
+from kgen.pipeline import forked
+
+child = forked.fork(lambda: None, None)
+with held():  # notes signals, then sets back the handlers it found: forked's
+    child.wait()  # the last child: forked's handlers are gone
+try:
+    signal.raise_signal(signal.SIGINT)
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_after_the_last_child_is_reaped_under_held_signals_is_as_before():
+    done = subprocess.run(
+        [sys.executable, "-c", HELD], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, "interrupted\n"), done.stderr

@@ -236,9 +236,10 @@ def _remove_partials(folder: Path, pid: int) -> None:
 
 
 def _restore() -> None:
+    # _previous is kept: a handler of kgen's that saved _stopped while a child ran
+    # (kgen.output.held_signals) may set it back once none runs; it acts as before.
     for number, handler in _previous.items():
         signal.signal(number, signal.SIG_DFL if handler is None else handler)
-    _previous.clear()
 
 
 def _stopped(signum: int, frame: FrameType | None) -> None:
