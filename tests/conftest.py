@@ -142,10 +142,12 @@ def project(tmp_path: Path) -> Callable[..., Path]:
 def early_scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     """Early scans (kgen.output.early_scan) on for any tree with a record, whatever
     the machine's load, and whether each build took its child's scan (True) or
-    scanned for itself; every child reaped at the end."""
+    scanned for itself; every child reaped at the end (asserted)."""
     from kgen.output import early_scan
+    from kgen.pipeline import parallel
 
     monkeypatch.setenv("KGEN_WORKERS", "2")
+    monkeypatch.setattr(parallel, "SPARE_CORE", True)
     monkeypatch.setattr(early_scan, "MIN_FILES", 1)
     monkeypatch.setattr(early_scan, "WAIT_S", 60)  # however busy the machine is
     taken: list[bool] = []
@@ -159,6 +161,8 @@ def early_scans(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     monkeypatch.setattr(early_scan, "_fill", spy)
     yield taken
     assert early_scan._pending is None
+    with pytest.raises(ChildProcessError):  # every child reaped: no zombie left
+        os.waitpid(-1, os.WNOHANG)
 
 
 class Hung(BaseException):

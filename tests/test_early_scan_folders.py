@@ -152,7 +152,9 @@ def test_a_folder_changed_while_the_build_renders(
         start(root, output)
         pending = early_scan._pending
         if pending is not None:  # the warm build's (the cold one has no record)
-            select.select([pending.pipe], [], [], 60)  # the child is done: it looked
+            assert pending.child is not None and pending.child.pipe is not None
+            # The child is done (its answer sent): it looked.
+            select.select([pending.child.pipe], [], [], 60)
             CHANGES[name](warm)
             forked.append(True)
 

@@ -106,6 +106,18 @@ def test_kgen_workers_overrides_the_load(monkeypatch: pytest.MonkeyPatch):
     assert parallel.worker_count() == 1
 
 
+@pytest.mark.parametrize("value", ["²", "٣", "abc", "0", "-2", " 2"])
+def test_kgen_workers_not_a_count_is_ignored(
+    value: str, monkeypatch: pytest.MonkeyPatch, project: Path, run_kgen: RunKgen
+):
+    """Not ASCII digits (a superscript or Arabic-Indic digit is one to str.isdigit,
+    not to int), or 0: the load decides, as without KGEN_WORKERS."""
+    monkeypatch.setattr(parallel, "_load", lambda: 50.0)
+    monkeypatch.setenv("KGEN_WORKERS", value)
+    assert parallel.worker_count() == 1
+    assert run_kgen("build", "-C", str(project)).code == 0
+
+
 def _square(item: int) -> int:
     if item == 13_000:
         raise ValueError(f"piece {item} failed")

@@ -28,14 +28,14 @@ def children(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """A pool of two workers for a project of 12 jobs; what each child forked was
     for."""
     monkeypatch.setenv("KGEN_WORKERS", "2")
-    monkeypatch.setattr(parallel, "spare_core", lambda: True)
+    monkeypatch.setattr(parallel, "SPARE_CORE", True)
     monkeypatch.setattr(parallel, "MIN_PARALLEL", 8)
     made: list[str] = []
     real = forked.fork
 
-    def spy(folder: Path, work: object) -> forked.Child | None:
+    def spy(work: object, folder: Path, **kwargs: object) -> forked.Child | None:
         made.append(getattr(work, "__qualname__", ""))
-        return real(folder, work)  # type: ignore[arg-type]
+        return real(work, folder, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(forked, "fork", spy)
     yield made
@@ -148,12 +148,12 @@ from pathlib import Path
 from kgen.check import ahead
 from kgen.pipeline import forked, parallel, run
 
-parallel.spare_core = lambda: True
+parallel.SPARE_CORE = True
 parallel.MIN_PARALLEL = 8
 real, pid_file = forked.fork, Path(sys.argv[1])
 
-def fork(folder, work):
-    child = real(folder, work)
+def fork(work, folder, **kwargs):
+    child = real(work, folder, **kwargs)
     pid_file.write_text(str(child.pid))
     return child
 
@@ -191,7 +191,7 @@ def test_sigterm_stops_and_reaps_the_child(tmp_path: Path) -> None:
 def test_no_child_where_a_thread_runs_or_no_core_is_spare(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(parallel, "spare_core", lambda: True)
+    monkeypatch.setattr(parallel, "SPARE_CORE", True)
     assert forked.can_fork()
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
@@ -201,7 +201,7 @@ def test_no_child_where_a_thread_runs_or_no_core_is_spare(
     finally:
         stop.set()
         thread.join()
-    monkeypatch.setattr(parallel, "spare_core", lambda: False)
+    monkeypatch.setattr(parallel, "SPARE_CORE", False)
     assert not forked.can_fork()
 
 

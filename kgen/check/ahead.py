@@ -37,7 +37,7 @@ def start(jobs: list[tuple[str, str]], version: str) -> None:
     keys += [("core", definition, version) for definition in core]
     if all(stored.is_stored("schema", key) for key in keys):
         return
-    _child = forked.fork(folder, lambda: _build(jobs, core, version))
+    _child = forked.fork(lambda: _build(jobs, core, version), folder)
 
 
 def _build(jobs: list[tuple[str, str]], core: list[str], version: str) -> None:
@@ -55,5 +55,7 @@ def finish() -> None:
     stored is built where it is needed)."""
     global _child
     child, _child = _child, None
-    if child is not None:
+    if child is not None and child.ended():
+        child.wait()
+    elif child is not None:
         child.stop()

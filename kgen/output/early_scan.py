@@ -27,11 +27,8 @@ is left to the scan under the lock, which says what is wrong.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import select
-import signal
 import sys
 import time
 from collections.abc import Iterable
@@ -42,23 +39,22 @@ from kgen.output.racy import settled_both
 from kgen.output.safe_paths import Refused, open_below, open_folder
 from kgen.output.scan import Scan, Stat, scan_below, stat_of
 from kgen.output.stat_record import TreeWatch
+from kgen.pipeline import forked
 
 # Fewer recorded files than this are scanned in the time a fork takes.
 MIN_FILES = 2_000
 # What a child that found a few changes sends is a few KB. It sends no more than a
-# pipe holds (Linux: 64 KiB), so it never waits for the parent, holding its memory
-# while the parent renders: a tree that changed that much is scanned by the build.
-_MAX_BYTES = 1 << 16
+# pipe holds (kgen.pipeline.forked), so it never waits for the parent, holding its
+# memory while the parent renders: a tree that changed that much is scanned by the build.
+_MAX_BYTES = forked.PIPE_BYTES
 # How long a build that comes to its scan waits for a child not yet done with it.
 WAIT_S = 0.02
 
 
 class _Early:
-    def __init__(
-        self, root: Path, output: str, pid: int, pipe: int, watch: TreeWatch
-    ) -> None:
-        self.root, self.output, self.pid, self.pipe = root, output, pid, pipe
-        self.watch = watch
+    def __init__(self, root: Path, output: str, watch: TreeWatch) -> None:
+        self.root, self.output, self.watch = root, output, watch
+        self.child: forked.Child | None = None
         # Before the child took any fstat or lstat.
         self.since = time.time_ns()
 
@@ -70,12 +66,7 @@ def start(root: Path, output: str) -> None:
     """Fork a child to scan `output` in project `root` against its record, if the
     machine has a core for it and the record knows enough files to pay."""
     global _pending
-    if _pending is not None or not hasattr(os, "fork") or _threads():
-        return
-    # Imported here: a run that never scans early needs none of it.
-    from kgen.pipeline.parallel import worker_count
-
-    if worker_count() < 2:
+    if _pending is not None or not forked.can_fork():
         return
     watch = TreeWatch.of(root, output)
     if len(watch.old.stats) < MIN_FILES:
@@ -84,56 +75,34 @@ def start(root: Path, output: str) -> None:
         fd = open_below(root, output)
     except (OSError, Refused):
         return
-    read, write = os.pipe()
-    early = _Early(root, output, 0, read, watch)
+    early = _Early(root, output, watch)
+    recorded = watch.old.stats
     try:
-        pid = os.fork()
-    except OSError:
-        for end in (fd, read, write):
-            os.close(end)
-        return
-    if pid == 0:  # the child: scan, send, leave without the parent's teardown
-        _child(fd, output, watch.old.stats, read, write)
-    os.close(write)
-    os.close(fd)
-    early.pid = pid
-    watch.share(root)  # the watch the build's look at the tree takes
-    _pending = early
-
-
-def _threads() -> bool:
-    """Whether this process runs other threads: a fork copies none of them, nor what
-    they hold (Python 3.12 warns of it), so there is no early scan then."""
-    threading = sys.modules.get("threading")
-    return threading is not None and threading.active_count() > 1
-
-
-def _child(
-    fd: int, output: str, recorded: dict[str, Stat], read: int, write: int
-) -> None:
-    code = 1
-    try:
-        os.close(read)
-        found = Scan(recorded=recorded, unchanged=set(), folder_stats={})
-        scan_below(fd, output, found)
-        unchanged = found.unchanged
-        assert unchanged is not None and found.folder_stats is not None
-        other = [path for path in found.files if path not in unchanged]
-        gone = [path for path in recorded if path not in unchanged]
-        data = pickle.dumps(
-            (other, gone, sorted(found.folders), found.odd, found.folder_stats),
-            protocol=5,
+        early.child = forked.fork(
+            lambda: _child(fd, output, recorded),
+            None,
+            keep=(fd,),
+            answer_limit=_MAX_BYTES,
         )
-        if len(data) > _MAX_BYTES:
-            os._exit(1)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(write, view) :]
-        code = 0
-    except BaseException:  # anything: the parent scans for itself
-        pass
     finally:
-        os._exit(code)
+        os.close(fd)
+    if early.child is not None:
+        watch.share(root)  # the watch the build's look at the tree takes
+        _pending = early
+
+
+def _child(fd: int, output: str, recorded: dict[str, Stat]) -> bytes:
+    """In the child: what the scan of the tree found that is not as recorded."""
+    found = Scan(recorded=recorded, unchanged=set(), folder_stats={})
+    scan_below(fd, output, found)
+    unchanged = found.unchanged
+    assert unchanged is not None and found.folder_stats is not None
+    other = [path for path in found.files if path not in unchanged]
+    gone = [path for path in recorded if path not in unchanged]
+    return pickle.dumps(
+        (other, gone, sorted(found.folders), found.odd, found.folder_stats),
+        protocol=5,
+    )
 
 
 def scan_tree(folder: int, output: str, found: Scan, watch: TreeWatch) -> None:
@@ -177,31 +146,9 @@ def _received(early: _Early, *, wait: float | None = None) -> bytes:
     """All the child sent (b"" if it failed), the child reaped. A child not done
     within `wait` seconds (WAIT_S) is stopped: on a machine busier than when it was
     forked the build does not wait long for it, and scans for itself."""
-    try:
-        # The child writes what it found at once, at its end: the pipe has something
-        # to read (or is at an end) only then.
-        ready, _, _ = select.select(
-            [early.pipe], [], [], WAIT_S if wait is None else wait
-        )
-        if not ready:
-            with contextlib.suppress(OSError):
-                os.kill(early.pid, signal.SIGKILL)
-        try:
-            _pid, status = os.waitpid(early.pid, 0)
-        except ChildProcessError:
-            return b""
-        if not ready or not os.WIFEXITED(status) or os.WEXITSTATUS(status):
-            return b""
-        chunks: list[bytes] = []
-        size = 0
-        while size <= _MAX_BYTES and (chunk := os.read(early.pipe, 1 << 16)):
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks) if size <= _MAX_BYTES else b""
-    except OSError:
-        return b""
-    finally:
-        os.close(early.pipe)
+    assert early.child is not None
+    within = WAIT_S if wait is None else wait
+    return early.child.answer(within=within, limit=_MAX_BYTES) or b""
 
 
 def _fill(folder: int, output: str, found: Scan, early: tuple[Any, ...]) -> bool:

@@ -29,27 +29,41 @@ CHUNKS_PER_WORKER = 4
 def worker_count() -> int:
     """KGEN_WORKERS if set (1 turns workers off), else one worker for each core this
     process may use that the rest of the machine leaves idle, at least one."""
-    wanted = os.environ.get("KGEN_WORKERS", "")
-    if wanted.isdigit() and int(wanted) > 0:
-        return int(wanted)
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return workers_for(cores, _load())
+    return _asked() or workers_for(_cores(), _load())
+
+
+# Whether a child has a core to spare (spare_core) whatever the load; None: the load
+# decides. For tests, which would otherwise depend on how busy the machine is.
+SPARE_CORE: bool | None = None
 
 
 def spare_core() -> bool:
     """Whether a second process would have a core to itself now: workers are not
     turned off (KGEN_WORKERS=1), and the machine's load leaves two cores free, whatever
-    KGEN_WORKERS asks for (a helper beside a busy machine's parent only slows it)."""
-    if worker_count() < 2:
+    KGEN_WORKERS asks for (a child beside a busy machine's parent only slows it). The
+    one rule for every child kgen forks to work beside it (kgen.pipeline.forked)."""
+    if _asked() == 1:
         return False
+    if SPARE_CORE is not None:
+        return SPARE_CORE
+    return workers_for(_cores(), _load()) >= 2
+
+
+def _asked() -> int | None:
+    """KGEN_WORKERS, if it is a count (not 0); anything else is ignored. ASCII digits
+    only: "²" is a digit to str.isdigit, not to int (an internal error, exit 3), and
+    int reads "٣" (Arabic-Indic) as 3."""
+    wanted = os.environ.get("KGEN_WORKERS", "")
+    if wanted.isascii() and wanted.isdigit() and int(wanted) > 0:
+        return int(wanted)
+    return None
+
+
+def _cores() -> int:
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return workers_for(cores, _load()) >= 2
+        return os.cpu_count() or 1
 
 
 def workers_for(cores: int, load: float) -> int:
