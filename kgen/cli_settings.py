@@ -39,6 +39,7 @@ def options_for(
 
     # A fatal error raised later is reported in this format too (attack14 F17).
     CHOSEN["format"] = report_format
+    envs, crds = _once(envs), _crd_files(crds)
     # --no-cache is the group's option; a run without click (kgen.cli_quick) has none.
     click = sys.modules.get("click")
     context = click.get_current_context(silent=True) if click else None
@@ -58,6 +59,23 @@ def options_for(
         base_branch=_pull_request_target() if ci_base and base is None else None,
         progress=_progress() if progress else None,
     )
+
+
+def _once(names: tuple[str, ...]) -> tuple[str, ...]:
+    """`names` without repeats, in their order: `--env dev --env dev` is dev once (twice,
+    its kustomization listed itself among the environment's files)."""
+    return tuple(dict.fromkeys(names))
+
+
+def _crd_files(crds: tuple[str, ...]) -> tuple[str, ...]:
+    """The --crd files once each (`c.yaml` and `./c.yaml` are one file); an empty name
+    is a usage error, not a project problem at no file."""
+    if "" in crds:
+        from kgen.errors import UsageError
+
+        raise UsageError("--crd '' names no file; give the CRD file's path")
+    first = {os.path.normpath(name): name for name in reversed(crds)}
+    return tuple(dict.fromkeys(first[os.path.normpath(name)] for name in crds))
 
 
 def _progress() -> Progress | None:
