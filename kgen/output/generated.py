@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from kgen.errors import Problem
-from kgen.output.safe_paths import Refused, open_file, read_all, write_new
+from kgen.output.safe_paths import Refused, Unread, open_file, read_all, write_new
 
 # Generated files are a few KB; a larger file there differs, and is not read.
 MAX_GENERATED = 16 * 1024 * 1024
@@ -51,7 +51,7 @@ def stale_files(
         except Refused as exc:
             problems.append(_not_a_file(path, exc.kind))
             continue
-        if current != text.encode():
+        if current != encoded(text):
             stale.append(path)
     # One problem per place, however many files lie below it.
     return stale, list(dict.fromkeys(problems))
@@ -87,11 +87,17 @@ def write_file(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.kgen-new-{os.getpid()}")
     try:
-        write_new(os.fspath(partial), text.encode())
+        write_new(os.fspath(partial), encoded(text))
     except FileExistsError:
         os.unlink(partial)  # a leftover (or a planted link): removed, never followed
-        write_new(os.fspath(partial), text.encode())
+        write_new(os.fspath(partial), encoded(text))
     os.replace(partial, path)
+
+
+def encoded(text: str) -> bytes:
+    """The bytes of a generated file's text: a user's bytes that are not UTF-8 (kept in
+    a merged .gitignore as surrogate escapes) come back as they were."""
+    return text.encode("utf-8", errors="surrogateescape")
 
 
 def _not_a_folder_on_the_way(path: Path) -> Path | None:
@@ -103,13 +109,9 @@ def _not_a_folder_on_the_way(path: Path) -> Path | None:
     return None
 
 
-def read_current(path: Path) -> bytes | None:
-    """A generated file's bytes, or None if it is missing; never through a link, never
-    anything but a regular file (Refused)."""
-    return _read(path)
-
-
-def _read(path: Path) -> bytes | None:
+def read_current(path: Path, *, limit: int = MAX_GENERATED) -> bytes | Unread | None:
+    """A file's bytes, None if it is missing, Unread if it is over `limit` bytes; never
+    through a link, never anything but a regular file (Refused)."""
     try:
         folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except (FileNotFoundError, NotADirectoryError):
@@ -118,9 +120,11 @@ def _read(path: Path) -> bytes | None:
         fd = open_file(folder, path.name, path.as_posix())
     finally:
         os.close(folder)
-    if fd is None:
-        return None
-    data = read_all(fd, limit=MAX_GENERATED)
+    return None if fd is None else read_all(fd, limit=limit)
+
+
+def _read(path: Path) -> bytes | None:
+    data = read_current(path)
     return data if isinstance(data, bytes) else None
 
 
