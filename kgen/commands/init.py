@@ -8,7 +8,7 @@ from pathlib import Path
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
 from kgen.commands.outcome import report as report_problems
 from kgen.errors import UsageError, printable
-from kgen.output.generated import stale_files, write_file
+from kgen.output.generated import stale_files, write_files
 from kgen.scaffold.project import (
     existing,
     gitignore,
@@ -43,7 +43,10 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
         report_problems(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
     for path in stale:
-        write_file(path, files[path])
+        problems = write_files(files, [path])
+        if problems:
+            report_problems(options, Outcome(None, None, problems))
+            return EXIT_PROBLEMS
         if path in taken:
             options.err.write(f"replaced: {printable(path.as_posix())}\n")
     options.err.write(

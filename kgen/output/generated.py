@@ -7,12 +7,15 @@ link); outside it, the folders are the user's own choice.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
-from kgen.errors import Problem
+from kgen.errors import Problem, printable, shortened
 from kgen.output.safe_paths import Refused, Unread, open_file, read_all, write_new
 
+# The longest name of one file or folder that Linux and macOS file systems hold.
+NAME_MAX = 255
 # Generated files are a few KB; a larger file there differs, and is not read.
 MAX_GENERATED = 16 * 1024 * 1024
 
@@ -23,11 +26,42 @@ def write_or_check(
     """Write the generated files whose text differs (unless `check`), and say which;
     write nothing if any of them is a link, below one or not a regular file."""
     stale, problems = stale_files(files, root=root)
-    if problems:
-        return problems, []
-    for path in stale if not check else []:
-        write_file(path, files[path])
-    return [], stale
+    if not problems and not check:
+        problems = write_files(files, stale)
+    return (problems, []) if problems else ([], stale)
+
+
+def write_files(files: dict[Path, str], paths: list[Path]) -> list[Problem]:
+    """Write `paths` with their `files` text; at the first that cannot be written (a
+    folder such as /proc or /sys, a name too long), a problem for it and no more."""
+    for path in paths:
+        try:
+            write_file(path, files[path])
+        except OSError as exc:
+            return [unwritable(path, exc)]
+    return []
+
+
+def unwritable(path: Path, exc: OSError) -> Problem:
+    """A problem at the place that refused: the folder that could not be made, or the
+    first name too long (once, however many files lie below it)."""
+    place = _refusing_place(path, exc)
+    shown = shortened(printable(place.as_posix()), 200)
+    return Problem(
+        f"cannot write {shown}: {exc.strerror or exc}",
+        "io",
+        file=place.as_posix(),
+        hint="choose a folder kgen can write to",
+    )
+
+
+def _refusing_place(path: Path, exc: OSError) -> Path:
+    if exc.errno == errno.ENAMETOOLONG:
+        for place in (*reversed(path.parents), path):
+            if len(os.fsencode(place.name)) > NAME_MAX:
+                return place
+    named = Path(exc.filename) if isinstance(exc.filename, str) else path
+    return named if named == path or named in path.parents else path
 
 
 def stale_files(
@@ -37,24 +71,35 @@ def stale_files(
     link, lies below one, or is anything but a regular file."""
     stale, problems = [], []
     for path, text in files.items():
-        linked = link_on_the_way(path, root)
-        if linked is not None:
-            problems.append(_linked(linked))
-            continue
-        blocked = _not_a_folder_on_the_way(path)
-        if blocked is not None:
-            # A FIFO or file where a folder must be: mkdir would fail (attack14 F13).
-            problems.append(_not_a_file(blocked, "not a folder"))
-            continue
         try:
-            current = _read(path)
-        except Refused as exc:
-            problems.append(_not_a_file(path, exc.kind))
-            continue
-        if current != encoded(text):
+            problem = _stale_problem(path, text, root)
+        except OSError as exc:  # a name too long, a folder that refuses a look
+            problem = unwritable(path, exc)
+        if problem is None:
             stale.append(path)
+        elif problem is not _SAME:
+            problems.append(problem)
     # One problem per place, however many files lie below it.
     return stale, list(dict.fromkeys(problems))
+
+
+_SAME = Problem("the file holds the text already", "io")
+
+
+def _stale_problem(path: Path, text: str, root: Path) -> Problem | None:
+    """None if `path` must be written, _SAME if it holds `text`, else the problem."""
+    linked = link_on_the_way(path, root)
+    if linked is not None:
+        return _linked(linked)
+    blocked = _not_a_folder_on_the_way(path)
+    if blocked is not None:
+        # A FIFO or file where a folder must be: mkdir would fail (attack14 F13).
+        return _not_a_file(blocked, "not a folder")
+    try:
+        current = _read(path)
+    except Refused as exc:
+        return _not_a_file(path, exc.kind)
+    return _SAME if current == encoded(text) else None
 
 
 def leftover_files(folder: Path, generated: set[Path]) -> list[Path]:

@@ -8,7 +8,7 @@ import errno
 import os
 from pathlib import Path
 
-from kgen.errors import KgenError, Problem, UsageError
+from kgen.errors import KgenError, Problem, UsageError, printable, shortened
 from kgen.output.generated import link_on_the_way
 from kgen.output.safe_paths import open_folder, write_new
 
@@ -16,7 +16,13 @@ from kgen.output.safe_paths import open_folder, write_new
 def check_import_folder(out: Path) -> None:
     """`kgen import --out DIR` writes a new project: DIR must be new or an empty real
     folder, not a link or below one inside the current folder."""
-    linked = link_on_the_way(out, Path("."))
+    try:
+        linked = link_on_the_way(out, Path("."))
+    except OSError as exc:  # a name too long
+        raise UsageError(
+            f"cannot use {shortened(printable(out.as_posix()), 200)} as the folder"
+            f" to import into: {exc.strerror}"
+        ) from None
     if linked is not None:
         raise UsageError(
             f"{linked} is a symbolic link; import writes only real folders"
