@@ -69,7 +69,7 @@ def read_input(
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        return Reading(None, cannot_read(display, exc), exc.errno in _MISSING)
+        return _unopened(path, display, exc, follow=not flags & os.O_NOFOLLOW)
     try:
         return _read_regular(fd, display)
     except OSError as exc:
@@ -86,7 +86,7 @@ def read_unlinked(
     try:
         fd = os.open(path, _OPEN_FLAGS | os.O_NOFOLLOW)
     except OSError as exc:
-        return Reading(None, cannot_read(display, exc), exc.errno in _MISSING), None
+        return _unopened(path, display, exc, follow=False), None
     try:
         status = os.fstat(fd)
         reading = _read_regular(fd, display, status)
@@ -95,6 +95,21 @@ def read_unlinked(
     finally:
         os.close(fd)
     return reading, status if reading.raw is not None else None
+
+
+def _unopened(
+    path: str | os.PathLike[str], display: str, exc: OSError, *, follow: bool
+) -> Reading:
+    """The reading of a file the open refused: a socket (ENXIO) or other special file
+    said for what it is, as fstat would have; else why the open failed."""
+    if exc.errno not in (*_MISSING, errno.ELOOP):
+        try:
+            mode = os.stat(path, follow_symlinks=follow).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode) and not stat.S_ISLNK(mode):
+            return Reading(None, not_regular(display, mode))
+    return Reading(None, cannot_read(display, exc), exc.errno in _MISSING)
 
 
 def _is_link(path: str | os.PathLike[str]) -> bool:
@@ -162,8 +177,13 @@ _KINDS = {
 }
 
 
+def kind_of(mode: int) -> str:
+    """What a file of this mode is, for messages: 'a socket', 'a folder'..."""
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
 def not_regular(display: str, mode: int) -> Problem:
-    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    kind = kind_of(mode)
     return Problem(
         f"{display} is {kind}; kgen reads regular files only",
         "io",

@@ -3,8 +3,34 @@ empty, special files where kgen reads or writes, text echoed back from the comma
 
 from __future__ import annotations
 
-from tests.hostile.case import Case
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.hostile.case import Case, Link
 from tests.hostile.cases_attack import IMPORTED
+
+
+def _socket(*paths: str) -> Callable[[Path], None]:
+    """A listening socket's file at each of `paths` (bound from its folder: a socket's
+    path is at most 108 bytes, and a test's folder can be longer)."""
+
+    def prepare(root: Path) -> None:
+        here = os.getcwd()
+        for path in paths:
+            place = root / path
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.unlink(missing_ok=True)
+            os.chdir(place.parent)
+            try:
+                with socket.socket(socket.AF_UNIX) as server:
+                    server.bind(place.name)
+            finally:
+                os.chdir(here)
+
+    return prepare
+
 
 # A folder name longer than any file system holds (255 bytes).
 LONG = "x" * 300
@@ -32,5 +58,31 @@ CASES: dict[str, Case] = {
         {"in/job.yaml": IMPORTED},
         args=("import", "in/job.yaml", "--out", LONG),
         expected_exit=2,
+    ),
+    # --- sockets where kgen reads or writes: said for what they are
+    "attack7-job-is-a-socket": Case({}, prepare=_socket("jobs/served.yaml")),
+    "attack7-job-link-to-a-socket": Case(
+        {"jobs/linked.yaml": Link("jobs/served.sock")},
+        prepare=_socket("jobs/served.sock"),
+    ),
+    "attack7-overlay-is-a-socket": Case({}, prepare=_socket("overlays/v1.yaml")),
+    "attack7-project-file-is-a-socket": Case({}, prepare=_socket("kgen.yaml")),
+    "attack7-resource-is-a-socket": Case({}, prepare=_socket("resources/served.yaml")),
+    "attack7-crd-is-a-socket": Case(
+        {}, args=("validate", "--crd", "crd.yaml"), prepare=_socket("crd.yaml")
+    ),
+    "attack7-output-file-is-a-socket": Case(
+        {}, args=("build",), prepare=_socket("manifests/dev/train.pytorchjob.yaml")
+    ),
+    "attack7-lock-is-a-socket": Case(
+        {}, args=("build",), prepare=_socket(".manifests.kgen-lock")
+    ),
+    "attack7-gitignore-is-a-socket": Case(
+        {}, args=("init", "--force"), prepare=_socket(".gitignore")
+    ),
+    "attack7-schema-file-is-a-socket": Case(
+        {},
+        args=("schema", "--out", "schemas"),
+        prepare=_socket("schemas/kgen-job.schema.json"),
     ),
 }
