@@ -85,4 +85,34 @@ CASES: dict[str, Case] = {
         args=("schema", "--out", "schemas"),
         prepare=_socket("schemas/kgen-job.schema.json"),
     ),
+    # --- what the command line said, echoed back at most 256 characters a word
+    "attack7-explain-a-100kb-field": Case(
+        {}, args=("explain", "train", "--env", "dev", "f" * 100_000), expected_exit=2
+    ),
+    "attack7-explain-a-100kb-field-of-words": Case(
+        {}, args=("explain", "train", "--env", "dev", "f " * 50_000), expected_exit=2
+    ),
+    "attack7-env-a-100kb-name": Case(
+        {}, args=("validate", "--env", "e" * 100_000), expected_exit=2
+    ),
+    "attack7-format-a-100kb-value": Case(
+        {}, args=("validate", "--format", "j" * 100_000), expected_exit=2
+    ),
+    "attack7-a-100kb-option": Case(
+        {}, args=("validate", "--" + "o" * 100_000), expected_exit=2
+    ),
+    "attack7-a-100kb-command": Case({}, args=("c" * 100_000,), expected_exit=2),
+    # --- one file named twice is imported once
+    "attack7-import-one-file-by-two-names": Case(
+        {"in/job.yaml": IMPORTED, "in/again.yaml": Link("in/job.yaml")},
+        args=(
+            "import",
+            "in/job.yaml",
+            "./in/job.yaml",
+            "in/again.yaml",
+            "--out",
+            "new",
+        ),
+        expected_exit=0,
+    ),
 }
