@@ -46,7 +46,7 @@ def options_for(
     no_cache = bool(context and context.find_root().params.get("no_cache"))
     from kgen.pipeline.code_store import keep
 
-    keep(not no_cache)
+    keep(not no_cache and not _cache_in_project(root))
     return Options(
         root=root,
         out=sys.stdout,
@@ -59,6 +59,24 @@ def options_for(
         base_branch=_pull_request_target() if ci_base and base is None else None,
         progress=_progress() if progress else None,
     )
+
+
+def _cache_in_project(root: Path) -> bool:
+    """Whether the cache folder lies in the project (KGEN_CACHE_DIR=.cache run from
+    it): then kgen runs without it, and says so (kgen.pipeline.cache_base)."""
+    from kgen.pipeline.cache_base import cache_base, inside
+
+    base = cache_base()
+    if base is None or not inside(base, root):
+        return False
+    from kgen.errors import printable, shortened
+
+    sys.stderr.write(
+        f"kgen: note: not using the cache: {shortened(printable(str(base)), 200)} is"
+        " inside the project, where a pull request could plant entries; set"
+        " KGEN_CACHE_DIR to a folder outside it\n"
+    )
+    return True
 
 
 def _once(names: tuple[str, ...]) -> tuple[str, ...]:
