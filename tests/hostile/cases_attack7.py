@@ -8,7 +8,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.hostile.case import Case, Link
+from tests.hostile.case import VALID_JOB, Case, Link, job
 from tests.hostile.cases_attack import IMPORTED
 
 
@@ -114,5 +114,11 @@ CASES: dict[str, Case] = {
             "new",
         ),
         expected_exit=0,
+    ),
+    # --- encodings a byte order mark names
+    "attack7-utf32-le-job": Case(job(("\ufeff" + VALID_JOB).encode("utf-32-le"))),
+    "attack7-utf32-be-job": Case(job(("\ufeff" + VALID_JOB).encode("utf-32-be"))),
+    "attack7-utf32-overlay": Case(
+        {"overlays/v1.yaml": "\ufeff target: v1\n".encode("utf-32")}
     ),
 }
