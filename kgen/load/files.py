@@ -62,7 +62,8 @@ def read_input(
     if root is not None:
         real = os.path.realpath(path)
         if not is_inside(real, root):
-            return Reading(None, escapes(display))
+            linked = is_inside(os.path.abspath(path), root)
+            return Reading(None, escapes(display) if linked else beyond(display))
         path, flags = real, flags | os.O_NOFOLLOW
     elif not follow:
         flags |= os.O_NOFOLLOW
@@ -155,6 +156,16 @@ def escapes(display: str, *, what: str = "file") -> Problem:
         "io",
         file=display,
         hint=f"copy the {what} into the project instead of linking to it",
+    )
+
+
+def beyond(display: str) -> Problem:
+    """The problem of a path that names a file outside the project, without a link."""
+    return Problem(
+        f"{display} is outside the project; kgen reads only files inside it",
+        "io",
+        file=display,
+        hint="copy the file into the project and name it there",
     )
 
 

@@ -12,7 +12,14 @@ import os
 from pathlib import Path
 
 from kgen.errors import Problem, printable, shortened
-from kgen.output.safe_paths import Refused, Unread, open_file, read_all, write_new
+from kgen.output.safe_paths import (
+    Refused,
+    Unread,
+    describe,
+    open_file,
+    read_all,
+    write_new,
+)
 
 # The longest name of one file or folder that Linux and macOS file systems hold.
 NAME_MAX = 255
@@ -94,7 +101,8 @@ def _stale_problem(path: Path, text: str, root: Path) -> Problem | None:
     blocked = _not_a_folder_on_the_way(path)
     if blocked is not None:
         # A FIFO or file where a folder must be: mkdir would fail (attack14 F13).
-        return _not_a_file(blocked, "not a folder")
+        kind = describe(os.lstat(blocked).st_mode)
+        return _not_a_file(blocked, f"{kind} where a folder must be")
     try:
         current = _read(path)
     except Refused as exc:
@@ -196,7 +204,8 @@ def _linked(path: Path) -> Problem:
 
 
 def _not_a_file(path: Path, kind: str) -> Problem:
-    what = "folders and regular files" if kind == "not a folder" else "regular files"
+    folder = kind.endswith("where a folder must be")
+    what = "folders and regular files" if folder else "regular files"
     return Problem(
         f"{path.as_posix()} is {kind}; kgen writes only {what}",
         "io",
