@@ -48,6 +48,11 @@ def capped(message: str) -> str:
     return cut
 
 
+def usage_text(message: str) -> str:
+    """A usage error's or note's message as printed: masked, escaped, then capped."""
+    return capped(printable(masked(message)))
+
+
 def masked(text: str) -> str:
     """`text` with every credential in it (a URL's password, a known token format, a
     private key, `password=…`) replaced by `***`: messages quote values, and every

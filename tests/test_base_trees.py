@@ -69,3 +69,18 @@ def test_a_base_blob_missing_from_the_clone(project: Path, run_kgen: RunKgen):
         "kgen: error: the base commit's 'jobs/lost.yaml' is missing from this clone"
         " (a partial or damaged clone); fetch it first"
     )
+
+
+def test_the_ci_note_quotes_a_long_or_secret_target_branch_short_and_masked(
+    project: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_BASE_REF", "password=hunter2hunter2-" + "b" * 3000)
+    result = run_kgen("validate", "--format", "text", cwd=project)
+    assert result.code == 0
+    note = result.err.splitlines()[0]
+    assert note.startswith(
+        "kgen: note: not comparing with the base: cannot find the merge base with the"
+        " target branch 'password=***"
+    )
+    assert "hunter2" not in result.err and len(note) < 600
