@@ -4,8 +4,11 @@ anything is written."""
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import RunKgen
 
@@ -36,3 +39,31 @@ def test_a_gitignore_over_16_mib_is_refused_unread(tmp_path: Path, run_kgen: Run
     )
     assert os.listdir(tmp_path) == [".gitignore"]
     assert huge.stat().st_size == 17 * 1024 * 1024
+
+
+def test_an_init_that_fails_part_way_leaves_what_was_there(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    import kgen.output.generated as generated
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old/.gitignore").write_bytes(b"*.o\n")
+    real = generated.write_file
+    calls: list[Path] = []
+
+    def full_disk(path: Path, text: str) -> None:
+        calls.append(path)
+        if len(calls) == 5:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, text)
+
+    monkeypatch.setattr(generated, "write_file", full_disk)
+    for folder in ("old", "new/project"):
+        calls.clear()
+        result = run_kgen("init", folder, cwd=tmp_path)
+        assert result.code == 1
+        assert ": error: cannot write " in result.err
+        assert "No space left on device (io)" in result.err
+    assert sorted(os.listdir(tmp_path)) == ["old"]
+    assert os.listdir(tmp_path / "old") == [".gitignore"]
+    assert (tmp_path / "old/.gitignore").read_bytes() == b"*.o\n"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
@@ -42,11 +44,14 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
     if problems:
         report_problems(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
+    fresh = [path for path in stale if not os.path.lexists(path)]
+    folders = _missing_folders(stale)
+    problems = write_files(files, stale)
+    if problems:
+        _undo(fresh, folders)
+        report_problems(options, Outcome(None, None, problems))
+        return EXIT_PROBLEMS
     for path in stale:
-        problems = write_files(files, [path])
-        if problems:
-            report_problems(options, Outcome(None, None, problems))
-            return EXIT_PROBLEMS
         if path in taken:
             options.err.write(f"replaced: {printable(path.as_posix())}\n")
     options.err.write(
@@ -54,3 +59,25 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
         f"{NEXT.format(folder=printable(folder.as_posix()))}\n"
     )
     return EXIT_OK
+
+
+def _missing_folders(paths: list[Path]) -> list[Path]:
+    """The folders on the way to `paths` that do not exist yet, deepest first."""
+    missing = {
+        parent
+        for path in paths
+        for parent in path.parents
+        if not os.path.lexists(parent)
+    }
+    return sorted(missing, key=lambda p: len(p.parts), reverse=True)
+
+
+def _undo(fresh: list[Path], folders: list[Path]) -> None:
+    """Remove what an init that failed part way made: the files that were not there
+    before (never one it merged or replaced) and the folders it made, if empty."""
+    for path in fresh:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
