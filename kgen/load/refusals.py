@@ -139,6 +139,21 @@ def directive(display: str, text: str, name: str, version: Any) -> Problem:
     )
 
 
+def other_line_break(display: str, text: str, position: int) -> Problem:
+    """A line break YAML knows and git does not (a lone CR, NEL, U+2028, U+2029)."""
+    line, column = text_line_col(text, position)
+    return Problem(
+        f"character U+{ord(text[position]):04X} is a line break to YAML but not to git"
+        " or an editor; kgen's line numbers would be wrong past it",
+        "yaml-syntax",
+        file=display,
+        line=line,
+        column=column,
+        hint="remove it, or end lines with LF (or CR LF); in a double-quoted string"
+        " write it as an escape (\\u2028)",
+    )
+
+
 def text_line_col(text: str, offset: int) -> tuple[int, int]:
     before = text[:offset]
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1

@@ -8,7 +8,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.hostile.case import VALID_JOB, Case, Link, job
+from tests.hostile.case import VALID_JOB, Case, Link, job, job_with
 from tests.hostile.cases_attack import IMPORTED
 
 
@@ -120,5 +120,15 @@ CASES: dict[str, Case] = {
     "attack7-utf32-be-job": Case(job(("\ufeff" + VALID_JOB).encode("utf-32-be"))),
     "attack7-utf32-overlay": Case(
         {"overlays/v1.yaml": "\ufeff target: v1\n".encode("utf-32")}
+    ),
+    # --- line breaks to YAML that git and editors do not count: positions would drift
+    "attack7-line-separator-in-a-comment": Case(
+        job("# one\u2028two\n" + VALID_JOB + "replicaz: 3\n")
+    ),
+    "attack7-paragraph-separator-in-a-value": Case(job_with("description: a\u2029b")),
+    "attack7-next-line-in-a-comment": Case(job(VALID_JOB + "# a\x85b\nreplicaz: 3\n")),
+    "attack7-lone-carriage-return": Case(job("# old Mac\r" + VALID_JOB)),
+    "attack7-line-separator-in-an-overlay": Case(
+        {"overlays/v1.yaml": "target: v1\u2028\n"}
     ),
 }
