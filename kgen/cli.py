@@ -23,6 +23,7 @@ from kgen.cli_options import (
 from kgen.cli_settings import CHOSEN, options_for
 from kgen.cli_tools import TOOLS
 from kgen.complete import env_names, job_names
+from kgen.errors import capped, masked
 from kgen.report.terminal import set_color
 
 # Each command imports its module under kgen.commands when it runs: `kgen --version`
@@ -221,13 +222,22 @@ def main(argv: list[str] | None = None) -> int:
     return guarded(lambda: _click_main(argv))
 
 
+def _capped_click(exc: click.ClickException) -> click.ClickException:
+    """`exc` with the command-line text it quotes cut short (kgen.errors.capped):
+    click repeats an unknown option or a bad value whole."""
+    message = capped(masked(exc.format_message()))
+    if isinstance(exc, click.UsageError):
+        return click.UsageError(message, ctx=exc.ctx)
+    return click.ClickException(message)
+
+
 def _click_main(argv: list[str] | None) -> object:
     try:
         return cli.main(args=argv, prog_name="kgen", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.ClickException as exc:
-        exc.show()
+        _capped_click(exc).show()
         return exc.exit_code
     except click.exceptions.Abort:
         sys.stderr.write("kgen: aborted\n")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from kgen.cli_settings import fatal_format
 from kgen.cli_stdout import flush_stdout
-from kgen.errors import KgenError, UsageError, masked, printable
+from kgen.errors import KgenError, UsageError, usage_text
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -26,7 +26,7 @@ def guarded(command: Callable[[], object]) -> int:
     except UsageError as exc:
         # Job and environment names are user input, read before they are validated:
         # the same masking and escaping as every problem (attack14 F9).
-        sys.stderr.write(f"kgen: error: {printable(masked(str(exc)))}\n")
+        sys.stderr.write(f"kgen: error: {usage_text(str(exc))}\n")
         return EXIT_USAGE
     except KgenError as exc:
         # In the format the command asked for: a SARIF or JSON consumer gets a valid

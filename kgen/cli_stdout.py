@@ -9,6 +9,7 @@ failures carry their name (`StdoutError`), whoever writes to it (click, the repo
 
 from __future__ import annotations
 
+import codecs
 import io
 import sys
 
@@ -45,7 +46,8 @@ class _Stdout(io.FileIO):
 
 
 def watch_stdout() -> None:
-    """Have sys.stdout's failures raise StdoutError, with its encoding, error handler,
+    """Have sys.stdout's failures raise StdoutError, with its encoding (UTF-8 if it is
+    another: `_utf8`), error handler,
     buffering and descriptor as they are (nothing when it is not the process's own
     descriptor 1, as under a test runner)."""
     stream = sys.stdout
@@ -61,13 +63,25 @@ def watch_stdout() -> None:
     raw.name = stream.name  # "<stdout>", as Python's messages name it
     watched = io.TextIOWrapper(
         io.BufferedWriter(raw),
-        encoding=stream.encoding,
+        encoding=_utf8(stream.encoding),
         errors=stream.errors,
         line_buffering=stream.line_buffering,
         write_through=stream.write_through,
     )
     watched.mode = stream.mode  # type: ignore[misc]
     sys.stdout = watched
+
+
+def _utf8(encoding: str) -> str:
+    """What kgen prints on standard output is UTF-8 whatever the locale says: JSON and
+    SARIF must be (RFC 8259, section 8.1), the JUnit XML says it is, and YAML's default
+    is; under LC_ALL=C (without Python's coercion) or PYTHONIOENCODING=ascii a job name
+    like `trän` in a report ended the run as an internal error."""
+    try:
+        same = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        same = False
+    return encoding if same else "utf-8"
 
 
 def flush_stdout() -> None:

@@ -32,6 +32,27 @@ def _escape(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# A usage message quotes what was typed: a 100 KB argument is not repeated whole.
+MAX_QUOTED_RUN = 256
+MAX_USAGE_MESSAGE = 4000
+_LONG_RUN = re.compile(rf"\S{{{MAX_QUOTED_RUN + 1},}}")
+
+
+def capped(message: str) -> str:
+    """`message` with each run of more than MAX_QUOTED_RUN characters without a space
+    cut to that many and `...`, and the whole to MAX_USAGE_MESSAGE; mask and escape
+    first (a password cut short is no longer recognised as one)."""
+    cut = _LONG_RUN.sub(lambda m: m.group()[:MAX_QUOTED_RUN] + "...", message)
+    if len(cut) > MAX_USAGE_MESSAGE:
+        cut = cut[:MAX_USAGE_MESSAGE] + "..."
+    return cut
+
+
+def usage_text(message: str) -> str:
+    """A usage error's or note's message as printed: masked, escaped, then capped."""
+    return capped(printable(masked(message)))
+
+
 def masked(text: str) -> str:
     """`text` with every credential in it (a URL's password, a known token format, a
     private key, `password=…`) replaced by `***`: messages quote values, and every

@@ -114,7 +114,7 @@ def test_a_failed_write_leaves_nothing(
     (tmp_path / "in/job.yaml").write_text(IMPORTED)
     docs_result = import_files([Path("in/job.yaml")], cwd=tmp_path)
     assert not docs_result.problems
-    import kgen.output.generated as generated
+    import kgen.output.import_folder as generated
 
     real = generated.write_inside
     calls: list[str] = []

@@ -113,9 +113,9 @@ SAID = {
     "huge": ["jobs/a-huge.yaml:1:1: error: file is 2097228 bytes"],
     "tags": ["jobs/a-object.yaml:1:1: error: YAML tag", "jobs/b-local.yaml:1:12:"],
     "not-files": [
-        "jobs/a-fifo.yaml: error: jobs/a-fifo.yaml is not a file",
+        "jobs/a-fifo.yaml: error: jobs/a-fifo.yaml is a named pipe (FIFO), not a file",
         "jobs/b-link-out.yaml: error: jobs/b-link-out.yaml links to a file outside",
-        "jobs/c-folder.yaml: error: jobs/c-folder.yaml is not a file",
+        "jobs/c-folder.yaml: error: jobs/c-folder.yaml is a folder, not a file",
     ],
     "framework": [
         "jobs/a-caffe.yaml:1:12: error: unknown framework 'caffe'",

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from kgen.errors import UsageError, printable
+from kgen.errors import UsageError, printable, shortened
 from kgen.load.files import MAX_FILE_BYTES
 
 # The base of a project holds specs, not output; more than this is not a kgen project.
@@ -135,6 +135,8 @@ def _regular_blobs(
         inner = path.removeprefix(prefix)
         if inner.startswith((skipped, ".git/")) or not _plain(inner):
             continue
+        if not size.isdigit():  # `git ls-tree -l` says BAD of a blob it lacks
+            raise _missing(inner)
         total += min(int(size), MAX_FILE_BYTES + 1)
         blobs.append((oid.decode(), inner, int(size)))
         if len(blobs) > MAX_FILES or total > MAX_TOTAL_BYTES:
@@ -155,11 +157,28 @@ def _write(root: Path, folder: Path, blobs: list[tuple[str, str, int]]) -> None:
     # it as it would in the working tree, without reading it whole.
     contents = _cat(root, [oid for oid, _, size in blobs if size <= MAX_FILE_BYTES])
     too_large = b"#" * (MAX_FILE_BYTES + 1)
-    for oid, inner, _size in blobs:
-        data = contents.get(oid, too_large)
+    for oid, inner, size in blobs:
+        data = contents.get(oid, too_large if size > MAX_FILE_BYTES else None)
+        if data is None:
+            raise _missing(inner)
         target = folder / inner
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        # A tree git holds need not fit this file system: a name over 255 bytes, a
+        # file and a folder of one name in a hand-made tree.
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError as error:
+            raise UsageError(
+                f"the base commit holds '{shortened(printable(inner), 200)}', which"
+                f" cannot be written here ({error.strerror}); compare with another base"
+            ) from None
+
+
+def _missing(inner: str) -> UsageError:
+    return UsageError(
+        f"the base commit's '{shortened(printable(inner), 200)}' is missing from this"
+        f" clone (a partial or damaged clone); {FETCH_HINT}"
+    )
 
 
 def _cat(root: Path, oids: list[str]) -> dict[str, bytes]:
@@ -173,6 +192,9 @@ def _cat(root: Path, oids: list[str]) -> dict[str, bytes]:
     for oid in oids:
         end = out.index(b"\n", at)
         header = out[at:end].split()
+        if len(header) != 3 or not header[2].isdigit():  # `<oid> missing`
+            at = end + 1
+            continue
         size = int(header[2])
         contents[oid] = out[end + 1 : end + 1 + size]
         at = end + 1 + size + 1

@@ -8,7 +8,7 @@ from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, repo
 from kgen.importer.jobs import import_files
 from kgen.importer.project import write_project
 from kgen.kinds import ALL_KINDS
-from kgen.output.generated import check_import_folder
+from kgen.output.import_folder import check_import_folder
 
 
 def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) -> int:

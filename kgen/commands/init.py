@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
 from kgen.commands.outcome import report as report_problems
 from kgen.errors import UsageError, printable
-from kgen.output.generated import stale_files, write_file
+from kgen.output.generated import stale_files, write_files
 from kgen.scaffold.project import (
     existing,
     gitignore,
@@ -42,8 +44,14 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
     if problems:
         report_problems(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
+    fresh = [path for path in stale if not os.path.lexists(path)]
+    folders = _missing_folders(stale)
+    problems = write_files(files, stale)
+    if problems:
+        _undo(fresh, folders)
+        report_problems(options, Outcome(None, None, problems))
+        return EXIT_PROBLEMS
     for path in stale:
-        write_file(path, files[path])
         if path in taken:
             options.err.write(f"replaced: {printable(path.as_posix())}\n")
     options.err.write(
@@ -58,3 +66,25 @@ def _cd(folder: Path) -> str:
     if folder.resolve() == Path.cwd().resolve():
         return ""
     return f"cd {printable(folder.as_posix())} && "
+
+
+def _missing_folders(paths: list[Path]) -> list[Path]:
+    """The folders on the way to `paths` that do not exist yet, deepest first."""
+    missing = {
+        parent
+        for path in paths
+        for parent in path.parents
+        if not os.path.lexists(parent)
+    }
+    return sorted(missing, key=lambda p: len(p.parts), reverse=True)
+
+
+def _undo(fresh: list[Path], folders: list[Path]) -> None:
+    """Remove what an init that failed part way made: the files that were not there
+    before (never one it merged or replaced) and the folders it made, if empty."""
+    for path in fresh:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)

@@ -11,7 +11,7 @@ from kgen.commands.options import EXIT_OK as EXIT_OK
 from kgen.commands.options import EXIT_PROBLEMS as EXIT_PROBLEMS
 from kgen.commands.options import Options as Options
 from kgen.commands.scope import scope_for
-from kgen.errors import Problem, UsageError
+from kgen.errors import Problem, UsageError, usage_text
 from kgen.load.project import Project, load_project
 from kgen.output.root import argocd_problems, flux_problems, output_problems
 from kgen.pipeline.records import RunResult, TextSink
@@ -232,7 +232,8 @@ def with_base(options: Options, outcome: Outcome) -> Outcome:
             ref = merge_base(options.root, options.base_branch)
         except UsageError as exc:
             # Asked by nobody: say why, and compare with the index as without CI.
-            options.err.write(f"kgen: note: not comparing with the base: {exc}\n")
+            note = usage_text(str(exc))
+            options.err.write(f"kgen: note: not comparing with the base: {note}\n")
             return outcome
     output = outcome.project.spec.output
     outcome.base = base_snapshot(options.root, ref, output=output)

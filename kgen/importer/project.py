@@ -12,7 +12,7 @@ from kgen.importer.beside import resources_files
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
-from kgen.output.generated import check_inside, write_all
+from kgen.output.import_folder import check_inside, write_all
 
 
 def overlay_patch(base: Any, variant: Any, path: DataPath = ()) -> Any:

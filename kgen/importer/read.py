@@ -41,7 +41,7 @@ def read_manifests(
     one; positions are the lines of the file."""
     documents: list[Document] = []
     problems: list[Problem] = []
-    for path in paths:
+    for path in _once(paths, cwd):
         display = path.as_posix()
         refused = _outside(cwd, path, display)
         if refused is not None:
@@ -58,6 +58,15 @@ def read_manifests(
             documents += found
             problems += errors
     return documents, problems
+
+
+def _once(paths: list[Path], cwd: Path) -> list[Path]:
+    """`paths` without a second name for a file already named (`a.yaml ./a.yaml`,
+    `sub/../a.yaml`, a link to it): each file's jobs are imported once, not twice."""
+    first: dict[str, Path] = {}
+    for path in paths:
+        first.setdefault(os.path.realpath(cwd / path), path)
+    return list(first.values())
 
 
 def _outside(cwd: Path, path: Path, display: str) -> Problem | None:

@@ -62,14 +62,15 @@ def read_input(
     if root is not None:
         real = os.path.realpath(path)
         if not is_inside(real, root):
-            return Reading(None, escapes(display))
+            linked = is_inside(os.path.abspath(path), root)
+            return Reading(None, escapes(display) if linked else beyond(display))
         path, flags = real, flags | os.O_NOFOLLOW
     elif not follow:
         flags |= os.O_NOFOLLOW
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        return Reading(None, cannot_read(display, exc), exc.errno in _MISSING)
+        return _unopened(path, display, exc, follow=not flags & os.O_NOFOLLOW)
     try:
         return _read_regular(fd, display)
     except OSError as exc:
@@ -86,7 +87,7 @@ def read_unlinked(
     try:
         fd = os.open(path, _OPEN_FLAGS | os.O_NOFOLLOW)
     except OSError as exc:
-        return Reading(None, cannot_read(display, exc), exc.errno in _MISSING), None
+        return _unopened(path, display, exc, follow=False), None
     try:
         status = os.fstat(fd)
         reading = _read_regular(fd, display, status)
@@ -95,6 +96,21 @@ def read_unlinked(
     finally:
         os.close(fd)
     return reading, status if reading.raw is not None else None
+
+
+def _unopened(
+    path: str | os.PathLike[str], display: str, exc: OSError, *, follow: bool
+) -> Reading:
+    """The reading of a file the open refused: a socket (ENXIO) or other special file
+    said for what it is, as fstat would have; else why the open failed."""
+    if exc.errno not in (*_MISSING, errno.ELOOP):
+        try:
+            mode = os.stat(path, follow_symlinks=follow).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode) and not stat.S_ISLNK(mode):
+            return Reading(None, not_regular(display, mode))
+    return Reading(None, cannot_read(display, exc), exc.errno in _MISSING)
 
 
 def _is_link(path: str | os.PathLike[str]) -> bool:
@@ -143,6 +159,16 @@ def escapes(display: str, *, what: str = "file") -> Problem:
     )
 
 
+def beyond(display: str) -> Problem:
+    """The problem of a path that names a file outside the project, without a link."""
+    return Problem(
+        f"{display} is outside the project; kgen reads only files inside it",
+        "io",
+        file=display,
+        hint="copy the file into the project and name it there",
+    )
+
+
 def cannot_read(display: str, exc: OSError) -> Problem:
     hint = None
     if exc.errno == errno.ELOOP:
@@ -162,8 +188,13 @@ _KINDS = {
 }
 
 
+def kind_of(mode: int) -> str:
+    """What a file of this mode is, for messages: 'a socket', 'a folder'..."""
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
 def not_regular(display: str, mode: int) -> Problem:
-    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    kind = kind_of(mode)
     return Problem(
         f"{display} is {kind}; kgen reads regular files only",
         "io",

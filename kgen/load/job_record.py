@@ -34,6 +34,7 @@ from kgen.errors import Problem
 from kgen.load.files import (
     cannot_read,
     escapes,
+    kind_of,
     outside,
     project_entries,
     read_input,
@@ -120,7 +121,7 @@ def read_jobs(
     for display, entry, link in listed:
         try:
             if not entry.is_file():
-                problems.append(_not_a_file(display))
+                problems.append(_not_a_file(display, entry.stat().st_mode))
                 continue
         except OSError as exc:  # a link loop (ELOOP), an unreadable target
             problems.append(cannot_read(display, exc))
@@ -142,9 +143,9 @@ def read_jobs(
     return read
 
 
-def _not_a_file(display: str) -> Problem:
+def _not_a_file(display: str, mode: int) -> Problem:
     return Problem(
-        f"{display} is not a file",
+        f"{display} is {kind_of(mode)}, not a file",
         "io",
         file=display,
         hint="the jobs folder holds job spec files; move or rename this entry",

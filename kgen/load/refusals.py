@@ -91,10 +91,24 @@ def too_deep(display: str, line: int, column: int, limit: int) -> Problem:
     )
 
 
+# Byte order marks by the encoding they start; UTF-32's first, as UTF-32LE's begins
+# with UTF-16LE's.
+_BOMS = (
+    ("UTF-32", (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")),
+    ("UTF-16", (b"\xff\xfe", b"\xfe\xff")),
+)
+
+
+def other_encoding(raw: bytes) -> str | None:
+    """The encoding a byte order mark at the start of `raw` says, if not UTF-8's."""
+    return next((name for name, marks in _BOMS if raw.startswith(marks)), None)
+
+
 def not_utf8(display: str, raw: bytes, offset: int) -> Problem:
-    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+    encoding = other_encoding(raw)
+    if encoding is not None:
         return Problem(
-            "file is UTF-16; kgen reads UTF-8",
+            f"file is {encoding}; kgen reads UTF-8",
             "yaml-encoding",
             file=display,
             line=1,
@@ -130,6 +144,21 @@ def directive(display: str, text: str, name: str, version: Any) -> Problem:
         )
     return Problem(
         message, "yaml-syntax", file=display, line=line, column=column, hint=hint
+    )
+
+
+def other_line_break(display: str, text: str, position: int) -> Problem:
+    """A line break YAML knows and git does not (a lone CR, NEL, U+2028, U+2029)."""
+    line, column = text_line_col(text, position)
+    return Problem(
+        f"character U+{ord(text[position]):04X} is a line break to YAML but not to git"
+        " or an editor; kgen's line numbers would be wrong past it",
+        "yaml-syntax",
+        file=display,
+        line=line,
+        column=column,
+        hint="remove it, or end lines with LF (or CR LF); in a double-quoted string"
+        " write it as an escape (\\u2028)",
     )
 
 

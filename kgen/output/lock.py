@@ -10,7 +10,6 @@ place) is a located error, never an internal one.
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
 import stat
@@ -67,12 +66,13 @@ def _open_lock(place: Place, shown: str) -> int:
 
 
 def _lock_problem(place: Place, shown: str, exc: OSError) -> Problem:
-    if exc.errno in (errno.ELOOP, errno.EISDIR):
-        try:
-            mode = os.stat(place.lock_name, dir_fd=place.parent, follow_symlinks=False)
-            return _no_lock(shown, f"it is {describe(mode.st_mode)}")
-        except OSError:
-            pass
+    # A link (ELOOP), a folder (EISDIR), a socket (ENXIO): said for what it is.
+    try:
+        mode = os.stat(place.lock_name, dir_fd=place.parent, follow_symlinks=False)
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode.st_mode):
+        return _no_lock(shown, f"it is {describe(mode.st_mode)}")
     return _no_lock(shown, exc.strerror or str(exc))
 
 

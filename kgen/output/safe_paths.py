@@ -117,9 +117,13 @@ def open_file(folder: int, name: str, shown: str) -> int | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        if exc.errno != errno.ELOOP:
+        if exc.errno == errno.ELOOP:
+            raise Refused(shown, "a symbolic link") from None
+        # A socket cannot be opened at all (ENXIO): said for what it is all the same.
+        kind = _kind_at(folder, name)
+        if kind in ("a file", "not a folder"):
             raise
-        raise Refused(shown, "a symbolic link") from None
+        raise Refused(shown, kind) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kgen.output.safe_paths import Refused
+from kgen.errors import KgenError, Problem
+from kgen.output.safe_paths import Refused, Unread
 from kgen.scaffold.templates import GITIGNORE_LINES, project_files
 
 
@@ -24,8 +25,10 @@ def schema_files(folder: Path) -> dict[Path, str]:
 
 
 def gitignore(current: bytes | None) -> str:
-    """.gitignore with kgen's lines added after what it held (kept as it is)."""
-    text = (current or b"").decode("utf-8", errors="replace")
+    """.gitignore with kgen's lines added after what it held (kept as it is, byte for
+    byte: what is not UTF-8 is carried as surrogate escapes, which
+    kgen.output.generated.encoded turns back into those bytes)."""
+    text = (current or b"").decode("utf-8", errors="surrogateescape")
     missing = [line for line in GITIGNORE_LINES if line not in text.splitlines()]
     if not missing:
         return text
@@ -40,10 +43,29 @@ def existing(files: dict[Path, str]) -> list[Path]:
     return [path for path in files if os.path.lexists(path)]
 
 
+# A .gitignore is a few KB; one larger than this is not read whole to add three lines.
+MAX_GITIGNORE = 16 * 1024 * 1024
+
+
 def read_gitignore(folder: Path) -> bytes | None:
+    """The folder's .gitignore, None if there is none (or it is no regular file:
+    stale_files refuses that with a problem); KgenError if it is too large to merge."""
     from kgen.output.generated import read_current
 
+    path = folder / ".gitignore"
     try:
-        return read_current(folder / ".gitignore")
+        current = read_current(path, limit=MAX_GITIGNORE)
     except Refused:
-        return None  # not a regular file: write_or_check refuses it with a problem
+        return None
+    if isinstance(current, Unread):
+        raise KgenError(
+            Problem(
+                f"{path.as_posix()} is {current.size:,} bytes, over"
+                f" {MAX_GITIGNORE >> 20} MiB; kgen init does not read it to add its"
+                " lines, and wrote nothing",
+                "io",
+                file=path.as_posix(),
+                hint=f"add the line {GITIGNORE_LINES[-1]} to it yourself, or shorten it",
+            )
+        )
+    return current

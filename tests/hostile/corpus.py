@@ -13,6 +13,7 @@ from tests.hostile import (
     cases_adoption,
     cases_attack,
     cases_attack5,
+    cases_attack7,
     cases_cel,
     cases_edit,
     cases_import_left,
@@ -293,6 +294,7 @@ def _all_cases() -> dict[str, Case]:
         cases_edit.CASES,
         cases_rules.CASES,
         cases_attack5.CASES,
+        cases_attack7.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"
