@@ -14,8 +14,7 @@ from kgen.commands.build import diff as diff_once
 from kgen.commands.options import Options
 from kgen.commands.up_to_date import Attempt
 from kgen.output import early_scan
-from kgen.pipeline.cache import distrusted
-from kgen.pipeline.fresh import CacheDisagrees
+from kgen.pipeline.cache import CacheDisagrees, distrusted
 
 
 def build(

@@ -41,6 +41,7 @@ from kgen.pipeline.facts import Facts
 
 __all__ = [
     "Cache",
+    "CacheDisagrees",
     "Identity",
     "cache_folder",
     "code_digest",
@@ -55,6 +56,11 @@ Entry = tuple[Facts | None, list[Problem]]
 Texts = tuple[str, ...]
 # Set by kgen.commands.build_truth for a run again after the cache disagreed.
 _distrust = False
+
+
+class CacheDisagrees(Exception):
+    """What the cache served is not what kgen makes of the inputs now (raised by
+    kgen.pipeline.fresh; here, so that a command can catch it without loading that)."""
 
 
 @contextlib.contextmanager
