@@ -13,7 +13,6 @@ from kgen.commands.build import build as build_once
 from kgen.commands.build import diff as diff_once
 from kgen.commands.options import Options
 from kgen.commands.up_to_date import Attempt
-from kgen.output import early_scan
 from kgen.pipeline.cache import CacheDisagrees, distrusted
 
 
@@ -27,8 +26,7 @@ def build(
     """kgen.commands.build.build, its answer checked against the cache's."""
     try:
         return build_once(options, check=check, show_diff=show_diff, attempt=attempt)
-    except CacheDisagrees:
-        early_scan.discard()
+    except CacheDisagrees:  # its spool and early scan were let go (build)
         with distrusted():
             return build_once(
                 options, check=check, show_diff=show_diff, attempt=attempt
