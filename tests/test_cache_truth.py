@@ -130,6 +130,16 @@ def _swap_identities(root: Path) -> None:
     _edit_table(root, "identities", swap)
 
 
+def _rename(root: Path) -> None:
+    """alpha's identity names it gamma: the name of the job a-new-job adds."""
+    key = _identity_keys(root)["alpha"]
+
+    def rename(table: dict[str, Any]) -> None:
+        table[key] = ("gamma", *table[key][1:])
+
+    _edit_table(root, "identities", rename)
+
+
 def _swap_renders(root: Path) -> None:
     """alpha's render in dev stands under beta's key, and beta's under alpha's."""
     a, b = _key(root, "alpha", "dev"), _key(root, "beta", "dev")
@@ -201,6 +211,7 @@ FORGERIES: dict[str, Callable[[Path], None]] = {
     "text-other-yaml": lambda root: _forge_text(root, digest=False),
     "text-and-digest-other-yaml": lambda root: _forge_text(root, digest=True),
     "identities-swapped": _swap_identities,
+    "identity-renamed": _rename,
     "renders-swapped-between-jobs": _swap_renders,
     "entry-claims-a-missing-job": _extra_file,
     "entry-with-a-planted-error": _problem,

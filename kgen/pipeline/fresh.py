@@ -37,12 +37,13 @@ _FIRST_LINE = 1024
 _MAX_LISTING = 12 << 20  # the index's own bound (kgen.output.index)
 
 
-# Rules across jobs (kgen.rules.project, kgen.output.tree): an error of theirs may
-# rest on another job's cached facts.
+# Rules across jobs (kgen.load.jobs, kgen.rules.project, kgen.output.tree): an error
+# of theirs may rest on another job's cached identity or facts.
 _ACROSS_JOBS = frozenset(
     {
         "claim-conflict",
         "claim-undeclared",
+        "duplicate-job",
         "duplicate-object",
         "gpu-quota",
         "overlay-matches-nothing",
