@@ -188,7 +188,7 @@ def diff(
     markdown = diff_format == "markdown"
     options = options_for(root, "text", envs=envs, base=base, ci_base=markdown)
     if options.base is None and options.base_branch is None and not markdown:
-        from kgen.commands.build import diff as command
+        from kgen.commands.build_truth import diff as command
 
         return command(options, exit_code=exit_code)
     from kgen.commands.compare import compare

@@ -35,6 +35,6 @@ def run_build(
     attempt = attempt_for(options, check=check, show_diff=show_diff)
     if attempt is not None and (replayed := attempt.replay()) is not None:
         return replayed
-    from kgen.commands.build import build as command
+    from kgen.commands.build_truth import build as command
 
     return command(options, check=check, show_diff=show_diff, attempt=attempt)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from kgen.cli_exit import keep
 from kgen.commands.outcome import (
@@ -22,7 +23,7 @@ from kgen.errors import Problem
 from kgen.load.project import Project
 from kgen.output import early_scan
 from kgen.output.compare import TreeDiff
-from kgen.output.digests import Expected
+from kgen.output.digests import Digest, Expected
 from kgen.output.index import with_index
 from kgen.output.spool import Spool, digests
 from kgen.output.tree import expected_tree
@@ -30,6 +31,11 @@ from kgen.output.writer import Drift, check_tree, write_tree
 from kgen.pipeline.records import TextSink
 from kgen.pipeline.texts import texts_for
 from kgen.rules.in_place import fingerprints
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from kgen.pipeline.fresh import Fresh
 
 
 def build(
@@ -72,15 +78,18 @@ def _build(
         loaded=None if check or options.envs else _scan_early(options),
     )
     if expected is None or outcome.project is None or outcome.result is None:
+        _doubt(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     keep(outcome, expected)  # freed as the process ends (kgen.cli_exit)
     output = outcome.project.spec.output
     scope = _scope(options, output)
+    fresh = _Fresh(options.root, outcome, output)
     if check:
         drift = check_tree(
             options.root, expected, output=output, scope=scope, show=show_diff
         )
+        _vouch_for(fresh, drift, expected)
         outcome.problems = [*(outcome.problems or []), *drift.problems]
         report(options, outcome)
         if drift.problems:
@@ -92,6 +101,7 @@ def _build(
         return code
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     if outcome.failed:  # an immutable field changed in place: nothing is written
+        _doubt(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     summary, write_problems = write_tree(
@@ -99,9 +109,11 @@ def _build(
         expected,
         output=output,
         scope=scope,
-        texts=texts_for(outcome.project, outcome.result, output),
+        texts=texts_for(outcome.project, outcome.result, output, fresh.texts),
         spool=spool,
+        vouch=fresh.vouch,
     )
+    fresh.vouch_problems(write_problems, expected)
     outcome.problems += [*write_problems, *_unowned(summary.unowned)]
     report(options, outcome)
     if write_problems:
@@ -115,6 +127,50 @@ def _build(
     if attempt is not None and not (summary.written or summary.removed):
         attempt.remember(outcome, expected, checked_files(outcome.project), line)
     return EXIT_OK
+
+
+class _Fresh:
+    """kgen.pipeline.fresh, loaded only for an answer that is not "up to date";
+    `texts`, those of the files it rendered again."""
+
+    def __init__(self, root: Path, outcome: Outcome, output: str) -> None:
+        self.root, self.outcome, self.output = root, outcome, output
+        self.texts: dict[str, str] = {}
+
+    def vouch(self, diff: TreeDiff, expected: Mapping[str, str | Digest]) -> None:
+        self._made().vouch(diff, expected)
+
+    def vouch_problems(
+        self, problems: list[Problem], expected: Mapping[str, str | Digest]
+    ) -> None:
+        if problems:
+            self._made().vouch_problems(problems, expected)
+
+    def _made(self) -> Fresh:
+        from kgen.pipeline.fresh import Fresh
+
+        project, result = self.outcome.project, self.outcome.result
+        assert project is not None and result is not None
+        return Fresh(self.root, project, result, self.output, self.texts)
+
+
+def _doubt(outcome: Outcome) -> None:
+    """Before a failure is reported (kgen.pipeline.fresh.doubt)."""
+    if outcome.project is not None and outcome.project.cache.served:
+        from kgen.pipeline.fresh import doubt
+
+        doubt(outcome.project, outcome.problems)
+
+
+def _vouch_for(
+    fresh: _Fresh, drift: Drift, expected: Mapping[str, str | Digest]
+) -> None:
+    """Before drift or a problem with the tree is reported: what the cache served
+    behind it holds (kgen.pipeline.fresh)."""
+    if drift.problems:
+        fresh.vouch_problems(drift.problems, expected)
+    elif not drift.diff.clean:
+        fresh.vouch(drift.diff, expected)
 
 
 def _unowned(paths: list[str]) -> list[Problem]:
@@ -201,13 +257,15 @@ def _report_drift(options: Options, project: Project, count: int, drift: Drift) 
 def diff(options: Options, *, exit_code: bool = False) -> int:
     """What `kgen build` would change (in the environments asked for), as a unified diff."""
     outcome, files = render_tree(options)
-    if files is None or outcome.project is None:
+    if files is None or outcome.project is None or outcome.result is None:
+        _doubt(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output
     drift = check_tree(
         options.root, files, output=output, scope=_scope(options, output), show=True
     )
+    _vouch_for(_Fresh(options.root, outcome, output), drift, files)
     outcome.problems = [*(outcome.problems or []), *drift.problems]
     report(options, outcome)
     if drift.problems:

@@ -11,7 +11,7 @@ afterwards: the previous tree unchanged, or the new one in place.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,10 @@ from kgen.output.tree_problems import (
     tree_problems,
     unreadable,
 )
+
+# Hears what a build would write and remove before anything is (kgen.pipeline.fresh):
+# it raises if that rests on a cache entry that does not hold.
+Vouch = Callable[[TreeDiff, Mapping[str, "str | Digest"]], None]
 
 
 @dataclass
@@ -93,18 +97,20 @@ def write_tree(
     scope: tuple[str, ...] = (),
     texts: TextsOf | None = None,
     spool: Spool | None = None,
+    vouch: Vouch | None = None,
 ) -> tuple[WriteSummary, list[Problem]]:
     """Make the output root exactly `files` (index included) plus the files kgen does not
     own, in one atomic swap; a build that changes nothing touches nothing. With `scope`
     (the folders of the environments built), everything outside it stays as it is.
     A file given as a digest has its text asked of `texts` only if it is written, and
-    not at all if `spool` staged it (its staging folder becomes the new tree's)."""
+    not at all if `spool` staged it (its staging folder becomes the new tree's).
+    `vouch` hears what would change, before anything does."""
     if spool is not None and spool.error is not None:
         reason = spool.error.strerror or str(spool.error)
         message = f"cannot write {output}/: {reason}; the previous tree is unchanged"
         return WriteSummary(), [Problem(message, "io", file=output)]
     if spool is not None and spool.place is not None:  # its texts are staged there
-        return _locked(root, spool.place, files, scope, texts, spool)
+        return _locked(root, spool.place, files, scope, (texts, vouch), spool)
     folder, _, name = output.rpartition("/")
     try:
         parent = _open_parent(root, folder)
@@ -118,7 +124,8 @@ def write_tree(
         )
         return WriteSummary(), [problem]
     try:
-        return _locked(root, Place(parent, name, folder), files, scope, texts, None)
+        place = Place(parent, name, folder)
+        return _locked(root, place, files, scope, (texts, vouch), None)
     finally:
         os.close(parent)
 
@@ -128,7 +135,7 @@ def _locked(
     place: Place,
     files: Mapping[str, str | Digest],
     scope: tuple[str, ...],
-    texts: TextsOf | None,
+    asked: tuple[TextsOf | None, Vouch | None],
     spool: Spool | None,
 ) -> tuple[WriteSummary, list[Problem]]:
     output = f"{place.shown}/{place.name}" if place.shown else place.name
@@ -136,7 +143,7 @@ def _locked(
         with build_lock(place):
             recover(place)
             with OutputTree.below(place.parent, place.name, output, root=root) as tree:
-                return _write(place, tree, files, scope, texts, spool)
+                return _write(place, tree, files, scope, asked, spool)
     except KgenError as exc:
         return WriteSummary(), exc.problems
     except OSError as exc:  # reading the tree or beside it, before any change to it
@@ -155,9 +162,10 @@ def _write(
     tree: OutputTree,
     files: Mapping[str, str | Digest],
     scope: tuple[str, ...],
-    texts: TextsOf | None,
+    asked: tuple[TextsOf | None, Vouch | None],
     spool: Spool | None,
 ) -> tuple[WriteSummary, list[Problem]]:
+    texts, vouch = asked
     output = tree.output
     scan, index = tree.scan(), tree.index()
     problems = tree_problems(scan, index, files, output=output)
@@ -179,6 +187,8 @@ def _write(
     if foreign:
         return WriteSummary(), [foreign_file(path) for path in foreign]
     diff = compare(scan, files, current, scope=scope)
+    if vouch is not None and (diff.modified or diff.missing or diff.stale):
+        vouch(diff, files)
     stale_owned = [p for p in diff.stale if p in owned]
     summary = WriteSummary(sorted([*diff.modified, *diff.missing]), stale_owned)
     summary.unchanged = len(files) - len(summary.written)

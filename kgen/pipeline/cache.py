@@ -17,7 +17,10 @@ one whose unused renders have grown to half of it is rewritten.
 A key covers every input of what it stands for, and kgen's own code, so a hit gives
 exactly what a cold run would (tests compare the two byte for byte). Files that are
 missing, unreadable, corrupt or from another kgen are ignored; only kgen's own plain
-data types can be unpickled. `KGEN_CACHE_DIR` moves the folder; `KGEN_NO_CACHE=1` or
+data types can be unpickled. A well-formed entry may still lie (CI restores the folder
+from runs it did not check): the cache notes what it `served`, and kgen.pipeline.fresh
+renders again what an answer that is not "up to date" rests on; under `distrusted()`
+(kgen.commands.build_truth) every lookup misses and what the run makes replaces it. `KGEN_CACHE_DIR` moves the folder; `KGEN_NO_CACHE=1` or
 `--no-cache` turns it off.
 """
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +41,7 @@ from kgen.pipeline.facts import Facts
 
 __all__ = [
     "Cache",
+    "CacheDisagrees",
     "Identity",
     "cache_folder",
     "code_digest",
@@ -49,6 +54,25 @@ Identity = tuple[str, str, Any]  # name, framework, labels
 SHARDS = 64
 Entry = tuple[Facts | None, list[Problem]]
 Texts = tuple[str, ...]
+# Set by kgen.commands.build_truth for a run again after the cache disagreed.
+_distrust = False
+
+
+class CacheDisagrees(Exception):
+    """What the cache served is not what kgen makes of the inputs now (raised by
+    kgen.pipeline.fresh; here, so that a command can catch it without loading that)."""
+
+
+@contextlib.contextmanager
+def distrusted() -> Iterator[None]:
+    """Every lookup misses meanwhile; what the run makes is saved over the entries."""
+    global _distrust
+    _distrust = True
+    try:
+        yield
+    finally:
+        _distrust = False
+
 
 _ALLOWED = {
     ("builtins", name) for name in ("frozenset", "set", "tuple", "list", "dict")
@@ -87,10 +111,15 @@ class Cache:
         self._texts: dict[str, dict[str, Texts]] = {}
         self._fresh: dict[str, Texts] = {}
         self._dirty: set[str] = set()
+        # What lookups gave this run: the keys of job identities and of renders.
+        self.served: set[str] = set()
 
     def identity(self, key: str) -> Identity | None:
         self._asked.add(key)
-        return self.identities.get(key)
+        found = None if _distrust else self.identities.get(key)
+        if found is not None:
+            self.served.add(key)
+        return found
 
     def remember_identity(self, key: str, identity: Identity) -> None:
         self._asked.add(key)
@@ -102,7 +131,7 @@ class Cache:
         """A render's entry; with `emitted`, only one made with its files, and their
         texts unless `texts` is False (each file's text is "" then: its digest says
         what it is)."""
-        if self.folder is None:
+        if self.folder is None or _distrust:
             return None
         entry = self._render_shard(shard_of(key)).get(key)
         if entry is None:
@@ -119,11 +148,12 @@ class Cache:
             files = tuple(f._replace(text=t) for f, t in pairs)
             full = facts._replace(files=files), entry[1]
         self._used[key] = entry
+        self.served.add(key)
         return full
 
     def texts(self, key: str) -> Texts | None:
         """The texts of the files of the render at `key`, if the cache has them."""
-        found = None if self.folder is None else self._shard(key).get(key)
+        found = None if self.folder is None or _distrust else self._shard(key).get(key)
         if not isinstance(found, tuple) or not all(isinstance(t, str) for t in found):
             return None  # none, or not what kgen writes there
         return found
@@ -146,6 +176,7 @@ class Cache:
         self._used[key] = entry
         self._made.add(key)
         self._dirty.add("renders")
+        self.served.discard(key)
 
     def save(self, *, whole: bool) -> None:
         """Write what changed; after a run over everything, only the renders and job

@@ -2,13 +2,14 @@
 `texts=False`), for the few a build must write: a build after editing one spec holds
 no text but those of the renders it made, and of files someone changed by hand.
 
-From the cache's texts, or, where it has none (a texts file gone since), rendered
-again: the same bytes either way.
+Never the cache's texts: what a build writes is what it rendered now, as it checked
+the renders behind those files against the cache (kgen.pipeline.fresh), or rendered
+again here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from kgen.load.project import Project
 from kgen.pipeline.keys import render_key
@@ -17,10 +18,11 @@ from kgen.pipeline.run import run
 
 
 def texts_for(
-    project: Project, result: RunResult, output: str
+    project: Project, result: RunResult, output: str, fresh: Mapping[str, str]
 ) -> Callable[[list[str]], dict[str, str]]:
     """A function from output paths (`<output>/<env>/<file>`) of `result`'s renders to
-    their texts, header included, as kgen.output.tree lays them out."""
+    their texts, header included, as kgen.output.tree lays them out: from `fresh`
+    (rendered again this run), else rendered again now."""
     # Made on the first call: a build after editing one spec asks for none (the
     # renders it made are staged), and at 10,000 jobs this table is 18 MB.
     owners: dict[str, tuple[Render, int]] = {}
@@ -36,14 +38,10 @@ def texts_for(
         found: dict[str, str] = {}
         missing = []
         for path in paths:
-            render, index = owners[path]
-            stored = project.cache.texts(
-                render_key(project, render.env.name, render.job)
-            )
-            if stored is None or index >= len(stored):
-                missing.append(path)
+            if path in fresh:
+                found[path] = fresh[path]
             else:
-                found[path] = stored[index]
+                missing.append(path)
         if missing:
             pairs = {(owners[p][0].env.name, owners[p][0].job.file) for p in missing}
             found |= _rendered(project, pairs, output, missing)
