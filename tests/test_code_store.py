@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kgen.check import stored
 from kgen.pipeline import code_store
 from kgen.pipeline.code import code_identity, source_digest
 
@@ -109,3 +110,27 @@ def test_nothing_is_kept_with_the_cache_off(
     code_store.keep(True)
     code_store.stored_digest("id-1", Counted(A))
     assert code_store.stored_digest("id-1", Counted(B)) == A
+
+
+def test_a_project_loaded_without_the_cache_reads_no_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """kgen's sources salt the cache's keys alone: with the cache off (--no-cache,
+    KGEN_NO_CACHE) they are neither read nor hashed."""
+    from kgen.load import project
+
+    def refuse() -> str:
+        raise AssertionError("kgen's code digest computed with the cache off")
+
+    monkeypatch.setattr(project, "code_digest", refuse)
+    root = tmp_path / "project"
+    (root / "jobs").mkdir(parents=True)
+    (root / "kgen.yaml").write_text("environments: {dev: {overlays: []}}\n")
+    before = stored.folder()
+    try:
+        loaded, problems = project.load_project(root, use_cache=False)
+        assert loaded is not None and problems == []
+        monkeypatch.setenv("KGEN_NO_CACHE", "1")
+        assert project.load_project(root)[0] is not None
+    finally:
+        stored.use_folder(before)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -12,10 +13,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from kgen.check import core
+from kgen.check import core, output
 from kgen.check.envelope import envelope
 from kgen.check.lean import without_descriptions
-from kgen.kinds import KINDS
+from kgen.kinds import ALL_KINDS, KINDS
 from kgen.kinds.targets import TARGETS
 from tests.conftest import REPO
 
@@ -87,27 +88,63 @@ BROKEN = {
 }
 
 
+def _found(schema: dict[str, Any], body: dict[str, Any]) -> list[tuple[object, ...]]:
+    """What a check reads of each error of `body` against `schema`."""
+    errors = Draft202012Validator(schema).iter_errors(body)
+    return sorted(
+        (
+            list(e.absolute_path),
+            e.validator,
+            e.message,
+            core.range_message(e),
+            sorted(e.schema.get("properties", {}))
+            if isinstance(e.schema, dict)
+            else None,
+        )
+        for e in errors
+    )
+
+
 @pytest.mark.parametrize("name", BROKEN)
 def test_a_lean_schema_finds_what_the_full_one_finds(name: str):
     body = BROKEN[name]
     full, lean = _full_schema(), without_descriptions(_full_schema())
-
-    def found(schema: dict[str, Any]) -> list[tuple[object, ...]]:
-        errors = Draft202012Validator(schema).iter_errors(body)
-        return sorted(
-            (
-                list(e.absolute_path),
-                e.validator,
-                e.message,
-                core.range_message(e),
-                sorted(e.schema.get("properties", {}))
-                if isinstance(e.schema, dict)
-                else None,
-            )
-            for e in errors
-        )
-
-    assert found(lean) == found(full)
-    assert (found(full) == []) == (name == "valid")
+    assert _found(lean, body) == _found(full, body)
+    assert (_found(full, body) == []) == (name == "valid")
     rs = jsonschema_rs
     assert rs.validator_for(lean).is_valid(body) == (name == "valid")
+
+
+# The core objects kgen checks by themselves (kgen.check.output, kgen.check.core).
+CORE_OBJECTS = (
+    *output.CORE_DEFINITIONS.values(),
+    *(core.AFFINITY, core.SECURITY_CONTEXT, core.POD_SECURITY_CONTEXT),
+    core.METRIC_SPEC,
+)
+
+
+@pytest.mark.parametrize("version", sorted({core.supported_versions()[0], VERSION}))
+def test_shared_lean_definitions_give_the_schema_made_lean_whole(version: str):
+    """lean_with_definitions shares each lean definition among the schemas: every
+    kind's on every target, and each core object's, is still the very schema (key
+    order too: it is what the cache stores) that making the whole schema lean gave."""
+    schemas = [
+        envelope(kind, target) for kind in ALL_KINDS for target in TARGETS.values()
+    ]
+    schemas += [{"$ref": f"#/$defs/{name}"} for name in CORE_OBJECTS]
+    schemas.append({"description": "kept last", "$defs": {"x": {}}, "type": "object"})
+    for schema in schemas:
+        whole = without_descriptions(core.with_definitions(schema, version))
+        shared = core.lean_with_definitions(schema, version)
+        assert json.dumps(shared) == json.dumps(whole)
+
+
+@pytest.mark.parametrize("name", BROKEN)
+def test_shared_lean_definitions_find_what_the_whole_lean_schema_finds(name: str):
+    body = BROKEN[name]
+    schema = envelope(KINDS["pytorch"], TARGETS["v1"])
+    whole = without_descriptions(core.with_definitions(schema, VERSION))
+    shared = core.lean_with_definitions(schema, VERSION)
+    assert _found(shared, body) == _found(whole, body)
+    rs = jsonschema_rs
+    assert rs.validator_for(shared).is_valid(body) == (name == "valid")

@@ -98,6 +98,30 @@ def test_a_schema_that_is_not_plain_json_is_not_stored(folder: Path):
     assert list(folder.iterdir()) == []
 
 
+def test_a_stored_file_is_its_salt_then_the_value(folder: Path):
+    """The bytes _read looks for, and those every kgen so far wrote."""
+    schema = {"type": "object", "properties": {"n": {"maximum": 2**63 - 1}}}
+    assert stored_schema(KEY, lambda: schema) == schema
+    path, salt = stored._place(folder, "schema", KEY)
+    expected = json.dumps({"salt": salt, "value": schema}, separators=(",", ":"))
+    assert path.read_bytes() == expected.encode()
+
+
+def test_without_the_cache_a_schema_is_not_even_written_out(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    def refuse(*args: object, **kwargs: object) -> str:
+        raise AssertionError("turned into JSON text for no cache")
+
+    before = stored._folder
+    use_folder(None)
+    monkeypatch.setattr(json, "dumps", refuse)
+    try:
+        assert stored_schema(KEY, lambda: {"type": "string"}) == {"type": "string"}
+    finally:
+        use_folder(before)
+
+
 def test_without_the_cache_nothing_is_kept(tmp_path: Path):
     before = stored._folder
     use_folder(None)

@@ -75,15 +75,37 @@ def with_definitions(schema: dict[str, Any], version: str) -> dict[str, Any]:
     """`schema` with the core definitions it references, directly or not, and no others:
     compiling a validator over all 700 costs about 20 ms, over the 10 to 120 one kind
     needs a few. Their integers are bounded (bounded_integers)."""
+    needed = _needed(schema, version)
+    return {
+        **schema,
+        "$defs": {name: _bounded_definition(name, version) for name in needed},
+    }
+
+
+def lean_with_definitions(schema: dict[str, Any], version: str) -> dict[str, Any]:
+    """without_descriptions(with_definitions(schema, version)), key for key, with each
+    definition made lean once per process and shared by every schema that needs it:
+    the nine output schemas of a run share the pod spec's hundred definitions, and
+    each made them lean again."""
+    lean: dict[str, Any] = without_descriptions({**schema, "$defs": {}})
+    # In place of the empty map: where `schema` had `$defs`, or last, as before.
+    lean["$defs"] = {
+        name: _lean_definition(name, version) for name in _needed(schema, version)
+    }
+    return lean
+
+
+def _needed(schema: dict[str, Any], version: str) -> list[str]:
+    """The names of the core definitions `schema` references, directly or not, sorted."""
     defs = definitions(version)
-    needed: dict[str, Any] = {}
+    needed: set[str] = set()
     pending = _references(schema)
     while pending:
         name = pending.pop()
         if name not in needed and name in defs:
-            needed[name] = _bounded_definition(name, version)
+            needed.add(name)
             pending += _definition_references(name, version)
-    return {**schema, "$defs": dict(sorted(needed.items()))}
+    return sorted(needed)
 
 
 # The OpenAPI formats of Kubernetes integers, and the values each can hold. The
@@ -131,6 +153,12 @@ def _tighten(schema: dict[str, Any], low: int, high: int) -> None:
     schema["maximum"] = (
         high if not isinstance(maximum, int | float) else min(maximum, high)
     )
+
+
+@functools.cache
+def _lean_definition(name: str, version: str) -> Any:
+    """One bounded definition without its prose: shared, never to be changed."""
+    return without_descriptions(_bounded_definition(name, version))
 
 
 @functools.cache
@@ -186,9 +214,7 @@ def definition_schema(definition: str, version: str) -> dict[str, Any]:
     """A schema for one core definition, with what it references, to check with."""
     return stored_schema(
         ("core", definition, version),
-        lambda: without_descriptions(
-            with_definitions({"$ref": _DEFS + definition}, version)
-        ),
+        lambda: lean_with_definitions({"$ref": _DEFS + definition}, version),
     )
 
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
-from kgen.check.lean import without_descriptions
 from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
@@ -44,8 +43,8 @@ def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
     assert registered is not None
     return stored_schema(
         ("job", kind, target, version),
-        lambda: without_descriptions(
-            core.with_definitions(envelope(registered, TARGETS[target]), version)
+        lambda: core.lean_with_definitions(
+            envelope(registered, TARGETS[target]), version
         ),
     )
 

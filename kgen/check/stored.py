@@ -52,10 +52,11 @@ def stored_schema(
     if isinstance(found, dict):
         return found
     schema = build()
-    # Only plain JSON, so that what is read back equals what was built (a tuple would
-    # come back a list).
-    if _plain(schema):
-        write_json("schema", key, schema)
+    # Without the cache, not even turned into text: nothing would be kept.
+    if _folder is not None:
+        text = _plain_text(schema)
+        if text is not None:
+            _write(*_place(_folder, "schema", key), text)
     return schema
 
 
@@ -76,7 +77,11 @@ def read_json(
 def write_json(kind: str, key: tuple[str, ...], value: Any) -> None:
     """Keep `value` (plain JSON) for (kind, key), if the cache is on."""
     if _folder is not None:
-        _write(*_place(_folder, kind, key), value)
+        try:
+            text = json.dumps(value, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return
+        _write(*_place(_folder, kind, key), text)
 
 
 def _place(folder: Path, kind: str, key: tuple[str, ...]) -> tuple[Path, str]:
@@ -84,11 +89,15 @@ def _place(folder: Path, kind: str, key: tuple[str, ...]) -> tuple[Path, str]:
     return folder / f"{kind}-{digest(*key)[:24]}.json", salt
 
 
-def _plain(value: Any) -> bool:
+def _plain_text(value: Any) -> str | None:
+    """`value` as the JSON text _write keeps, if it is plain JSON: what is read back
+    must equal what was built (a tuple would come back a list). Written once, parsed
+    once: the text checked is the text kept."""
     try:
-        return bool(json.loads(json.dumps(value, allow_nan=False)) == value)
+        text = json.dumps(value, allow_nan=False, separators=(",", ":"))
+        return text if json.loads(text) == value else None
     except (TypeError, ValueError, RecursionError):
-        return False
+        return None
 
 
 def _read(
@@ -108,11 +117,10 @@ def _read(
     return stored.get("value")
 
 
-def _write(path: Path, salt: str, value: Any) -> None:
-    """Written aside and renamed into place: a reader sees the whole file or none. A
-    cache that cannot be written is no error: the next run builds it again."""
-    try:
-        text = json.dumps({"salt": salt, "value": value}, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return
+def _write(path: Path, salt: str, value_text: str) -> None:
+    """`value_text` (JSON) kept with its salt, first: the text of
+    json.dumps({"salt": salt, "value": value}, separators=(",", ":")), which _read
+    looks for. Written aside and renamed into place: a reader sees the whole file or
+    none. A cache that cannot be written is no error: the next run builds it again."""
+    text = '{"salt":' + json.dumps(salt) + ',"value":' + value_text + "}"
     write_cache_file(path, text.encode("utf-8"))

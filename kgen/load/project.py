@@ -104,9 +104,11 @@ def load_project(
         crds, crd_problems, crd_bytes = load_crd_schemas(root, crd_files)
         crd_problems = [_at_crds_entry(p, spec, doc) for p in crd_problems]
         read |= crd_bytes
-    # The bytes as read: reading a file again could give others, or block.
+    # The bytes as read: reading a file again could give others, or block. kgen's own
+    # code salts the cache's keys; with the cache off no key is looked up anywhere, and
+    # its sources are not read and hashed (kgen.pipeline.code: 1.2 MB).
     inputs = digest(
-        code_digest(),
+        code_digest() if folder is not None else "no cache",
         *(read.get(name, b"unreadable") for name in [PROJECT_FILE, *crd_files]),
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
