@@ -54,6 +54,11 @@ class Case:
     about: str = ""
     # Runs after the files are written, with the project root.
     prepare: Callable[[Path], None] | None = None
+    # `make hardening`'s time bound on the reference machine. More than a second only
+    # for an input as large as a limit admits, whose cost is linear in its size (say so
+    # in `about`, with what the quadratic cost was): that the case ends at all, and
+    # within a small multiple of a one-job run, is what it guards.
+    seconds: float = 1.0
 
 
 def job(text: str | bytes) -> dict[str, Content]:

@@ -393,6 +393,7 @@ INDEX_CASES: dict[str, Case] = {
         expected_exit=0,
         prepare=_index_of(12 * MIB - 100),
         about="a 29 MB index took a build past 250 MB",
+        seconds=2.0,
     ),
     "index-just-over-its-limit": Case(
         {}, args=("build", "--check"), prepare=_index_of(12 * MIB + 100)

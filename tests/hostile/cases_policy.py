@@ -177,6 +177,7 @@ CASES |= {
             + "]}}}"
         ),
         about="thirty thousand containers checked once each; findings bounded per object",
+        seconds=2.0,
     ),
     "resources-pod-wrong-types": Case(
         _widget(
