@@ -83,3 +83,43 @@ def test_an_ill_shaped_entry_is_a_miss(
     forged = _answer(run_kgen, root, argv)
     monkeypatch.setenv("KGEN_NO_CACHE", "1")
     assert forged == _answer(run_kgen, cold_root, argv)
+
+
+def test_a_planted_validated_kgen_yaml_moves_no_output(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
+):
+    """kgen.yaml's model as an earlier run validated it, kept under the digest of its
+    bytes, was taken as it came: one saying `output: ../outside` wrote every manifest
+    beside the project, past every check kgen.yaml's paths get."""
+    import pickle
+
+    from kgen.pipeline.code import code_digest, digest
+
+    root = _warm(tmp_path / "project", run_kgen)
+    raw = (root / "kgen.yaml").read_bytes()
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    cold = tmp_path / "cold"
+    shutil.copytree(root, cold)
+    _, doc, spec = _validated(cold, raw, run_kgen)
+    monkeypatch.delenv("KGEN_NO_CACHE")
+    forged = spec.model_copy(update={"output": "../outside"})
+    table = {"kgen.yaml": (digest(raw), doc, forged)}
+    (_folder(root) / "validated-inputs.pickle").write_bytes(
+        pickle.dumps((code_digest(), table))
+    )
+    for record in _folder(root).glob("run-*.pickle"):
+        record.unlink()
+    (root / "manifests" / "dev" / "alpha.pytorchjob.yaml").unlink()
+    result = run_kgen("build", "-C", str(root))
+    assert not (tmp_path / "outside").exists()
+    assert result.code == 0
+    assert (root / "manifests" / "dev" / "alpha.pytorchjob.yaml").is_file()
+
+
+def _validated(root: Path, raw: bytes, run_kgen: RunKgen) -> tuple[Any, Any, Any]:
+    from kgen.load.project import load_project
+    from kgen.pipeline.code import digest
+
+    project, problems = load_project(root, use_cache=False)
+    assert project is not None and not problems
+    return digest(raw), project.doc, project.spec
