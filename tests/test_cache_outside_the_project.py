@@ -74,3 +74,28 @@ def test_a_cache_folder_beside_the_project_is_used(
     monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "project-cache"))
     folder = cache_folder(project)
     assert folder is not None and folder.parent == tmp_path / "project-cache"
+
+
+@pytest.mark.parametrize("to", ["jobs", "elsewhere"])
+def test_a_project_cache_folder_that_is_a_link_is_not_used(
+    to: str,
+    project: Path,
+    tmp_path: Path,
+    run_kgen: RunKgen,
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """A CI cache is restored as it was saved, links and all: the project's own folder
+    in it, made a link (into the project, or anywhere), had kgen read its entries
+    from there and write its cache files there."""
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "project-cache"))
+    folder = cache_folder(project)
+    assert folder is not None
+    target = project / "jobs" if to == "jobs" else tmp_path / "elsewhere"
+    target.mkdir(exist_ok=True)
+    before = sorted(p.name for p in target.iterdir())
+    folder.parent.mkdir()
+    folder.symlink_to(target)
+    assert cache_folder(project) is None
+    result = run_kgen("build", cwd=project)
+    assert (result.code, result.err) == (0, BUILT)
+    assert sorted(p.name for p in target.iterdir()) == before

@@ -161,8 +161,7 @@ def test_a_corrupt_cache_is_ignored(tmp_path: Path, run_kgen: RunKgen):
     names = [f.name for f in files]
     assert names[0] == "identities.pickle"
     assert any(n.startswith("renders-") for n in names)
-    assert all(n.startswith(("renders-", "texts-")) for n in names[1:-1])
-    assert names[-1] == "validated-inputs.pickle"  # kgen.load.kept
+    assert all(n.startswith(("renders-", "texts-")) for n in names[1:])
     for path in files:
         path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
     shutil.rmtree(root / "manifests")
@@ -210,11 +209,8 @@ def test_a_one_spec_validate_keeps_identities_but_renders_nothing_new(
 ):
     root = _copy(tmp_path / "project")
     assert run_kgen("validate", "jobs/tf-ps.yaml", cwd=root).code == 0
-    # And kgen.yaml and the overlays as validated (kgen.load.kept).
-    assert [f.name for f in _cache_files(root)] == [
-        "identities.pickle",
-        "validated-inputs.pickle",
-    ]
+    # kgen.yaml and the overlays are validated every run, never kept (kgen.load.project).
+    assert [f.name for f in _cache_files(root)] == ["identities.pickle"]
     identities = pickle.loads(_cache_files(root)[0].read_bytes())[1]
     assert len(identities) == len(list((root / "jobs").glob("*.yaml")))
 

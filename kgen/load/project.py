@@ -8,18 +8,20 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from kgen.check.stored import use_folder
 from kgen.errors import DataPath, KgenError, Problem
 from kgen.load.document import Document
 from kgen.load.files import Reading, list_folder, outside, read_input
 from kgen.load.jobs import JobSource, load_jobs, located, not_a_mapping
-from kgen.load.kept import KeptInputs
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
+from kgen.spec.base import SpecModel
 from kgen.spec.project import PROJECT_FILE, OverlaySpec, ProjectSpec
-from kgen.spec.validate import MAX_PROBLEMS
+from kgen.spec.validate import MAX_PROBLEMS, validate_model
+
+M = TypeVar("M", bound=SpecModel)
 
 
 class Overlay(NamedTuple):
@@ -74,22 +76,15 @@ def load_project(
     # Output schemas and the spec models' core schemas are kept beside the renders.
     use_folder(folder)
     read: dict[str, bytes] = {}
-    # kgen.yaml and the overlays as validated before, when their bytes are the same.
-    kept = KeptInputs(folder)
     reading = _project_reading(root)
-    doc, spec, problems = kept.load(
-        PROJECT_FILE,
-        reading.raw,
+    doc, spec, problems = _validated(
         ProjectSpec,
-        lambda: _load_mapping(reading, PROJECT_FILE, read, what="the project file"),
+        _load_mapping(reading, PROJECT_FILE, read, what="the project file"),
     )
     if doc is None or spec is None:
         return None, problems
     read[PROJECT_FILE] = reading.raw or b""
-    if not problems:
-        kept.put(PROJECT_FILE, read[PROJECT_FILE], doc, spec)
-    overlays = _load_overlays(root, spec, doc, problems, read, kept)
-    kept.save()
+    overlays = _load_overlays(root, spec, doc, problems, read)
     store = Cache(folder)
     before = len(problems)
     jobs = load_jobs(root, spec, doc, problems, store, defer=defer_parse)
@@ -151,6 +146,21 @@ def _project_reading(root: Path) -> Reading:
     return reading
 
 
+def _validated(
+    model: type[M], parsed: tuple[Document | None, list[Problem]]
+) -> tuple[Document | None, M | None, list[Problem]]:
+    """A parsed file validated as `model`: its document, the model (None if invalid)
+    and the problems, located. Every run, never from the cache folder: a model kept
+    there would be whatever its writer pickled (CI restores it from runs nobody
+    checked), and nothing short of validating the bytes again shows it is theirs; one
+    kept with `output: ../outside` had a build write beside the project."""
+    doc, problems = parsed
+    if doc is None:
+        return None, None, problems
+    valid, errors = validate_model(model, doc.data)
+    return doc, valid, [*problems, *(located(p, doc) for p in errors)]
+
+
 def _load_mapping(
     reading: Reading, display: str, read: dict[str, bytes], *, what: str
 ) -> tuple[Document | None, list[Problem]]:
@@ -177,7 +187,6 @@ def _load_overlays(
     doc: Document,
     problems: list[Problem],
     read: dict[str, bytes],
-    kept: KeptInputs,
 ) -> dict[str, Overlay]:
     overlays: dict[str, Overlay] = {}
     broken: set[str] = set()
@@ -205,9 +214,7 @@ def _load_overlays(
         if reading.missing:
             found.append(files.missing(name, where))
             continue
-        overlay = _load_overlay(
-            reading, files.display(name), name, problems, read, kept
-        )
+        overlay = _load_overlay(reading, files.display(name), name, problems, read)
         if overlay is None:
             broken.add(name)
         else:
@@ -264,13 +271,9 @@ def _load_overlay(
     name: str,
     problems: list[Problem],
     read: dict[str, bytes],
-    kept: KeptInputs,
 ) -> Overlay | None:
-    doc, overlay_spec, errors = kept.load(
-        display,
-        reading.raw,
-        OverlaySpec,
-        lambda: _load_mapping(reading, display, read, what="an overlay"),
+    doc, overlay_spec, errors = _validated(
+        OverlaySpec, _load_mapping(reading, display, read, what="an overlay")
     )
     for key in ("name", "framework"):
         if doc and overlay_spec and overlay_spec.patch and key in overlay_spec.patch:
@@ -289,6 +292,4 @@ def _load_overlay(
     if doc is None or overlay_spec is None:
         return None
     read[display] = reading.raw or b""
-    if not errors:
-        kept.put(display, read[display], doc, overlay_spec)
     return Overlay(name, doc, overlay_spec)

@@ -36,6 +36,7 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.pipeline.cache_file import MAX_TABLE_BYTES, PlainUnpickler, open_cache_file
 from kgen.pipeline.cache_place import cache_folder
+from kgen.pipeline.cache_shapes import entry_ok, identity_ok
 from kgen.pipeline.code import code_digest, code_identity, digest, installed_versions
 from kgen.pipeline.facts import Facts
 
@@ -117,8 +118,11 @@ class Cache:
     def identity(self, key: str) -> Identity | None:
         self._asked.add(key)
         found = None if _distrust else self.identities.get(key)
-        if found is not None:
-            self.served.add(key)
+        if found is None or not identity_ok(found):
+            return (
+                None  # none, or not what kgen writes there (kgen.pipeline.cache_shapes)
+            )
+        self.served.add(key)
         return found
 
     def remember_identity(self, key: str, identity: Identity) -> None:
@@ -134,8 +138,8 @@ class Cache:
         if self.folder is None or _distrust:
             return None
         entry = self._render_shard(shard_of(key)).get(key)
-        if entry is None:
-            return None
+        if entry is None or not entry_ok(entry):
+            return None  # none, or not what kgen writes there
         facts = entry[0]
         if emitted and facts is not None and not facts.files:
             return None
