@@ -41,6 +41,21 @@ def test_a_one_spec_rebuild_renders_without_pyyaml(tmp_path: Path) -> None:
     assert {"ctypes", "kgen.resources.emit"} & modules == set()
 
 
+def test_a_cold_build_in_one_process_imports_pyyaml_only_when_a_render_needs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enough renders for workers (200), but KGEN_WORKERS=1: nothing forks to
+    inherit PyYAML, and no manifest needs it."""
+    root = tmp_path / "project"
+    generate(root, 50)
+    monkeypatch.setenv("KGEN_WORKERS", "1")
+    monkeypatch.setenv("KGEN_NO_CACHE", "1")
+    code, modules = imported_by("build", cwd=root)
+    assert code == 0
+    assert RENDERERS in modules
+    assert {EMITTER, WORKERS} & modules == set()
+
+
 def test_a_render_left_to_pyyaml_is_written_as_a_cold_build_writes_it(
     tmp_path: Path, run_kgen: RunKgen, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,7 +9,6 @@ from kgen.check import ahead
 from kgen.kinds import KINDS, kind_for
 from kgen.load.project import Project
 from kgen.output.emitter import pyyaml
-from kgen.pipeline.parallel import MIN_PARALLEL
 from kgen.pipeline.pending import frameworks_named
 from kgen.pipeline.units import Unit
 from kgen.render.base import Environment
@@ -41,7 +40,7 @@ def schemas_ahead(
     ahead.start(list(jobs), version)
 
 
-def prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None:
+def prepare_rendering(*, emit: bool, frameworks: set[str], forks: bool) -> None:
     import kgen.check.output
     import kgen.render.job
     import kgen.rules.spec  # noqa: F401
@@ -53,6 +52,8 @@ def prepare_rendering(*, emit: bool, frameworks: set[str], renders: int) -> None
             kind.preload()
     # PyYAML writes only what kgen's own emitter leaves it (multi-line strings,
     # floats): imported here for workers to inherit, else when a render needs it
-    # (10 ms of the rebuild after a one-spec edit).
-    if emit and renders >= MIN_PARALLEL:
+    # (10 ms of the rebuild after a one-spec edit). Only ahead of forking workers: a
+    # run in one process whose manifests never need it would pay its start-up (2.5%
+    # of a 200-job build's instructions) for nothing.
+    if emit and forks:
         pyyaml()

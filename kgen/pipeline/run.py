@@ -184,10 +184,11 @@ def _outcomes(
         if missing:
             # Imported once here, not in every worker.
             used = frameworks(project, missing)
-            if not work.keep and pool_size(total) > 1:
+            forks = not work.keep and pool_size(total) > 1
+            if forks:
                 envs = [env for env, _overlays in work.environments]
                 schemas_ahead(used, envs, work.context.kubernetes_version)
-            prepare_rendering(emit=work.emit, frameworks=used, renders=total)
+            prepare_rendering(emit=work.emit, frameworks=used, forks=forks)
         rendered = imap_units(
             _render_unit,
             missing,
