@@ -112,3 +112,24 @@ def test_job_and_overlay_report_it_at_the_key_and_exit_1(
         "    hint: backoffLimit belongs under runPolicy: runPolicy.backoffLimit\n"
         "kgen: 2 errors in 2 files\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("framework", "hint"),
+    [
+        ("pytroch", "did you mean 'pytorch'?"),
+        ("MPI", "did you mean 'mpi'?"),
+        ("mxnet", "use pytorch or tensorflow or mpi or xgboost or jax or paddle"),
+    ],
+)
+def test_a_misspelt_framework_gets_its_spelling(
+    framework: str, hint: str, project: Callable[..., Path], run_kgen: RunKgen
+):
+    root = project({"jobs/a.yaml": f"framework: {framework}\nimage: x:1\n"})
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        f"jobs/a.yaml:1:12: error: unknown framework '{framework}' (invalid-value)\n"
+        f"    hint: {hint}\n"
+        "kgen: 1 error in 1 file\n",
+    )

@@ -238,7 +238,7 @@ def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]
                 f"unknown framework {framework!r}",
                 "invalid-value",
                 path=("framework",),
-                hint=f"use {' or '.join(FRAMEWORKS)}",
+                hint=_framework_hint(framework),
             )
         return None, [located(problem, doc)]
     name = data["name"]
@@ -248,3 +248,12 @@ def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]
         data.get("labels"),
     )
     return JobSource(display, identity, doc=doc, raw=raw), []
+
+
+def _framework_hint(framework: object) -> str:
+    from kgen.spec.validate import spelled_like  # the error path only
+
+    # Lower case: `MPI` is the mpi framework written as its kind is.
+    name = framework.lower() if isinstance(framework, str) else None
+    close = spelled_like(name, FRAMEWORKS) if name else None
+    return f"did you mean '{close}'?" if close else f"use {' or '.join(FRAMEWORKS)}"
