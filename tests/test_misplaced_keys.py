@@ -133,3 +133,24 @@ def test_a_misspelt_framework_gets_its_spelling(
         f"    hint: {hint}\n"
         "kgen: 1 error in 1 file\n",
     )
+
+
+def test_an_unknown_framework_does_not_hide_an_unknown_key(
+    project: Callable[..., Path], run_kgen: RunKgen
+):
+    """The framework picks the model; the keys no kind accepts are reported beside it,
+    so the two mistakes are not found one run apart."""
+    root = project(
+        {
+            "jobs/a.yaml": "framework: pytroch\nimage: x:1\nbackoffLimit: 2\nnodeSelector: {}\n"
+        }
+    )
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        "jobs/a.yaml:1:12: error: unknown framework 'pytroch' (invalid-value)\n"
+        "    hint: did you mean 'pytorch'?\n"
+        "jobs/a.yaml:3:1: error: unknown key 'backoffLimit' (unknown-key)\n"
+        "    hint: backoffLimit belongs under runPolicy: runPolicy.backoffLimit\n"
+        "kgen: 2 errors in 1 file\n",
+    )
