@@ -204,8 +204,10 @@ def test_argocd_needs_settings(tmp_path: Path, run_kgen: RunKgen):
     write_tree(tmp_path, {"kgen.yaml": "environments:\n  dev: []\n", "jobs/.keep": ""})
     result = run_kgen("argocd", cwd=tmp_path)
     assert (result.code, result.err) == (
-        2,
-        "kgen: error: kgen.yaml has no argocd: section (repoURL at least)\n",
+        1,
+        "kgen.yaml:1:1: error: kgen.yaml has no argocd: section, which kgen argocd reads (missing-key)\n"
+        "    hint: add `argocd: {repoURL: <this repository's URL>}` (docs/gitops.md)\n"
+        "kgen: 1 error in 1 file\n",
     )
 
 

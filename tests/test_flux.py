@@ -184,6 +184,8 @@ def test_flux_needs_settings(tmp_path: Path, run_kgen: RunKgen):
     write_tree(tmp_path, {"kgen.yaml": "environments:\n  dev: []\n", "jobs/.keep": ""})
     result = run_kgen("flux", cwd=tmp_path)
     assert (result.code, result.err) == (
-        2,
-        "kgen: error: kgen.yaml has no flux: section (sourceRef at least)\n",
+        1,
+        "kgen.yaml:1:1: error: kgen.yaml has no flux: section, which kgen flux reads (missing-key)\n"
+        "    hint: add `flux: {sourceRef: {name: <the GitRepository of this repository>}}` (docs/gitops.md)\n"
+        "kgen: 1 error in 1 file\n",
     )

@@ -265,7 +265,7 @@ def test_what_the_spec_cannot_say_is_kept_as_a_patch_at_its_line(
         "job.yaml:14:11: warning: PyTorchJob legacy-disk: spec.pytorchReplicaSpecs.Master.template.spec.volumes has no job spec field; kept as a patch (import-as-patch)\n"
         "    hint: kgen build renders it through `patches:` (docs/patches.md); move it to a spec field if one comes\n"
         "kgen: 2 warnings in 1 file\n"
-        f"kgen: imported 1 jobs into {tmp_path / 'p'}/ (3 files); 2 fields kept as patches; run `kgen build -C {tmp_path / 'p'}`\n",
+        f"kgen: imported 1 job into {tmp_path / 'p'}/ (3 files); 2 fields kept as patches; run `kgen build -C {tmp_path / 'p'}`\n",
     )
     assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
     [rebuilt] = _objects(tmp_path / "p" / "manifests").values()
@@ -457,7 +457,7 @@ spec:
         "in.yaml:26:11: warning: PyTorchJob fine: spec.pytorchReplicaSpecs.Master.template.spec.volumes has no job spec field; kept as a patch (import-as-patch)\n"
         "    hint: kgen build renders it through `patches:` (docs/patches.md); move it to a spec field if one comes\n"
         "kgen: 1 error and 1 warning in 1 file\n"
-        "kgen: imported 1 jobs into p/ (3 files); 1 field kept as a patch; run `kgen build -C p`\n",
+        "kgen: imported 1 job into p/ (3 files); 1 field kept as a patch; run `kgen build -C p`\n",
     )
 
 
@@ -558,7 +558,7 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
         " each environment's kustomization; pass the files it lists to kgen import"
         " (job.yaml) (import-unsupported)\n"
         "kgen: 1 error in 1 file\n"
-        "kgen: imported 1 jobs and 3 objects beside them (resources/) into p/ (6 files);"
+        "kgen: imported 1 job and 3 objects beside them (resources/) into p/ (6 files);"
         " run `kgen build -C p`\n",
     )
     resources = tmp_path / "p" / "resources"

@@ -85,7 +85,7 @@ def test_a_pod_field_per_role_and_container_fields_come_back(
         + f"job.yaml:27:11: warning: PyTorchJob mnist: {WORKER}.enableServiceLinks has no job spec field; kept as a patch (import-as-patch)\n"
         + HINT
         + "kgen: 3 warnings in 1 file\n"
-        f"kgen: imported 1 jobs into {out}/ (3 files); 3 fields kept as patches; run `kgen build -C {out}`\n",
+        f"kgen: imported 1 job into {out}/ (3 files); 3 fields kept as patches; run `kgen build -C {out}`\n",
     )
     spec = yaml.safe_load((tmp_path / "p" / "jobs" / "mnist.yaml").read_text())
     assert spec["patches"] == [
@@ -380,7 +380,7 @@ def test_a_claim_no_job_creates_goes_to_resources_whole(
     orphan = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: scratch}\nspec:\n  resources: {requests: {storage: 1Gi}}\n"
     result = _import(tmp_path, run_kgen, {"job.yaml": CLAIMED + orphan}, "job.yaml")
     assert result.code == 0, result
-    assert "imported 1 jobs and 1 objects beside them (resources/)" in result.err
+    assert "imported 1 job and 1 object beside them (resources/)" in result.err
     kept = (
         tmp_path / "p" / "resources" / "scratch.persistentvolumeclaim.yaml"
     ).read_text()

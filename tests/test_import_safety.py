@@ -65,7 +65,7 @@ def test_a_link_inside_the_current_folder_is_read(
     assert (result.code, result.out, result.err) == (
         0,
         "",
-        "kgen: imported 1 jobs into imported/ (3 files); run `kgen build -C imported`\n",
+        "kgen: imported 1 job into imported/ (3 files); run `kgen build -C imported`\n",
     )
     assert "name: train" in (root / "imported/jobs/train.yaml").read_text()
 
@@ -82,7 +82,7 @@ def test_a_bad_job_among_good_ones_is_reported_and_left_out(
         " name: "
     )
     assert result.err.endswith(
-        "kgen: imported 1 jobs into imported/ (3 files); run `kgen build -C imported`\n"
+        "kgen: imported 1 job into imported/ (3 files); run `kgen build -C imported`\n"
     )
     assert sorted(p.name for p in (root / "imported/jobs").iterdir()) == ["train.yaml"]
 

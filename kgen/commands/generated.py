@@ -14,7 +14,7 @@ from kgen.commands.outcome import (
     report,
     written_counts,
 )
-from kgen.errors import Problem, UsageError, printable
+from kgen.errors import Problem, printable
 from kgen.output.generated import write_or_check
 from kgen.output.index import with_index
 from kgen.output.root import argocd_problems, flux_problems
@@ -74,7 +74,9 @@ def argocd(options: Options, *, check: bool = False) -> int:
     project = outcome.project
     settings = project.spec.argocd
     if settings is None:
-        raise UsageError("kgen.yaml has no argocd: section (repoURL at least)")
+        hint = "add `argocd: {repoURL: <this repository's URL>}` (docs/gitops.md)"
+        report(options, Outcome(project, None, [_no_section(project, "argocd", hint)]))
+        return EXIT_PROBLEMS
     chosen, problems = _destinations(
         project,
         ("argocd", "destinationNamespaces", settings.destination_namespaces),
@@ -101,7 +103,9 @@ def flux(options: Options, *, check: bool = False) -> int:
     project = outcome.project
     settings = project.spec.flux
     if settings is None:
-        raise UsageError("kgen.yaml has no flux: section (sourceRef at least)")
+        hint = "add `flux: {sourceRef: {name: <the GitRepository of this repository>}}` (docs/gitops.md)"
+        report(options, Outcome(project, None, [_no_section(project, "flux", hint)]))
+        return EXIT_PROBLEMS
     chosen, problems = _destinations(
         project,
         ("flux", "targetNamespaces", settings.target_namespaces),
@@ -114,6 +118,21 @@ def flux(options: Options, *, check: bool = False) -> int:
         return EXIT_PROBLEMS
     files = flux_files(project, chosen)
     return write_owned(options, files, settings.output, check=check, fix="kgen flux")
+
+
+def _no_section(project: Project, section: str, hint: str) -> Problem:
+    """kgen.yaml lacks what the command reads: invalid project input, located at its
+    top-level mapping, not a usage error."""
+    from kgen.load.jobs import located
+
+    problem = Problem(
+        f"kgen.yaml has no {section}: section, which kgen {section} reads",
+        "missing-key",
+        path=(),
+        at_key=True,
+        hint=hint,
+    )
+    return located(problem, project.doc)
 
 
 def _destinations(

@@ -25,10 +25,12 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
     # environment each) become one spec and an overlay per input.
     jobs = sum(path.startswith("jobs/") for path in written)
     objects = sum(path.startswith("resources/") for path in written)
-    beside = f" and {objects} objects beside them (resources/)" if objects else ""
+    beside = (
+        f" and {_count(objects, 'object')} beside them (resources/)" if objects else ""
+    )
     kept = f"; {_kept(result.kept)}" if result.kept else ""
     options.err.write(
-        f"kgen: imported {jobs} jobs{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
+        f"kgen: imported {_count(jobs, 'job')}{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
     )
     return (
         EXIT_PROBLEMS
@@ -41,3 +43,7 @@ def _kept(count: int) -> str:
     return (
         "1 field kept as a patch" if count == 1 else f"{count:,} fields kept as patches"
     )
+
+
+def _count(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"

@@ -225,6 +225,9 @@ def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]
         data["name"] = Path(display).stem
     framework = data.get("framework")
     if framework not in FRAMEWORKS:
+        # The error path only: the other kinds' models are imported to check the keys.
+        from kgen.load.unknown_framework import framework_hint, unknown_top_keys
+
         if "framework" not in data:
             problem = Problem(
                 "missing required key 'framework'",
@@ -238,9 +241,10 @@ def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]
                 f"unknown framework {framework!r}",
                 "invalid-value",
                 path=("framework",),
-                hint=f"use {' or '.join(FRAMEWORKS)}",
+                hint=framework_hint(framework),
             )
-        return None, [located(problem, doc)]
+        others = unknown_top_keys(framework, data)
+        return None, [located(p, doc) for p in (problem, *others)]
     name = data["name"]
     identity = (
         name if isinstance(name, str) else str(name),

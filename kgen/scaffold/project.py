@@ -16,12 +16,12 @@ def scaffold(folder: Path) -> dict[Path, str]:
 
 
 def schema_files(folder: Path) -> dict[Path, str]:
-    """The editor schemas a new project's `# yaml-language-server` comments name; the
-    job envelopes (`kgen schema`) are for tools that check the output, not for a new
-    project."""
-    from kgen.reference.schemas import dump, editor_schemas
+    """What `kgen schema` writes: the editor schemas a new project's
+    `# yaml-language-server` comments name and the job envelopes, so that
+    `kgen schema --check` passes in a new project as it does after `kgen schema`."""
+    from kgen.reference.schemas import all_schemas, dump
 
-    return {folder / "schemas" / name: dump(s) for name, s in editor_schemas().items()}
+    return {folder / "schemas" / name: dump(s) for name, s in all_schemas().items()}
 
 
 def gitignore(current: bytes | None) -> str:

@@ -62,7 +62,9 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        hint = gpu_hint(key, loc) or suggest(key, allowed_keys(model, loc[:-1]))
+        from kgen.spec.placed import unknown_key_hint  # the error path only
+
+        hint = gpu_hint(key, loc) or unknown_key_hint(key, model, loc[:-1])
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
@@ -214,34 +216,55 @@ def suggest(key: str, allowed: list[str]) -> str | None:
 
 @functools.lru_cache(maxsize=65536)
 def _suggest(key: str, allowed: tuple[str, ...]) -> str | None:
-    # Cached: the same unknown key comes back once per environment. Keys far longer
-    # than any allowed one cannot be near misses (and difflib's cost grows with them).
-    if len(key) <= 2 * max(map(len, allowed), default=0):
-        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-        if close:
-            return f"did you mean '{close[0]}'?"
-    return _allowed_hint(allowed)
+    # Cached: the same unknown key comes back once per environment.
+    close = spelled_like(key, allowed)
+    return f"did you mean '{close}'?" if close else allowed_hint(allowed)
 
 
-def _allowed_hint(allowed: tuple[str, ...]) -> str | None:
+# How alike a key and a suggestion must be (difflib's ratio). At 0.6 `backoffLimit` got
+# "did you mean 'affinity'?" and `limits` 'lint'; real slips (`workdir` for workingDir,
+# `imge`, `nodeselector`) score 0.7 and more.
+CLOSE = 0.7
+
+
+def spelled_like(key: str, allowed: typing.Iterable[str]) -> str | None:
+    """The one of `allowed` that `key` is a slip of, if any."""
+    allowed = list(allowed)
+    # Keys far longer than any allowed one cannot be near misses (and difflib's cost
+    # grows with them).
+    if len(key) > 2 * max(map(len, allowed), default=0):
+        return None
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=CLOSE)
+    return close[0] if close else None
+
+
+def allowed_hint(allowed: tuple[str, ...]) -> str | None:
     return ("allowed keys: " + ", ".join(sorted(allowed))) if allowed else None
 
 
 def allowed_keys(model: type[BaseModel], path: DataPath) -> list[str]:
     """The keys a mapping at `path` inside `model` may hold, by their YAML names."""
+    current = model_at(model, path)
+    if current is None:
+        return []
+    return [field.alias or name for name, field in current.model_fields.items()]
+
+
+def model_at(model: type[BaseModel], path: DataPath) -> type[BaseModel] | None:
+    """The model of the mapping at `path` inside `model`; None if it is none."""
     current: Any = model
     for part in path:
         current = _step(current, part)
         if current is None:
-            return []
-    current = _unwrap(current)
+            return None
+    current = unwrap(current)
     if isinstance(current, type) and issubclass(current, BaseModel):
-        return [field.alias or name for name, field in current.model_fields.items()]
-    return []
+        return current
+    return None
 
 
 def _step(annotation: Any, part: str | int) -> Any:
-    annotation = _unwrap(annotation)
+    annotation = unwrap(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         for name, field in annotation.model_fields.items():
             if (field.alias or name) == part:
@@ -256,7 +279,7 @@ def _step(annotation: Any, part: str | int) -> Any:
     return None
 
 
-def _unwrap(annotation: Any) -> Any:
+def unwrap(annotation: Any) -> Any:
     """Strip Optional, Annotated and the like down to the model or container type."""
     while True:
         origin = typing.get_origin(annotation)

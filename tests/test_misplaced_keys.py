@@ -1,0 +1,156 @@
+"""A key written at the wrong level is pointed where it belongs, found in the models;
+a spelling suggestion is offered only for a close slip."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kgen.kinds.pytorch.spec import PyTorchJobSpec
+from kgen.kinds.tensorflow.spec import TFJobSpec
+from kgen.spec.validate import validate_model
+from tests.conftest import RunKgen
+
+JOB = {"name": "a", "framework": "pytorch", "image": "x:1"}
+ROLES: dict[str, object] = {"master": {"replicas": 1}}
+
+
+def _hint(extra: dict[str, object], roles: dict[str, object] = ROLES) -> str | None:
+    _, problems = validate_model(PyTorchJobSpec, {**JOB, "roles": roles, **extra})
+    (problem,) = problems
+    assert problem.code == "unknown-key"
+    return problem.hint
+
+
+@pytest.mark.parametrize(
+    ("key", "hint"),
+    [
+        (
+            "backoffLimit",
+            "backoffLimit belongs under runPolicy: runPolicy.backoffLimit",
+        ),
+        (
+            "cleanPodPolicy",
+            "cleanPodPolicy belongs under runPolicy: runPolicy.cleanPodPolicy",
+        ),
+        (
+            "ttlSecondsAfterFinished",
+            "ttlSecondsAfterFinished belongs under runPolicy: runPolicy.ttlSecondsAfterFinished",
+        ),
+        ("replicas", "replicas is set per role: roles.<role>.replicas"),
+        ("gpu", "gpu belongs under resources: resources.gpu"),
+        (
+            "queue",
+            "queue belongs under runPolicy.schedulingPolicy: runPolicy.schedulingPolicy.queue",
+        ),
+    ],
+)
+def test_a_field_of_a_nested_model_is_pointed_where_it_belongs(key: str, hint: str):
+    assert _hint({key: 1}) == hint
+
+
+def test_an_abbreviation_or_a_slip_of_a_nested_key_names_its_path():
+    assert _hint({"ttl": 1}) == "did you mean 'runPolicy.ttlSecondsAfterFinished'?"
+    assert _hint({"backofLimit": 1}) == "did you mean 'runPolicy.backoffLimit'?"
+
+
+def test_real_slips_still_get_their_spelling():
+    assert _hint({"imagePullPolcy": "Always"}) == "did you mean 'imagePullPolicy'?"
+    assert _hint({"workdir": "/app"}) == "did you mean 'workingDir'?"
+
+
+def test_a_far_match_is_no_suggestion():
+    """At difflib's 0.6 `backoffLimit` was 'affinity' and `cleanPodPolicy` 'runPolicy'."""
+    hint = _hint({"foo": 1})
+    assert hint is not None and hint.startswith("allowed keys: affinity, annotations,")
+    _, problems = validate_model(
+        TFJobSpec,
+        {
+            **JOB,
+            "framework": "tensorflow",
+            "roles": {"worker": {"replicas": 1}},
+            "x": 1,
+        },
+    )
+    assert problems[0].hint is not None
+    assert "did you mean" not in problems[0].hint
+
+
+def test_a_job_level_key_in_a_role_is_pointed_at_the_top():
+    roles: dict[str, object] = {"master": {"replicas": 1, "backoffLimit": 2}}
+    assert _hint({}, roles) == (
+        "backoffLimit belongs under runPolicy: runPolicy.backoffLimit (from the top of the spec)"
+    )
+
+
+def test_job_and_overlay_report_it_at_the_key_and_exit_1(
+    project: Callable[..., Path], run_kgen: RunKgen
+):
+    root = project(
+        {
+            "jobs/a.yaml": """
+                framework: pytorch
+                image: x:1
+                roles: {master: {replicas: 1}}
+                replicas: 2
+            """,
+            "overlays/v1.yaml": """
+                target: v1
+                patch:
+                  backoffLimit: 3
+            """,
+        }
+    )
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        "jobs/a.yaml:4:1: error: unknown key 'replicas' (unknown-key)\n"
+        "    hint: replicas is set per role: roles.<role>.replicas\n"
+        "overlays/v1.yaml:3:3: error: unknown key 'backoffLimit' (unknown-key)\n"
+        "    hint: backoffLimit belongs under runPolicy: runPolicy.backoffLimit\n"
+        "kgen: 2 errors in 2 files\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("framework", "hint"),
+    [
+        ("pytroch", "did you mean 'pytorch'?"),
+        ("MPI", "did you mean 'mpi'?"),
+        ("mxnet", "use pytorch or tensorflow or mpi or xgboost or jax or paddle"),
+    ],
+)
+def test_a_misspelt_framework_gets_its_spelling(
+    framework: str, hint: str, project: Callable[..., Path], run_kgen: RunKgen
+):
+    root = project({"jobs/a.yaml": f"framework: {framework}\nimage: x:1\n"})
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        f"jobs/a.yaml:1:12: error: unknown framework '{framework}' (invalid-value)\n"
+        f"    hint: {hint}\n"
+        "kgen: 1 error in 1 file\n",
+    )
+
+
+def test_an_unknown_framework_does_not_hide_an_unknown_key(
+    project: Callable[..., Path], run_kgen: RunKgen
+):
+    """The framework picks the model; the keys no kind accepts are reported beside it,
+    so the two mistakes are not found one run apart."""
+    root = project(
+        {
+            "jobs/a.yaml": "framework: pytroch\nimage: x:1\nbackoffLimit: 2\nnodeSelector: {}\n"
+        }
+    )
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, result.err) == (
+        1,
+        "jobs/a.yaml:1:12: error: unknown framework 'pytroch' (invalid-value)\n"
+        "    hint: did you mean 'pytorch'?\n"
+        "jobs/a.yaml:3:1: error: unknown key 'backoffLimit' (unknown-key)\n"
+        "    hint: backoffLimit belongs under runPolicy: runPolicy.backoffLimit\n"
+        "kgen: 2 errors in 1 file\n",
+    )
