@@ -7,8 +7,9 @@ import pytest
 from kgen.kinds import kind_for
 from kgen.kinds.pytorch.spec import PyTorchJobSpec
 from kgen.kinds.tensorflow.spec import TFJobSpec
+from kgen.spec.keys import allowed_keys
 from kgen.spec.project import ProjectSpec
-from kgen.spec.validate import allowed_keys, gpu_hint, validate_model
+from kgen.spec.validate import gpu_hint, validate_model
 
 
 def test_allowed_keys_walk_models_lists_and_dicts():

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from kgen.check.lean import without_descriptions
 from kgen.check.stored import stored_schema
 from kgen.errors import DataPath, Problem
-from kgen.spec.validate import suggest
+from kgen.spec.keys import suggest
 
 if TYPE_CHECKING:  # loaded on first use: a spec without core objects never needs it
     from jsonschema import Draft202012Validator

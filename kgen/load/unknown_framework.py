@@ -12,8 +12,8 @@ from typing import Any
 
 from kgen.errors import Problem
 from kgen.kinds import FRAMEWORKS, kind_for
+from kgen.spec.keys import spelled_like
 from kgen.spec.placed import unknown_key_hint
-from kgen.spec.validate import spelled_like
 
 
 def framework_hint(framework: object) -> str:

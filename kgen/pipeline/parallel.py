@@ -10,10 +10,11 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, TypeVar
+
+from kgen.pipeline.parent_watch import leave_with
 
 if TYPE_CHECKING:
     import threading
@@ -199,7 +200,7 @@ def _ordered(
     pool = ProcessPoolExecutor(
         workers,
         mp_context=context,
-        initializer=_leave_with,
+        initializer=leave_with,
         initargs=(os.getpid(),),
     )
     out: deque[Future[list[R]]] = deque()
@@ -223,21 +224,6 @@ def _ordered(
             _let_go(pool)
         else:
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _leave_with(parent: int) -> None:
-    """In each worker: end as soon as the parent is gone. A parent ended by a signal
-    (SIGTERM, SIGHUP, SIGKILL) left its workers waiting for ever on a queue whose
-    other end they hold themselves, reparented to init; a thread that looks at the
-    parent five times a second ends them."""
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="kgen-parent-watch", daemon=True).start()
 
 
 # The threads that see the workers of finished streams out (kgen.pipeline.run waits

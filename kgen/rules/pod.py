@@ -18,9 +18,9 @@ from kgen.rules.places import places, setting
 from kgen.rules.pod_security import POD_SECURITY_RULES
 from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
+from kgen.spec.keys import suggest
 from kgen.spec.pod import ResourceAmounts
 from kgen.spec.storage import SOURCE_DEFINITIONS
-from kgen.spec.validate import suggest
 
 _V1 = "io.k8s.api.core.v1."
 # Spec keys holding one core object or a list of them, and their definitions.

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from kgen.spec.validate import (
+from kgen.spec.keys import (
     allowed_hint,
     allowed_keys,
     model_at,
@@ -120,9 +120,9 @@ def _children(model: type[BaseModel]) -> list[tuple[str, Any]]:
 
 
 def _is_role(annotation: Any) -> bool:
-    from kgen.spec.role import Role  # the error path only: specs import it first
-
-    return isinstance(annotation, type) and issubclass(annotation, Role)
+    return (
+        isinstance(annotation, type) and getattr(annotation, "_is_role", False) is True
+    )
 
 
 def _nested_model(annotation: Any) -> tuple[type[BaseModel], tuple[str, ...]] | None:

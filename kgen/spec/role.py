@@ -1,7 +1,7 @@
 """A role's own settings: what replaces or merges over the job-wide ones for one
 replica type."""
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import Field
 
@@ -20,6 +20,10 @@ class Role(SpecModel):
     """One replica type. `replicas` is this role's own pod count; every other key
     overrides the job-wide one for this role only (env merges by name, resources per
     resource)."""
+
+    # A model whose fields are all Roles is a kind's roles (kgen.spec.placed reads this
+    # instead of importing Role: the error path of validation would import itself).
+    _is_role: ClassVar[bool] = True
 
     replicas: Count = Field(
         description="This role's pods (never a total).", examples=[3]
