@@ -47,17 +47,21 @@ def test_schema_check_reports_a_stale_file(tmp_path: Path, run_kgen: RunKgen):
     )
 
 
-def test_schema_check_in_a_new_project_names_the_envelopes_missing(
+def test_schema_check_names_the_schemas_missing_in_a_new_project(
     tmp_path: Path, run_kgen: RunKgen
 ):
-    # kgen init writes the editor schemas only; the job envelopes are absent, not stale.
+    # kgen init writes every schema kgen schema writes, so --check passes; a schema
+    # deleted since is reported missing (absent), not stale (a file to remove).
     assert run_kgen("init", cwd=tmp_path).code == 0
+    assert run_kgen("schema", "--check", cwd=tmp_path).code == 0
+    gone = sorted(set(all_schemas()) - set(EDITOR))[:2]
+    for name in gone:
+        (tmp_path / "schemas" / name).unlink()
     result = run_kgen("schema", "--check", cwd=tmp_path)
-    envelopes = sorted(set(all_schemas()) - set(EDITOR))
     assert result.code == 1
-    assert sorted(result.err.splitlines()[:-1]) == sorted(
-        f"missing: schemas/{name}" for name in envelopes
-    )
+    assert sorted(result.err.splitlines()[:-1]) == [
+        f"missing: schemas/{name}" for name in gone
+    ]
     assert result.err.splitlines()[-1] == (
         "kgen: generated files are out of date; run `kgen schema`"
     )
