@@ -233,6 +233,41 @@ def test_a_build_stopped_at_each_step_leaves_nothing_staged(
     assert code == (0 if swapped else 1), err
 
 
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_stopped_init_leaves_no_partial_file(tmp_path: Path, name: str):
+    number = getattr(signal, name)
+    folder = tmp_path / "p"
+    folder.mkdir()
+    stopped = _hooked("kgen.output.generated.write_new", 2, number, "init", cwd=folder)
+    assert stopped.returncode == -number, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert [p for p in folder.rglob("*") if ".kgen-new-" in p.name] == []
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_stopped_import_leaves_no_project(tmp_path: Path, name: str):
+    number = getattr(signal, name)
+    root = _make_project(tmp_path / "p")
+    assert _complete(root, "build")[0] == 0
+    inputs = sorted(str(p.relative_to(root)) for p in root.glob("manifests/a/*.yaml"))
+    inputs = [p for p in inputs if "pytorchjob" in p][:5]
+    assert inputs
+    out = root / "imported"
+    stopped = _hooked(
+        "kgen.output.import_folder.write_new",
+        3,
+        number,
+        "import",
+        *inputs,
+        "--out",
+        "imported",
+        cwd=root,
+    )
+    assert stopped.returncode == -number, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert not out.exists()
+
+
 def test_a_build_under_nohup_goes_on_after_sighup(tmp_path: Path):
     root = _make_project(tmp_path / "p")
     finished = _hooked(
