@@ -276,3 +276,19 @@ def test_a_build_under_nohup_goes_on_after_sighup(tmp_path: Path):
     assert finished.returncode == 0, finished.stderr
     assert _left(root) == []
     assert _complete(root, "build", "--check")[0] == 0
+
+
+def test_a_stopped_build_leaves_no_partial_file_in_the_cache(tmp_path: Path):
+    root = _make_project(tmp_path / "p")
+    cache = tmp_path / "cache"
+    stopped = _hooked(
+        "kgen.pipeline.cache_file.open",
+        1,
+        signal.SIGTERM,
+        "build",
+        cwd=root,
+        cache=cache,
+    )
+    assert stopped.returncode == -signal.SIGTERM, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert [p.name for p in cache.rglob("*.tmp")] == []
