@@ -4,12 +4,8 @@ and kgen.cli_quick (a plain `kgen build [--check]`, without it) alike."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kgen.cli_settings import options_for
-
-if TYPE_CHECKING:
-    from kgen.commands.outcome import Options
 
 
 def run_build(
@@ -32,15 +28,6 @@ def run_build(
         ci_base=not check,
         progress=not check,
     )
-    if check:
-        return _run_build(options, check=check, show_diff=show_diff)
-    from kgen.stopping import stoppable
-
-    # A build that writes stops on SIGTERM or SIGHUP with nothing staged left behind.
-    return stoppable(lambda: _run_build(options, check=check, show_diff=show_diff))
-
-
-def _run_build(options: Options, *, check: bool, show_diff: bool) -> int:
     from kgen.commands.up_to_date import attempt_for
 
     # A run on inputs and a tree as the last one left them finds what it did, before
@@ -50,4 +37,10 @@ def _run_build(options: Options, *, check: bool, show_diff: bool) -> int:
         return replayed
     from kgen.commands.build_truth import build as command
 
-    return command(options, check=check, show_diff=show_diff, attempt=attempt)
+    if check:
+        return command(options, check=check, show_diff=show_diff, attempt=attempt)
+    from kgen.stopping import stoppable
+
+    # A build that writes stops on SIGTERM or SIGHUP with nothing staged left behind
+    # (a replay above writes nothing, and goes without it).
+    return stoppable(lambda: command(options, show_diff=show_diff, attempt=attempt))
