@@ -37,4 +37,10 @@ def run_build(
         return replayed
     from kgen.commands.build_truth import build as command
 
-    return command(options, check=check, show_diff=show_diff, attempt=attempt)
+    if check:
+        return command(options, check=check, show_diff=show_diff, attempt=attempt)
+    from kgen.stopping import stoppable
+
+    # A build that writes stops on SIGTERM or SIGHUP with nothing staged left behind
+    # (a replay above writes nothing, and goes without it).
+    return stoppable(lambda: command(options, show_diff=show_diff, attempt=attempt))

@@ -3,6 +3,7 @@ init (kept apart from kgen.cli so each module stays small)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -26,7 +27,10 @@ def schema(out: Path, check: bool) -> int:
     """Write JSON Schemas for job specs, overlays and kgen.yaml (draft-07, for editors) and the rendered jobs (2020-12, self-contained)."""
     from kgen.commands.generated import schema as command
 
-    return command(options_for(Path("."), "text"), out=out, check=check)
+    return _writing(
+        lambda: command(options_for(Path("."), "text"), out=out, check=check),
+        check=check,
+    )
 
 
 @click.command()
@@ -39,7 +43,9 @@ def argocd(root: Path, check: bool) -> int:
     job kind, and ignoreDifferences, from kgen.yaml argocd:."""
     from kgen.commands.generated import argocd as command
 
-    return command(options_for(root, "text"), check=check)
+    return _writing(
+        lambda: command(options_for(root, "text"), check=check), check=check
+    )
 
 
 @click.command()
@@ -52,7 +58,9 @@ def flux(root: Path, check: bool) -> int:
     every job kind; Flux 2.5 or later), from kgen.yaml flux:."""
     from kgen.commands.generated import flux as command
 
-    return command(options_for(root, "text"), check=check)
+    return _writing(
+        lambda: command(options_for(root, "text"), check=check), check=check
+    )
 
 
 @click.command("import")
@@ -76,7 +84,7 @@ def import_command(paths: tuple[Path, ...], out: Path) -> int:
     into job specs, with an overlay per input where inputs share a job name."""
     from kgen.commands.import_manifests import import_manifests as command
 
-    return command(options_for(Path("."), "text"), paths, out=out)
+    return _writing(lambda: command(options_for(Path("."), "text"), paths, out=out))
 
 
 @click.command()
@@ -93,7 +101,19 @@ def init(folder: Path, force: bool) -> int:
     schemas. Builds and validates clean straight away; never overwrites without --force."""
     from kgen.commands.init import init as command
 
-    return command(options_for(Path("."), "text"), folder, force=force)
+    return _writing(
+        lambda: command(options_for(Path("."), "text"), folder, force=force)
+    )
+
+
+def _writing(command: Callable[[], int], *, check: bool = False) -> int:
+    """`command`, stopped by SIGTERM or SIGHUP with nothing half-written left behind
+    (kgen.stopping), unless it only checks."""
+    if check:
+        return command()
+    from kgen.stopping import stoppable
+
+    return stoppable(command)
 
 
 TOOLS = (schema, argocd, flux, import_command, init)

@@ -174,6 +174,7 @@ def test_an_interrupt_during_the_renames_waits_for_the_last_file(
     assert stopped.returncode == (130 if name == "SIGINT" else -number), stopped.stderr
     assert "Traceback" not in stopped.stderr
     assert files_below(root / "manifests") == new
+    assert _staging(root) == []  # removed after the renames, before the end
 
 
 def test_a_killed_build_is_finished_by_the_next_build(tmp_path: Path):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from kgen.errors import shortened
+from kgen.stopping import Stopped
 
 MAX_RULE_LENGTH = 4_096
 MAX_NESTING = 32
@@ -150,6 +151,8 @@ def compile_rule(rule: str) -> Compiled:
         raise CelError(f"the rule nests brackets deeper than {MAX_NESTING} levels")
     try:
         program = library().compile(rule)
+    except (KeyboardInterrupt, Stopped):
+        raise  # Ctrl-C, SIGTERM, SIGHUP (kgen.stopping): not the rule's failure
     except BaseException as exc:
         raise _failed(exc) from None
     from kgen.check import cel_k8s  # with the runtime: only a schema with rules
@@ -239,6 +242,8 @@ def evaluate(rule: str, variables: dict[str, Any], budget: Budget | None = None)
         out = compiled.program.execute(context)
     except KeyError as exc:
         raise CelError(f"no such key: {shortened(str(exc.args[0]), 100)}") from None
+    except (KeyboardInterrupt, Stopped):
+        raise
     except BaseException as exc:
         raise (CelError(failures.messages[0]) if failures else _failed(exc)) from None
     if failures.messages:

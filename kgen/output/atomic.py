@@ -28,10 +28,11 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from kgen.output import left_staged
+from kgen.output.exchange import exchange as _exchange
 from kgen.output.journal_replay import finish
 from kgen.output.safe_paths import Refused, open_folder, write_new
 
-_RENAME_EXCHANGE = 2
 # A staging folder holds the marker and the tree; the old tree goes beside it when
 # renameat2 is missing.
 MARKER = "kgen-staging"
@@ -99,25 +100,43 @@ def recover(place: Place) -> None:
     pattern = re.compile(re.escape(place.prefix) + _STAGING_NAME)
     names = sorted(name for name in os.listdir(place.parent) if pattern.fullmatch(name))
     for name in names:
-        with contextlib.suppress(OSError):
-            # Killed between creating the folder and its marker: it is empty.
-            os.rmdir(name, dir_fd=place.parent)
-            continue
-        fd = _marked(place, name)
-        if fd is None:
-            continue
-        if not _unused(fd):  # another build is staging there now
-            os.close(fd)
-            continue
-        try:
-            if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
-                os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
-            finish(place, fd)  # files written in place: the rest of them
-        except OSError:
-            continue  # the old tree stays where it is, never removed
-        finally:
-            os.close(fd)
+        recover_one(place, name)
+
+
+def recover_one(place: Place, name: str, *, mine: bool = False) -> None:
+    """What recover does for the staging folder `name`; `mine`: this process made
+    it, and may hold its lock still (kgen.output.left_staged)."""
+    with contextlib.suppress(OSError):
+        # Killed between creating the folder and its marker: it is empty.
+        os.rmdir(name, dir_fd=place.parent)
+        left_staged.removed(place.parent, name)
+        return
+    fd = _marked(place, name)
+    if fd is None:
+        return
+    if not mine and not _unused(fd):  # another build is staging there now
+        os.close(fd)
+        return
+    try:
+        if not _exists(place.parent, place.name) and _is_folder(fd, OLD):
+            os.rename(OLD, place.name, src_dir_fd=fd, dst_dir_fd=place.parent)
+        finish(place, fd)  # files written in place: the rest of them
+    except OSError:
+        return  # the old tree stays where it is, never removed
+    finally:
+        os.close(fd)
+    _remove(place, name)
+
+
+def _remove(place: Place, name: str) -> None:
+    """Remove the staging folder `name`, all of it even if a signal stops it."""
+    try:
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+    except BaseException:
+        shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+        raise
+    finally:
+        left_staged.removed(place.parent, name)
 
 
 def _unused(fd: int) -> bool:
@@ -162,7 +181,7 @@ class Staged:
         (unless it went to swap_in)."""
         try:
             if remove and not self.swapped:
-                shutil.rmtree(self.name, ignore_errors=True, dir_fd=place.parent)
+                _remove(place, self.name)
         finally:
             os.close(self.tree)
             os.close(self.folder)
@@ -183,7 +202,7 @@ def open_staging(place: Place) -> Staged:
             os.close(folder)
             raise
     except BaseException:
-        shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+        _remove(place, name)
         raise
 
 
@@ -207,10 +226,12 @@ def _new_staging(place: Place) -> str:
     for attempt in range(100):
         # Then unguessable names: a pull request can plant names it can predict.
         name = base if attempt == 0 else f"{base}-{os.urandom(4).hex()}"
+        left_staged.made(place.parent, place.name, name)
         try:
             os.mkdir(name, 0o777, dir_fd=place.parent)
             return name
         except FileExistsError:
+            left_staged.removed(place.parent, name)  # not this process's
             continue
     raise FileExistsError(errno.EEXIST, "no free staging folder name", base)
 
@@ -229,16 +250,20 @@ def swap_in(place: Place, staged: str) -> str | None:
         _swap(place, stage, staged)
     except SwapError as failed:
         if failed.hint is None:  # nothing moved: the staged tree goes
-            shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+            _remove(place, staged)
         raise
     finally:
         os.close(stage)
     try:
         shutil.rmtree(staged, dir_fd=place.parent)
     except OSError as exc:
-        shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+        _remove(place, staged)
         if _exists(place.parent, staged):
             return _reason(exc)
+    except BaseException:
+        _remove(place, staged)  # stopped part way (Ctrl-C, a signal): the rest of it
+        raise
+    left_staged.removed(place.parent, staged)
     return None
 
 
@@ -269,27 +294,3 @@ def _swap(place: Place, stage: int, staged: str) -> None:
 
 def _reason(exc: BaseException) -> str:
     return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
-
-
-def _exchange(a_dir: int, a: str, b_dir: int, b: str) -> bool:
-    # Imported here: only a swap needs it, not a build that writes a few files in
-    # place or none (1-2 ms of a one-spec rebuild).
-    import ctypes
-
-    try:
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (AttributeError, OSError):
-        return False
-    renameat2.argtypes = [
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_uint,
-    ]
-    if renameat2(a_dir, os.fsencode(a), b_dir, os.fsencode(b), _RENAME_EXCHANGE) == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
-        return False
-    raise OSError(code, os.strerror(code), b)

@@ -7,6 +7,7 @@ link); outside it, the folders are the user's own choice.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 from pathlib import Path
@@ -140,11 +141,20 @@ def write_file(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.kgen-new-{os.getpid()}")
     try:
-        write_new(os.fspath(partial), encoded(text))
-    except FileExistsError:
-        os.unlink(partial)  # a leftover (or a planted link): removed, never followed
-        write_new(os.fspath(partial), encoded(text))
-    os.replace(partial, path)
+        try:
+            write_new(os.fspath(partial), encoded(text))
+        except FileExistsError:
+            os.unlink(
+                partial
+            )  # a leftover (or a planted link): removed, never followed
+            write_new(os.fspath(partial), encoded(text))
+        os.replace(partial, path)
+    except (
+        BaseException
+    ):  # a full disk, Ctrl-C, SIGTERM (kgen.stopping): no partial left
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
+        raise
 
 
 def encoded(text: str) -> bytes:

@@ -11,6 +11,7 @@ from pathlib import Path
 from kgen.errors import KgenError, Problem, UsageError, printable, shortened
 from kgen.output.generated import link_on_the_way
 from kgen.output.safe_paths import open_folder, write_new
+from kgen.stopping import Stopped
 
 
 def check_import_folder(out: Path) -> None:
@@ -79,9 +80,14 @@ def write_all(out: Path, files: dict[str, bytes]) -> None:
     made: list[str] = []
     try:
         for path, data in files.items():
+            made.append(path)  # first: a signal may land as soon as the file exists
             write_inside(out, path, data)
-            made.append(path)
+    except (KeyboardInterrupt, Stopped):  # Ctrl-C, SIGTERM, SIGHUP (kgen.stopping)
+        _undo(out, made, new_folders=new)
+        raise
     except OSError as exc:
+        if isinstance(exc, FileExistsError):
+            made.pop()  # created by someone else meanwhile: not the import's
         _undo(out, made, new_folders=new)
         where = exc.filename if isinstance(exc.filename, str) else out.as_posix()
         raise KgenError(

@@ -127,6 +127,8 @@ def write_in_place(
         _commit(output, tree, staged.folder, entries, replaced)
         _step("finish")
         os.unlink(JOURNAL, dir_fd=staged.folder)
+        # No journal: the folder goes, even if a signal held back stops the build.
+        staged.swapped = False
 
 
 def _commit(

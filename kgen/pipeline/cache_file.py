@@ -77,6 +77,8 @@ def write_cache_file(path: Path, data: bytes) -> None:
         with open(partial, "xb") as handle:
             handle.write(data)
         os.replace(partial, path)
-    except OSError:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(partial)
+        if not isinstance(exc, OSError):  # Ctrl-C, SIGTERM (kgen.stopping)
+            raise

@@ -1,0 +1,107 @@
+"""SIGTERM and SIGHUP stop a command that writes as Ctrl-C does: after its clean-up.
+
+A CI runner cancelling a job sends SIGTERM, a closed terminal SIGHUP. Left to their
+default they ended kgen at once, and a build left its staging folder
+(`.<output>.kgen-new-<pid>`, kgen.output.atomic) beside the output folder, where the
+job's next step (`git add -A`) could commit it. While a command that writes runs they
+raise Stopped in the main thread instead: each `with` and `finally` on the way out
+removes what it made, what kgen staged is swept once more (`at_stop`), and the process
+then dies of the signal as before (the shell sees 128 + its number), printing nothing.
+
+A signal whose handler is not the default (ignored, as under nohup, or a program's own)
+is left as it is. The renames of a build that writes in place still finish first
+(kgen.output.held_signals holds the signal and acts on it after them). A second signal
+while the first is cleaned up is ignored: the process dies of the first.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+
+STOPPING = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived. Not an Exception: nothing that catches those (a
+    problem turned into a message) may keep the command going."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The process whose handlers these are (a forked worker inherits them, not the
+# command's clean-up), whether its command runs, and the first signal that arrived.
+_owner = 0
+_running = False
+_received: int | None = None
+# Run before the process dies of a signal, once the command has unwound.
+_sweeps: list[Callable[[], None]] = []
+
+
+def at_stop(sweep: Callable[[], None]) -> None:
+    """Have `sweep` run if a signal stops the command (once it has unwound)."""
+    if sweep not in _sweeps:
+        _sweeps.append(sweep)
+
+
+def stoppable(command: Callable[[], int]) -> int:
+    """Run `command` with SIGTERM and SIGHUP raising Stopped; if one arrived, clean
+    up and die of it (even if something swallowed Stopped on the way)."""
+    global _owner, _running, _received
+    _owner, _running, _received = os.getpid(), True, None
+    try:
+        installed = [n for n in STOPPING if signal.getsignal(n) == signal.SIG_DFL]
+        for number in installed:
+            signal.signal(number, _stop)
+    except ValueError:  # not the main thread: signals are not this run's to handle
+        _running = False
+        return command()
+    try:
+        code = command()
+    except Stopped:
+        code = 0
+    finally:
+        _let_go(installed)
+    if _received is not None:
+        _die(_received)
+    return code
+
+
+def _let_go(installed: list[int]) -> None:
+    """The default handlers back. Where kgen.pipeline.forked has its own in place, it
+    puts ours back later, which then acts as the default would."""
+    global _running
+    _running = False
+    for number in installed:
+        try:
+            if signal.getsignal(number) is _stop:
+                signal.signal(number, signal.SIG_DFL)
+        except Stopped:  # a signal that arrived just now ran first (and is kept)
+            signal.signal(number, signal.SIG_DFL)
+
+
+def _stop(signum: int, _frame: object) -> None:
+    global _received
+    if os.getpid() == _owner and _received is not None:
+        return  # stopping already: the clean-up goes on
+    if os.getpid() != _owner or not _running:
+        # A forked worker, or the command is over: the default, as before.
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+        return
+    _received = signum
+    raise Stopped(signum)
+
+
+def _die(signum: int) -> None:
+    """Sweep what is left, then end of `signum` as its default would have."""
+    for sweep in _sweeps:
+        sweep()
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
+    os._exit(128 + signum)  # pragma: no cover - the signal is blocked
