@@ -128,6 +128,11 @@ def recover_one(place: Place, name: str, *, mine: bool = False) -> None:
     _remove(place, name)
 
 
+left_staged.recover_with(
+    lambda parent, output, name: recover_one(Place(parent, output, ""), name, mine=True)
+)
+
+
 def _remove(place: Place, name: str) -> None:
     """Remove the staging folder `name`, all of it even if a signal stops it."""
     try:

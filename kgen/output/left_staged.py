@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 from kgen.stopping import at_stop
@@ -25,6 +26,14 @@ class _Key(NamedTuple):
 
 # Each folder's parent (a descriptor of its own, kept open) and the output root's name.
 _made: dict[_Key, tuple[int, str]] = {}
+# How a folder left is recovered: kgen.output.atomic's recovery, which it hands over
+# when it loads (it notes each folder here, so this module cannot import it).
+_recover: list[Callable[[int, str, str], None]] = []
+
+
+def recover_with(recover: Callable[[int, str, str], None]) -> None:
+    """Recover each folder left with `recover(parent, output, name)`."""
+    _recover[:] = [recover]
 
 
 def _key(parent: int, name: str) -> _Key:
@@ -49,13 +58,12 @@ def removed(parent: int, name: str) -> None:
 
 def sweep() -> None:
     """Recover each staging folder still noted, as the next build would."""
-    from kgen.output.atomic import Place, recover_one
-
     while _made:
         key, (parent, output) = _made.popitem()
         try:
             with contextlib.suppress(OSError):
-                recover_one(Place(parent, output, ""), key.name, mine=True)
+                for recover in _recover:
+                    recover(parent, output, key.name)
         finally:
             os.close(parent)
 
