@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kgen.output.journal_replay import finish
+from kgen.output.lean_remove import remove_folder
 from kgen.output.safe_paths import Refused, open_folder, write_new
 
 _RENAME_EXCHANGE = 2
@@ -160,12 +161,16 @@ class Staged:
     def close(self, place: Place, *, remove: bool) -> None:
         """Close both folders (the lock goes), removing the staging folder first
         (unless it went to swap_in)."""
+        # The tree's descriptor first: near the open-file limit, removing the folder
+        # needs it (kgen.output.lean_remove).
+        os.close(self.tree)
         try:
             if remove and not self.swapped:
                 shutil.rmtree(self.name, ignore_errors=True, dir_fd=place.parent)
         finally:
-            os.close(self.tree)
             os.close(self.folder)
+        if remove and not self.swapped and _exists(place.parent, self.name):
+            remove_folder(place.parent, self.name)
 
 
 def open_staging(place: Place) -> Staged:
@@ -228,15 +233,19 @@ def swap_in(place: Place, staged: str) -> str | None:
     try:
         _swap(place, stage, staged)
     except SwapError as failed:
+        os.close(stage)  # first: removing the folder needs descriptors (Staged.close)
+        stage = -1
         if failed.hint is None:  # nothing moved: the staged tree goes
             shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+            remove_folder(place.parent, staged)
         raise
     finally:
-        os.close(stage)
+        if stage >= 0:
+            os.close(stage)
     try:
         shutil.rmtree(staged, dir_fd=place.parent)
     except OSError as exc:
-        shutil.rmtree(staged, ignore_errors=True, dir_fd=place.parent)
+        remove_folder(place.parent, staged)  # with fewer descriptors (lean_remove)
         if _exists(place.parent, staged):
             return _reason(exc)
     return None
