@@ -1,8 +1,8 @@
 """The one place where kgen's exceptions become exit codes, for kgen.cli (which turns
 click's own into theirs first) and for kgen.cli_quick alike.
 
-Exit codes: 0 ok; 1 invalid input or drift, or a standard output kgen cannot write to;
-2 usage; 3 internal error.
+Exit codes: 0 ok; 1 invalid input or drift, a standard output kgen cannot write to, or
+too few file descriptors (kgen.pipeline.descriptors); 2 usage; 3 internal error.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from kgen.cli_settings import fatal_format
 from kgen.cli_stdout import flush_stdout
 from kgen.errors import KgenError, UsageError, usage_text
+from kgen.pipeline.descriptors import limit_hinted
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -35,7 +36,7 @@ def guarded(command: Callable[[], object]) -> int:
 
         reporter = REPORTERS[fatal_format()]
         stream = sys.stdout if reporter.to_stdout else sys.stderr
-        reporter(stream=stream).report(exc.problems)
+        reporter(stream=stream).report(limit_hinted(exc.problems))
         return 1
     except Exception as exc:
         return ended_by(exc)
@@ -47,7 +48,12 @@ def ended_by(exc: Exception) -> int:
     cannot take what kgen prints (kgen.cli_stdout) or that the process started without
     is the machine's trouble, exit 1; anything else is a bug in kgen, exit 3."""
     from kgen.cli_stdout import StdoutError
+    from kgen.pipeline.descriptors import out_of_descriptors, too_few_message
 
+    if out_of_descriptors(exc):
+        # The machine's limit, not a bug: said as such, with the way out (exit 1).
+        sys.stderr.write(too_few_message(getattr(exc, "strerror", None)) + "\n")
+        return 1
     if isinstance(exc, StdoutError):
         reason = exc.strerror or str(exc)
     elif isinstance(exc, AttributeError) and sys.stdout is None and exc.obj is None:

@@ -14,6 +14,7 @@ from kgen.commands.scope import scope_for
 from kgen.errors import Problem, UsageError, usage_text
 from kgen.load.project import Project, load_project
 from kgen.output.root import argocd_problems, flux_problems, output_problems
+from kgen.pipeline.descriptors import limit_hinted
 from kgen.pipeline.records import RunResult, TextSink
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format
@@ -52,6 +53,8 @@ def report(options: Options, outcome: Outcome, *, to_stderr: bool = False) -> No
     reporter = REPORTERS[pick_format(options.report_format)]
     stream = options.out if reporter.to_stdout and not to_stderr else options.err
     problems = sorted(outcome.problems or [], key=lambda p: p.sort_key)
+    # A descriptor kgen could not open: the problem's hint names the open-file limit.
+    problems = limit_hinted(problems)
     reporter(stream=stream).report(problems, checked=checked_files(outcome.project))
 
 

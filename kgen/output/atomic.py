@@ -30,7 +30,11 @@ from dataclasses import dataclass
 
 from kgen.output import left_staged
 from kgen.output.exchange import exchange as _exchange
+from kgen.output.folder_entries import exists as _exists
+from kgen.output.folder_entries import is_folder as _is_folder
+from kgen.output.folder_entries import unused as _unused
 from kgen.output.journal_replay import finish
+from kgen.output.lean_remove import remove_folder
 from kgen.output.safe_paths import Refused, open_folder, write_new
 
 # A staging folder holds the marker and the tree; the old tree goes beside it when
@@ -137,37 +141,13 @@ def _remove(place: Place, name: str) -> None:
     """Remove the staging folder `name`, all of it even if a signal stops it."""
     try:
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
+        if _exists(place.parent, name):  # near the open-file limit: with fewer
+            remove_folder(place.parent, name)
     except BaseException:
         shutil.rmtree(name, ignore_errors=True, dir_fd=place.parent)
         raise
     finally:
         left_staged.removed(place.parent, name)
-
-
-def _unused(fd: int) -> bool:
-    """Whether no build holds the staging folder open at `fd` (the lock is taken, and
-    released when `fd` closes)."""
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _exists(folder: int, name: str) -> bool:
-    try:
-        os.stat(name, dir_fd=folder, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    return True
-
-
-def _is_folder(folder: int, name: str) -> bool:
-    try:
-        mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
-    except OSError:
-        return False
-    return stat.S_ISDIR(mode)
 
 
 @dataclass
@@ -184,12 +164,16 @@ class Staged:
     def close(self, place: Place, *, remove: bool) -> None:
         """Close both folders (the lock goes), removing the staging folder first
         (unless it went to swap_in)."""
+        # The tree's descriptor first: near the open-file limit, removing the folder
+        # needs it (kgen.output.lean_remove).
+        os.close(self.tree)
         try:
             if remove and not self.swapped:
                 _remove(place, self.name)
         finally:
-            os.close(self.tree)
             os.close(self.folder)
+        if remove and not self.swapped and _exists(place.parent, self.name):
+            remove_folder(place.parent, self.name)
 
 
 def open_staging(place: Place) -> Staged:
@@ -254,11 +238,14 @@ def swap_in(place: Place, staged: str) -> str | None:
     try:
         _swap(place, stage, staged)
     except SwapError as failed:
+        os.close(stage)  # first: removing the folder needs descriptors (Staged.close)
+        stage = -1
         if failed.hint is None:  # nothing moved: the staged tree goes
             _remove(place, staged)
         raise
     finally:
-        os.close(stage)
+        if stage >= 0:
+            os.close(stage)
     try:
         shutil.rmtree(staged, dir_fd=place.parent)
     except OSError as exc:

@@ -31,6 +31,7 @@ from kgen.output.index_grammar import (
 )
 from kgen.output.safe_paths import Refused, Unread, open_folder, open_root, read_file
 from kgen.output.tree_problems import refused_folder
+from kgen.pipeline.descriptors import out_of_descriptors
 
 __all__ = [
     "INDEX",
@@ -106,11 +107,19 @@ def read_index(root: Path, output: str) -> Index:
         os.close(folder)
 
 
+def _unless_too_few(exc: OSError) -> None:
+    """Raise `exc` as it is if it says the open-file limit is reached: the index is
+    sound, the limit is what to change (kgen.cli_guard says so)."""
+    if out_of_descriptors(exc):
+        raise exc
+
+
 def _open_output(root: Path, output: str) -> int | None:
     """The output root's descriptor, reached without links; None if there is none."""
     try:
         base = open_root(root)
     except OSError as exc:
+        _unless_too_few(exc)
         raise KgenError(
             damaged(index_path(output), f"cannot read it: {exc.strerror}")
         ) from None
@@ -121,6 +130,7 @@ def _open_output(root: Path, output: str) -> int | None:
     except Refused as exc:
         raise KgenError(refused_folder(exc, output)) from None
     except OSError as exc:
+        _unless_too_few(exc)
         raise KgenError(
             damaged(index_path(output), f"cannot read it: {exc.strerror}")
         ) from None
@@ -227,6 +237,7 @@ def _text(folder: int, output: str) -> str | None:
     except Refused as exc:
         raise KgenError(damaged(index, f"it is {exc.kind}, not a file")) from None
     except OSError as exc:
+        _unless_too_few(exc)
         raise KgenError(damaged(index, f"cannot read it: {exc.strerror}")) from None
     if data is None:
         return None

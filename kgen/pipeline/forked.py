@@ -157,9 +157,13 @@ def fork(
 ) -> Child | None:
     """A child running `work`, which writes into `folder` if any, and holds no
     inherited descriptor but `keep`; with `answer_limit` (at most PIPE_BYTES), what
-    `work` returns is the child's answer. None if the fork failed."""
+    `work` returns is the child's answer. None if the fork failed, or the answer's
+    pipe could not be opened."""
     assert answer_limit <= PIPE_BYTES
-    read, write = os.pipe() if answer_limit else (-1, -1)
+    try:
+        read, write = os.pipe() if answer_limit else (-1, -1)
+    except OSError:  # the open-file limit reached: the caller does the work itself
+        return None
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
     try:
         try:

@@ -192,17 +192,15 @@ def _ordered(
     signal) ends the run with an error: multiprocessing.Pool replaced it and waited
     for ever for the chunk it had taken; the executor says its pool is broken.
     A worker's exception crosses back as it is (_crossing)."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(
-        workers,
-        mp_context=context,
-        initializer=leave_with,
-        initargs=(os.getpid(),),
-    )
+    from kgen.pipeline.pool_start import start_pool
+
+    pool = start_pool(workers, initializer=leave_with, initargs=(os.getpid(),))
+    if pool is None:  # no room for workers (the open-file limit): the same, in-process
+        yield from map(_chunk, chunks)
+        return
     out: deque[Future[list[R]]] = deque()
     finished = False
     try:
