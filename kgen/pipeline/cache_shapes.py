@@ -46,6 +46,11 @@ _FACTS_TYPES = _types({str}, {tuple}, {frozenset}, {JobLoad}, {tuple, _NONE}, {t
 _CLAIM_TYPES = _types({int}, {str}, {bool}, {tuple}, {str, _NONE})
 _LOAD_TYPES = (str,) * 5 + (int, int, Decimal, Decimal)
 _FILE_TYPES = (str, str, str, str, tuple, str, int)
+# A field added to a record without its types here would make every entry a miss.
+assert len(_FACTS_TYPES) == len(Facts._fields)
+assert len(_CLAIM_TYPES) == len(Claim._fields)
+assert len(_LOAD_TYPES) == len(JobLoad._fields)
+assert len(_FILE_TYPES) == len(OutFile._fields)
 _TEXT = frozenset({str})
 _PATH_PART = frozenset({str, int})
 _in = frozenset.__contains__
