@@ -10,6 +10,7 @@ from pathlib import Path
 import yaml
 
 from kgen import __version__
+from kgen.errors import shortened
 from tests.conftest import REPO, RunKgen
 
 
@@ -173,3 +174,45 @@ def test_the_readme_job_validates_in_a_new_project(tmp_path: Path, run_kgen: Run
         0,
         "kgen: 2 jobs in 2 environments (4 renders): valid\n",
     )
+
+
+def test_init_refuses_an_unwritable_place_before_building_schemas(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch
+):
+    # Building every schema is most of init's time; a place it cannot write to is
+    # refused first (a pull request's CI step, or a typo, costs nothing), and the
+    # folders made on the way to it are removed.
+    def built(*_: object) -> None:
+        raise AssertionError("schemas built for a place kgen cannot write to")
+
+    monkeypatch.setattr("kgen.scaffold.project.schema_files", built)
+    monkeypatch.setattr("kgen.commands.init.schema_files", built)
+    long = "n" * 300
+    refused = run_kgen("init", f"new/{long}/project", cwd=tmp_path)
+    assert (refused.code, refused.err) == (
+        1,
+        f"new/{long}: error: cannot write {shortened(f'new/{long}', 200)}:"
+        " File name too long (io)\n"
+        "    hint: choose a folder kgen can write to\n"
+        "kgen: 1 error in 1 file\n",
+    )
+    (tmp_path / "afile").write_text("")
+    refused = run_kgen("init", "afile/project", cwd=tmp_path)
+    assert refused.code == 1, refused
+    assert "afile is a file where a folder must be" in refused.err
+    assert sorted(os.listdir(tmp_path)) == ["afile"]
+
+
+def test_a_failed_init_removes_the_folder_it_made(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch
+):
+    # Ctrl-C after three files: what init made goes, folders and files.
+    from kgen.output.generated import write_files
+
+    def stopped(files: dict[Path, str], paths: list[Path]) -> None:
+        write_files(files, paths[:3])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("kgen.commands.init.write_files", stopped)
+    assert run_kgen("init", "a/b/project", cwd=tmp_path).code == 130
+    assert os.listdir(tmp_path) == []

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
 from kgen.commands.outcome import report as report_problems
-from kgen.errors import UsageError, printable
-from kgen.output.generated import stale_files, write_files
+from kgen.errors import Problem, UsageError, printable
+from kgen.output.generated import stale_files, unwritable, write_files
 from kgen.scaffold.project import (
     existing,
     gitignore,
@@ -27,9 +28,31 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
     # cannot write to is refused before any of it.
     files = scaffold(folder)
     _, problems = stale_files({**files, folder / ".gitignore": ""}, root=folder)
+    made: list[Path] = []
+    if not problems:
+        made, problems = _try_folder(folder)
     if problems:
         report_problems(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
+    try:
+        code = _init(options, folder, files, made, force=force)
+    except BaseException:
+        # Stopped (Ctrl-C, SIGTERM) or refused: no empty project folder is left.
+        _undo([], made)
+        raise
+    if code != EXIT_OK:
+        _undo([], made)
+    return code
+
+
+def _init(
+    options: Options,
+    folder: Path,
+    files: dict[Path, str],
+    made: list[Path],
+    *,
+    force: bool,
+) -> int:
     files |= schema_files(folder)
     taken = existing(files)
     if taken and not force:
@@ -45,8 +68,12 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
         report_problems(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
     fresh = [path for path in stale if not os.path.lexists(path)]
-    folders = _missing_folders(stale)
-    problems = write_files(files, stale)
+    folders = _missing_folders(stale) + made
+    try:
+        problems = write_files(files, stale)
+    except BaseException:
+        _undo(fresh, folders)
+        raise
     if problems:
         _undo(fresh, folders)
         report_problems(options, Outcome(None, None, problems))
@@ -59,6 +86,25 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
         f"{NEXT.format(cd=_cd(folder))}\n"
     )
     return EXIT_OK
+
+
+def _try_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """Make `folder` (and the folders on the way) and a file in it, so that a place
+    kgen cannot write to (/proc, a read-only mount, a name too long) is refused
+    before the schemas are built; the folders it made, deepest first."""
+    made: list[Path] = []
+    try:
+        for place in (*reversed(folder.parents), folder):
+            if not os.path.lexists(place):
+                os.mkdir(place)
+                made.insert(0, place)
+        handle, probe = tempfile.mkstemp(prefix=".kgen-init-", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        _undo([], made)
+        return [], [unwritable(folder, exc)]
+    return made, []
 
 
 def _cd(folder: Path) -> str:
