@@ -2,7 +2,7 @@
 click's own into theirs first) and for kgen.cli_quick alike.
 
 Exit codes: 0 ok; 1 invalid input or drift, a standard output kgen cannot write to, or
-too few file descriptors (kgen.pipeline.descriptors); 2 usage; 3 internal error.
+too few file descriptors (kgen.descriptors); 2 usage; 3 internal error.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from kgen.cli_settings import fatal_format
 from kgen.cli_stdout import flush_stdout
+from kgen.descriptors import limit_hinted
 from kgen.errors import KgenError, UsageError, usage_text
-from kgen.pipeline.descriptors import limit_hinted
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
@@ -48,7 +48,7 @@ def ended_by(exc: Exception) -> int:
     cannot take what kgen prints (kgen.cli_stdout) or that the process started without
     is the machine's trouble, exit 1; anything else is a bug in kgen, exit 3."""
     from kgen.cli_stdout import StdoutError
-    from kgen.pipeline.descriptors import out_of_descriptors, too_few_message
+    from kgen.descriptors import out_of_descriptors, too_few_message
 
     if out_of_descriptors(exc):
         # The machine's limit, not a bug: said as such, with the way out (exit 1).

@@ -140,7 +140,7 @@ POOL_REFUSED = """
 import resource, sys
 import kgen.pipeline.pool_start as pool_start
 from kgen.pipeline.parallel import map_units
-from kgen.pipeline.descriptors import open_count
+from kgen.descriptors import open_count
 
 pool_start.workers_within = lambda workers: workers  # no room asked: the pool tries
 held = open_count()

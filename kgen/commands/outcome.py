@@ -11,10 +11,10 @@ from kgen.commands.options import EXIT_OK as EXIT_OK
 from kgen.commands.options import EXIT_PROBLEMS as EXIT_PROBLEMS
 from kgen.commands.options import Options as Options
 from kgen.commands.scope import scope_for
+from kgen.descriptors import limit_hinted
 from kgen.errors import Problem, UsageError, usage_text
 from kgen.load.project import Project, load_project
 from kgen.output.root import argocd_problems, flux_problems, output_problems
-from kgen.pipeline.descriptors import limit_hinted
 from kgen.pipeline.records import RunResult, TextSink
 from kgen.pipeline.run import run
 from kgen.report.formats import REPORTERS, pick_format

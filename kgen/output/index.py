@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from kgen.descriptors import out_of_descriptors
 from kgen.errors import KgenError
 from kgen.output.index_grammar import (
     HEADER,
@@ -31,7 +32,6 @@ from kgen.output.index_grammar import (
 )
 from kgen.output.safe_paths import Refused, Unread, open_folder, open_root, read_file
 from kgen.output.tree_problems import refused_folder
-from kgen.pipeline.descriptors import out_of_descriptors
 
 __all__ = [
     "INDEX",

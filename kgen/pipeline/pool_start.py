@@ -1,7 +1,7 @@
 """Start the pool of forked workers kgen.pipeline.parallel spreads work over, or say
 there is none to have, so that the work runs in-process with the same results.
 
-A pool needs descriptors (kgen.pipeline.descriptors) and processes. Asked for more than
+A pool needs descriptors (kgen.descriptors) and processes. Asked for more than
 the open-file limit leaves room for, it gets fewer workers, or none. One that fails to
 start all the same (the limit reached by the time it forks, no process left to fork)
 is taken apart: every worker it started is killed and reaped, and what it opened is
@@ -15,7 +15,7 @@ import gc
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kgen.pipeline.descriptors import workers_within
+from kgen.descriptors import workers_within
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
