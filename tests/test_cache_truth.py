@@ -239,7 +239,13 @@ TREES: dict[str, Callable[[Path], None]] = {
     "a-file-removed": _remove_alpha,
     "a-new-job": _new_job,
 }
-COMMANDS = {"check": ("build", "--check"), "build": ("build",), "diff": ("diff",)}
+COMMANDS = {
+    "check": ("build", "--check"),
+    "build": ("build",),
+    "diff": ("diff",),
+    "validate": ("validate",),
+    "validate-strict": ("validate", "--strict"),
+}
 
 
 def _warm(root: Path, run_kgen: RunKgen) -> Path:
@@ -265,9 +271,33 @@ def _answer(
     return result.code, shown, files_below(root / "manifests")
 
 
-@pytest.mark.parametrize("tree", list(TREES))
-@pytest.mark.parametrize("forgery", list(FORGERIES))
-@pytest.mark.parametrize("command", list(COMMANDS))
+# The limit docs/guarantees.md states: a validate that passes rests on the identities
+# the cache served (checking them means parsing every job, the work the cache saves);
+# one renamed out of an environment's selection is not validated there. A failure,
+# though, never rests on the cache.
+_VALIDATE_PASS_LIMIT = pytest.mark.xfail(
+    strict=True, reason="a passing validate rests on the served identities"
+)
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(
+            command,
+            forgery,
+            tree,
+            marks=_VALIDATE_PASS_LIMIT
+            if (command, forgery) == ("validate", "identity-renamed")
+            and tree != "a-new-job"
+            else (),
+        )
+        for command in COMMANDS
+        for forgery in FORGERIES
+        for tree in TREES
+    ]
+
+
+@pytest.mark.parametrize(("command", "forgery", "tree"), _cases())
 def test_a_forged_cache_changes_no_answer(
     command: str,
     forgery: str,

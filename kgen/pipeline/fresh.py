@@ -51,17 +51,23 @@ _ACROSS_JOBS = frozenset(
 )
 
 
-def doubt(project: Project | None, problems: Iterable[Problem] | None) -> None:
-    """Before a failure is reported: raise CacheDisagrees if one of its errors may
-    rest on something the cache served (it is run again without the cache). An error
-    in a job file the cache gave nothing of, by a rule of that job alone, does not."""
+def doubt(
+    project: Project | None,
+    problems: Iterable[Problem] | None,
+    *,
+    warnings: bool = False,
+) -> None:
+    """Before a failure is reported: raise CacheDisagrees if one of its errors (and
+    warnings, where they fail the command: `validate --strict`) may rest on something
+    the cache served (it is run again without the cache). An error in a job file the
+    cache gave nothing of, by a rule of that job alone, does not."""
     served = project.cache.served if project is not None else None
     if project is None or not served:
         return
     jobs = f"{project.spec.jobs}/"
     cached = _served_files(project, served)
     for problem in problems or ():
-        if problem.severity != "error":
+        if problem.severity != "error" and not warnings:
             continue
         file = problem.file or ""
         if file in cached or not file.startswith(jobs) or problem.code in _ACROSS_JOBS:
