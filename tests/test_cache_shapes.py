@@ -9,6 +9,8 @@ must answer as it does without the cache, never exit 3 (kgen.pipeline.cache_shap
 from __future__ import annotations
 
 import shutil
+import types
+import typing
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
@@ -17,6 +19,8 @@ from typing import Any
 import pytest
 
 from kgen.errors import Problem
+from kgen.pipeline import cache_shapes
+from kgen.pipeline.facts import Claim, Facts, JobLoad, OutFile
 from tests.conftest import RunKgen
 from tests.test_cache_truth import _answer, _edit_table, _folder, _warm
 
@@ -123,3 +127,33 @@ def _validated(root: Path, raw: bytes, run_kgen: RunKgen) -> tuple[Any, Any, Any
     project, problems = load_project(root, use_cache=False)
     assert project is not None and not problems
     return digest(raw), project.doc, project.spec
+
+
+def _runtime(hint: Any) -> frozenset[type]:
+    """The classes a value annotated `hint` is made of: `str | None` is str or
+    NoneType, `tuple[str, ...]` a tuple, `Literal["error", "warning"]` a str."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        return frozenset().union(*map(_runtime, typing.get_args(hint)))
+    if origin is typing.Literal:
+        return frozenset(type(value) for value in typing.get_args(hint))
+    return frozenset({origin or hint})
+
+
+@pytest.mark.parametrize(
+    ("record", "table"),
+    [
+        (Problem, "_PROBLEM_TYPES"),
+        (Facts, "_FACTS_TYPES"),
+        (Claim, "_CLAIM_TYPES"),
+        (JobLoad, "_LOAD_TYPES"),
+        (OutFile, "_FILE_TYPES"),
+    ],
+)
+def test_each_shape_table_is_its_records_annotations(record: type, table: str):
+    # The tables are kept by hand (reading the annotations costs each run a few
+    # milliseconds); a field whose type changes without its table would make every
+    # entry of the cache a miss, or let a wrong one through.
+    kept = getattr(cache_shapes, table)
+    kept = tuple(k if isinstance(k, frozenset) else frozenset({k}) for k in kept)
+    assert kept == tuple(map(_runtime, typing.get_type_hints(record).values()))
