@@ -99,11 +99,16 @@ def _try_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
                 os.mkdir(place)
                 made.insert(0, place)
         handle, probe = tempfile.mkstemp(prefix=".kgen-init-", dir=folder)
-        os.close(handle)
-        os.unlink(probe)
+        try:
+            os.close(handle)
+        finally:
+            os.unlink(probe)
     except OSError as exc:
         _undo([], made)
         return [], [unwritable(folder, exc)]
+    except BaseException:  # stopped meanwhile (Ctrl-C, SIGTERM)
+        _undo([], made)
+        raise
     return made, []
 
 
