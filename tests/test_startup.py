@@ -7,6 +7,7 @@ never times: a light command that starts importing a heavy library fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -193,6 +194,19 @@ def test_validate_of_a_job_neither_reads_nor_checks_the_team_objects(tmp_path: P
         code, modules = imported("validate", named, cwd=root)
         assert code == 1
         assert "kgen.resources.check" in modules
+
+
+def test_the_records_every_run_makes_are_no_dataclasses():
+    # A dataclass's methods are compiled from source text as its module is imported (a
+    # frozen one of ten fields: 6 M instructions); kgen's made a twentieth of a one-spec
+    # validate. The records every run makes are NamedTuples.
+    from kgen.commands.options import Options
+    from kgen.pipeline.run import _Work
+    from kgen.rules.context import RuleContext
+    from kgen.rules.info import RuleInfo
+
+    records = (Options, _Work, RuleContext, RuleInfo)
+    assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 
 def test_plugin_discovery_stays_on_where_asked_for(tmp_path: Path):
