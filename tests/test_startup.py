@@ -201,11 +201,18 @@ def test_the_records_every_run_makes_are_no_dataclasses():
     # frozen one of ten fields: 6 M instructions); kgen's made a twentieth of a one-spec
     # validate. The records every run makes are NamedTuples.
     from kgen.commands.options import Options
+    from kgen.merge.layers import Layer
+    from kgen.patch.context import PatchSource
+    from kgen.pipeline.records import Render, RenderedJob
     from kgen.pipeline.run import _Work
+    from kgen.render.base import Environment
+    from kgen.render.roles import RoleSettings
+    from kgen.render.volumes import LogSource
     from kgen.rules.context import RuleContext
     from kgen.rules.info import RuleInfo
 
-    records = (Options, _Work, RuleContext, RuleInfo)
+    records: list[type] = [Options, _Work, RuleContext, RuleInfo, Environment, Layer]
+    records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings]
     assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 

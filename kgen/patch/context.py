@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Origin
@@ -21,10 +21,10 @@ IDENTITY: tuple[DataPath, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class PatchSource:
+class PatchSource(NamedTuple):
     """One entry of a `patches:` list: `base` is its data path in its file, `where`
-    gives the origin of a data path of that file."""
+    gives the origin of a data path of that file. A NamedTuple: a frozen dataclass's
+    methods were compiled from source at import."""
 
     patch: ObjectPatch
     base: DataPath

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
 
-@dataclass(frozen=True)
-class RenderedJob:
-    """One job rendered for one environment, with what it was made from."""
+class RenderedJob(NamedTuple):
+    """One job rendered for one environment, with what it was made from. A NamedTuple
+    (as Render): a frozen dataclass's methods were compiled from source at import."""
 
     env: Environment
     job: JobSource
@@ -33,8 +33,7 @@ class RenderedJob:
     layers: tuple[Layer, ...] = ()
 
 
-@dataclass(frozen=True)
-class Render:
+class Render(NamedTuple):
     """What a run keeps of every render: the job, its overlays and its facts."""
 
     env: Environment
