@@ -199,20 +199,23 @@ def test_validate_of_a_job_neither_reads_nor_checks_the_team_objects(tmp_path: P
 def test_the_records_every_run_makes_are_no_dataclasses():
     # A dataclass's methods are compiled from source text as its module is imported (a
     # frozen one of ten fields: 6 M instructions); kgen's made a twentieth of a one-spec
-    # validate. The records every run makes are NamedTuples.
+    # validate. The records every run makes are NamedTuples (or plain classes).
     from kgen.commands.options import Options
     from kgen.merge.layers import Layer
+    from kgen.output.index import Index
+    from kgen.output.safe_paths import Unread
     from kgen.patch.context import PatchSource
-    from kgen.pipeline.records import Render, RenderedJob
+    from kgen.pipeline.records import Render, RenderedJob, RunResult
     from kgen.pipeline.run import _Work
-    from kgen.render.base import Environment
+    from kgen.render.base import Environment, Manifest
     from kgen.render.roles import RoleSettings
     from kgen.render.volumes import LogSource
     from kgen.rules.context import RuleContext
     from kgen.rules.info import RuleInfo
 
     records: list[type] = [Options, _Work, RuleContext, RuleInfo, Environment, Layer]
-    records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings]
+    records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings, Manifest]
+    records += [Index, Unread, RunResult]
     assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.errors import DataPath
@@ -30,9 +29,8 @@ class Environment(NamedTuple):
     forbidden: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Manifest:
-    """One Kubernetes object as kgen will write it."""
+class Manifest(NamedTuple):
+    """One Kubernetes object as kgen will write it (a NamedTuple, as Environment)."""
 
     kind: str
     name: str
