@@ -202,9 +202,10 @@ def test_the_records_every_run_makes_are_no_dataclasses():
     # validate. The records every run makes are NamedTuples (or plain classes).
     from kgen.commands.options import Options
     from kgen.merge.layers import Layer
+    from kgen.merge.provenance import Provenance
     from kgen.output.index import Index
     from kgen.output.safe_paths import Unread
-    from kgen.patch.context import PatchSource
+    from kgen.patch.context import Patching, PatchSource
     from kgen.pipeline.records import Render, RenderedJob, RunResult
     from kgen.pipeline.run import _Work
     from kgen.render.base import Environment, Manifest
@@ -215,7 +216,7 @@ def test_the_records_every_run_makes_are_no_dataclasses():
 
     records: list[type] = [Options, _Work, RuleContext, RuleInfo, Environment, Layer]
     records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings, Manifest]
-    records += [Index, Unread, RunResult]
+    records += [Index, Unread, RunResult, Patching, Provenance]
     assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 
