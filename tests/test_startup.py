@@ -205,6 +205,7 @@ def test_the_records_every_run_makes_are_no_dataclasses():
     from kgen.merge.provenance import Provenance
     from kgen.output.index import Index
     from kgen.output.safe_paths import Unread
+    from kgen.output.scan import Scan
     from kgen.patch.context import Patching, PatchSource
     from kgen.pipeline.records import Render, RenderedJob, RunResult
     from kgen.pipeline.run import _Work
@@ -216,7 +217,7 @@ def test_the_records_every_run_makes_are_no_dataclasses():
 
     records: list[type] = [Options, _Work, RuleContext, RuleInfo, Environment, Layer]
     records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings, Manifest]
-    records += [Index, Unread, RunResult, Patching, Provenance]
+    records += [Index, Unread, RunResult, Patching, Provenance, Scan]
     assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 
