@@ -7,6 +7,7 @@ never times: a light command that starts importing a heavy library fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from kgen import __version__
+from kgen.commands import scope
+from kgen.resources import read
 from tests.conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -169,6 +172,53 @@ def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path)
     assert {"click", "kgen.cli", "kgen.cli_tools", "kgen.complete"} & modules == set()
     # A project without CRDs loads none of their checks.
     assert set(CRD_CHECKS) & modules == set()
+
+
+SECRET = "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\n"
+
+
+def test_validate_of_a_job_neither_reads_nor_checks_the_team_objects(tmp_path: Path):
+    # A problem of an object in resources/ is reported at the object's file, out of
+    # the scope of `kgen validate jobs/x.yaml` (kgen.commands.scope): such a run does
+    # not check them at all (a twentieth of it). A path in resources/ or kgen.yaml
+    # (everything) still does.
+    assert scope.FOLDER == read.FOLDER
+    root = tmp_path / "project"
+    generate(root, 1)
+    (root / "resources").mkdir()
+    (root / "resources" / "token.yaml").write_text(SECRET)
+    code, modules = imported("validate", "jobs/job-00000.yaml", cwd=root)
+    assert code == 0
+    assert {"kgen.resources.read", "kgen.resources.check"} & modules == set()
+    for named in ("resources/token.yaml", "kgen.yaml"):
+        code, modules = imported("validate", named, cwd=root)
+        assert code == 1
+        assert "kgen.resources.check" in modules
+
+
+def test_the_records_every_run_makes_are_no_dataclasses():
+    # A dataclass's methods are compiled from source text as its module is imported (a
+    # frozen one of ten fields: 6 M instructions); kgen's made a twentieth of a one-spec
+    # validate. The records every run makes are NamedTuples (or plain classes).
+    from kgen.commands.options import Options
+    from kgen.merge.layers import Layer
+    from kgen.merge.provenance import Provenance
+    from kgen.output.index import Index
+    from kgen.output.safe_paths import Unread
+    from kgen.output.scan import Scan
+    from kgen.patch.context import Patching, PatchSource
+    from kgen.pipeline.records import Render, RenderedJob, RunResult
+    from kgen.pipeline.run import _Work
+    from kgen.render.base import Environment, Manifest
+    from kgen.render.roles import RoleSettings
+    from kgen.render.volumes import LogSource
+    from kgen.rules.context import RuleContext
+    from kgen.rules.info import RuleInfo
+
+    records: list[type] = [Options, _Work, RuleContext, RuleInfo, Environment, Layer]
+    records += [Render, RenderedJob, LogSource, PatchSource, RoleSettings, Manifest]
+    records += [Index, Unread, RunResult, Patching, Provenance, Scan]
+    assert [r.__name__ for r in records if dataclasses.is_dataclass(r)] == []
 
 
 def test_plugin_discovery_stays_on_where_asked_for(tmp_path: Path):

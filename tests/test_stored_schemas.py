@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
 from kgen.check import core, stored
-from kgen.check.output import job_schema
+from kgen.check.output import _fast_validator, fast_validator, job_schema
 from kgen.check.stored import stored_schema, use_folder
 
 KEY = ("test", "PyTorchJob", "v1", core.DEFAULT_KUBERNETES_VERSION)
@@ -150,3 +151,54 @@ def test_a_run_without_the_cache_stores_no_schema(
         assert stored._folder is not None and stored._folder.parent == cache
     finally:
         use_folder(before)
+
+
+def test_a_stored_output_schema_is_compiled_from_its_text_not_parsed_in_python(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Parsed in Python first, an output schema cost a third of compiling it, in every
+    # run that checks a job of its kind and target (a one-spec validate: eight).
+    version = core.DEFAULT_KUBERNETES_VERSION
+    instances: list[Any] = [{}, {"kind": 5}, {"apiVersion": "kubeflow.org/v1"}]
+    reference = jsonschema_rs.validator_for(built())
+    _fast_validator.cache_clear()
+    try:
+        fast_validator("PyTorchJob", "v1", version)  # built and stored
+        _fast_validator.cache_clear()
+        job_schema.cache_clear()
+
+        def refuse(*args: object, **kwargs: object) -> Any:
+            raise AssertionError("parsed in Python")
+
+        monkeypatch.setattr(json, "loads", refuse)
+        validator = fast_validator("PyTorchJob", "v1", version)
+    finally:
+        _fast_validator.cache_clear()
+        job_schema.cache_clear()
+    assert validator is not None
+    assert [validator.is_valid(i) for i in instances] == [
+        reference.is_valid(i) for i in instances
+    ]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [b'"type":}', b'"type":"integer"},"more":{}', b"}"],
+    ids=["not-json", "trailing", "empty-object-cut"],
+)
+def test_stored_text_that_is_not_a_schema_is_built_again(folder: Path, value: bytes):
+    stored_schema(KEY, lambda: {"type": "string"})
+    path, salt = stored._place(folder, "schema", KEY)
+    path.write_bytes(b'{"salt":"%s","value":{%s' % (salt.encode(), value))
+    validator = core.compiled(KEY, lambda: stored_schema(KEY, lambda: {"type": "null"}))
+    assert (validator.is_valid(None), validator.is_valid("a")) == (True, False)
+
+
+def test_stored_text_of_no_object_is_not_compiled(folder: Path):
+    # `true` is a schema that allows everything: only an object is taken as text.
+    stored_schema(KEY, lambda: {"type": "string"})
+    path, salt = stored._place(folder, "schema", KEY)
+    path.write_bytes(b'{"salt":"%s","value":true}' % salt.encode())
+    assert stored.stored_text(KEY) is None
+    validator = core.compiled(KEY, lambda: stored_schema(KEY, lambda: {"type": "null"}))
+    assert (validator.is_valid(None), validator.is_valid("a")) == (True, False)

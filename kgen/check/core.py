@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgen.check.lean import without_descriptions
-from kgen.check.stored import stored_schema
+from kgen.check.stored import stored_schema, stored_text
 from kgen.errors import DataPath, Problem
 from kgen.spec.keys import suggest
 
@@ -213,9 +214,29 @@ def _references(schema: Any) -> list[str]:
 def definition_schema(definition: str, version: str) -> dict[str, Any]:
     """A schema for one core definition, with what it references, to check with."""
     return stored_schema(
-        ("core", definition, version),
+        definition_key(definition, version),
         lambda: lean_with_definitions({"$ref": _DEFS + definition}, version),
     )
+
+
+def definition_key(definition: str, version: str) -> tuple[str, ...]:
+    """What definition_schema is stored under (kgen.check.stored)."""
+    return ("core", definition, version)
+
+
+def compiled(key: tuple[str, ...], schema: Callable[[], dict[str, Any]]) -> Any:
+    """jsonschema-rs's validator of the schema stored under `key`, compiled from its
+    text (no copy of it made in Python), else of `schema()`: what stored_schema gives,
+    which builds it again where the text is not JSON or no schema."""
+    import jsonschema_rs
+
+    text = stored_text(key)
+    if text is not None:
+        try:
+            return jsonschema_rs.validator_for(text)
+        except ValueError:  # jsonschema_rs.ValidationError too
+            pass
+    return jsonschema_rs.validator_for(schema())
 
 
 @functools.cache
@@ -230,9 +251,10 @@ def validator_for(
 @functools.cache
 def fast_validator(definition: str, version: str = DEFAULT_KUBERNETES_VERSION) -> Any:
     """The compiled check of the common case, a valid object; jsonschema words errors."""
-    import jsonschema_rs
-
-    return jsonschema_rs.validator_for(definition_schema(definition, version))
+    return compiled(
+        definition_key(definition, version),
+        lambda: definition_schema(definition, version),
+    )
 
 
 def check_object(

@@ -42,11 +42,16 @@ def job_schema(kind: str, target: str, version: str) -> dict[str, Any]:
     registered = kind_named(kind)
     assert registered is not None
     return stored_schema(
-        ("job", kind, target, version),
+        _key(kind, target, version),
         lambda: core.lean_with_definitions(
             envelope(registered, TARGETS[target]), version
         ),
     )
+
+
+def _key(kind: str, target: str, version: str) -> tuple[str, ...]:
+    """What job_schema is stored under (kgen.check.stored)."""
+    return ("job", kind, target, version)
 
 
 @functools.cache
@@ -68,15 +73,15 @@ def fast_validator(kind: str, target: str, version: str) -> Any:
 @functools.cache
 def _fast_validator(kind: str, target: str, version: str) -> Any:
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # noqa: F401
     except ImportError:  # pragma: no cover
         return None
     definition = CORE_DEFINITIONS.get(kind)
     if definition is not None:
-        schema = core.definition_schema(definition, version)
-    else:
-        schema = job_schema(kind, target, version)
-    return jsonschema_rs.validator_for(schema)
+        return core.fast_validator(definition, version)
+    return core.compiled(
+        _key(kind, target, version), lambda: job_schema(kind, target, version)
+    )
 
 
 def validator_for(

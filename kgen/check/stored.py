@@ -60,6 +60,25 @@ def stored_schema(
     return schema
 
 
+def stored_text(key: tuple[str, ...]) -> str | None:
+    """The schema an earlier run of this very kgen stored for `key`, as its JSON text,
+    unparsed, if it is an object: for jsonschema-rs, which reads the text itself
+    (kgen.check.core.compiled). Parsed here first, an output schema cost a third of what
+    compiling it costs. None: nothing kept (stored_schema builds it)."""
+    if _folder is None:
+        return None
+    path, salt = _place(_folder, "schema", key)
+    raw = read_cache_file(path, MAX_BYTES)
+    # What _write puts before the value, and the object's first brace.
+    head = b'{"salt":' + json.dumps(salt).encode() + b',"value":{'
+    if raw is None or not raw.startswith(head) or not raw.endswith(b"}"):
+        return None
+    try:
+        return raw[len(head) - 1 : -1].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def read_json(
     kind: str,
     key: tuple[str, ...],

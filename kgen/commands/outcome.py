@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from kgen.commands.options import EXIT_OK as EXIT_OK
 from kgen.commands.options import EXIT_PROBLEMS as EXIT_PROBLEMS
 from kgen.commands.options import Options as Options
-from kgen.commands.scope import scope_for
+from kgen.commands.scope import names_team_objects, scope_for
 from kgen.descriptors import limit_hinted
 from kgen.errors import Problem, UsageError, usage_text
 from kgen.load.project import Project, load_project
@@ -140,6 +140,9 @@ def _load_and_run(
     sink_for: Callable[[str], TextSink] | None = None,
     loaded: Callable[[Project], object] | None = None,
 ) -> Outcome:
+    # Named files: the team's objects are checked only where their problems are
+    # reported (kgen.commands.scope).
+    objects = not paths or names_team_objects(options.root, paths, cwd=Path.cwd())
     project, problems = load_project(
         options.root,
         extra_crds=options.crds,
@@ -147,6 +150,7 @@ def _load_and_run(
         # Many new jobs are parsed by the run's workers, each where it renders: one
         # pool (kgen.pipeline.pending); named jobs and paths are looked up first.
         defer_parse=not jobs and not paths,
+        team_objects=objects,
     )
     if project is None:
         return Outcome(None, None, problems)

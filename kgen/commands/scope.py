@@ -9,11 +9,17 @@ so an unrelated broken file elsewhere does not block this change.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from kgen.errors import Problem, printable
 from kgen.load.project import Overlay, Project
+from kgen.spec.project import PROJECT_FILE
+
+# The team's objects (kgen.resources.read.FOLDER, not imported: only a run that checks
+# them loads kgen.resources).
+FOLDER = "resources"
 
 
 class Scope(NamedTuple):
@@ -90,12 +96,21 @@ def scope_for(project: Project, paths: list[Path], *, cwd: Path) -> Scope:
     )
 
 
+def names_team_objects(root: Path, paths: Iterable[Path], *, cwd: Path) -> bool:
+    """Whether a run over `paths` reports problems of the team's objects: a path in
+    resources/, or kgen.yaml (everything). Otherwise each of their problems, located in
+    its own file, is out of scope, and checking them is a twentieth of a one-spec
+    validate."""
+    named = {_relative(root, cwd / p) for p in paths}
+    return PROJECT_FILE in named or any(p.split("/")[0] == FOLDER for p in named)
+
+
 def _holds_objects_of(named: set[str], env: str) -> bool:
     """Whether a named file is a team object `env` gets (resources/, kgen.resources):
     its pods are checked under that environment's policy."""
     for path in named:
         parts = path.split("/")
-        if parts[0] == "resources" and (len(parts) == 2 or parts[1:2] == [env]):
+        if parts[0] == FOLDER and (len(parts) == 2 or parts[1:2] == [env]):
             return True
     return False
 

@@ -69,9 +69,12 @@ def load_project(
     extra_crds: tuple[str, ...] = (),
     use_cache: bool = True,
     defer_parse: bool = False,
+    team_objects: bool = True,
 ) -> tuple[Project | None, list[Problem]]:
     """Load kgen.yaml, the overlays it names and every job spec; collect all problems.
-    `defer_parse`: the run that follows parses many new jobs itself (load_jobs)."""
+    `defer_parse`: the run that follows parses many new jobs itself (load_jobs);
+    `team_objects` False: the objects in resources/ are neither read nor checked (a run
+    that reports none of their problems: kgen.commands.scope)."""
     folder = cache_folder(root) if use_cache else None
     # Output schemas and the spec models' core schemas are kept beside the renders.
     use_folder(folder)
@@ -108,7 +111,7 @@ def load_project(
         *(part for o in overlays.values() for part in (o.name, read[o.doc.file])),
     )
     project = Project(root, doc, spec, overlays, jobs, crds, store, inputs, incomplete)
-    if not os.path.lexists(root / "resources"):
+    if not team_objects or not os.path.lexists(root / "resources"):
         return project, problems + crd_problems
     # Imported here: only a project with a resources/ folder needs it.
     from kgen.resources.load import load_resources

@@ -17,8 +17,8 @@ merge keys (kubernetes-sigs/kustomize#1027, #2825); kgen knows its own lists.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.load.document import Origin, Positions
@@ -39,15 +39,15 @@ NAMED_LISTS: Mapping[str, str] = {
 _MISSING: Any = object()
 
 
-@dataclass(frozen=True)
-class Layer:
-    """A partial spec to merge: its data, and where its values sit in their file."""
+class Layer(NamedTuple):
+    """A partial spec to merge: its data, and where its values sit in their file. A
+    NamedTuple: a frozen dataclass's methods were compiled from source at import."""
 
     data: Mapping[str, Any]
     positions: Positions
     root: DataPath  # where `data` sits inside its document, e.g. ('patch',)
     # Integers as written in its file, by origin (kgen.load.document.Document.written).
-    written: Mapping[Origin, str] = field(default_factory=dict)
+    written: Mapping[Origin, str] = MappingProxyType({})
 
 
 def merge_layers(

@@ -8,18 +8,24 @@ subtree by scanning every path made merging an N-item list O(N²) (an overlay pa
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from kgen.errors import DataPath
 from kgen.load.document import Origin
 
 
-@dataclass
 class Provenance:
-    """For each data path, the origin of its final value, and what it overrode."""
+    """For each data path, the origin of its final value, and what it overrode. A
+    plain class: as a dataclass its methods were compiled from source at import."""
 
-    origins: dict[DataPath, Origin]
-    overridden: dict[DataPath, list[Origin]] = field(default_factory=dict)
+    def __init__(
+        self,
+        origins: dict[DataPath, Origin],
+        overridden: dict[DataPath, list[Origin]] | None = None,
+    ) -> None:
+        self.origins = origins
+        self.overridden: dict[DataPath, list[Origin]] = (
+            {} if overridden is None else overridden
+        )
 
 
 class PathTree:

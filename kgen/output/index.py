@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from kgen.descriptors import out_of_descriptors
 from kgen.errors import KgenError
@@ -51,10 +50,10 @@ T = TypeVar("T")
 MAX_INDEX_BYTES = 12 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Index:
+class Index(NamedTuple):
     """Owned paths, each with its job's fingerprint (None for other files), and the
-    line each is on."""
+    line each is on. A NamedTuple: a frozen dataclass's methods were compiled from
+    source at import."""
 
     marks: dict[str, str | None]
     lines: dict[str, int]

@@ -13,8 +13,8 @@ import contextlib
 import errno
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -131,9 +131,9 @@ def open_file(folder: int, name: str, shown: str) -> int | None:
     return fd
 
 
-@dataclass(frozen=True)
-class Unread:
-    """A regular file left unread, being larger than the reader's limit."""
+class Unread(NamedTuple):
+    """A regular file left unread, being larger than the reader's limit. A NamedTuple:
+    a frozen dataclass's methods were compiled from source at import."""
 
     size: int
 

@@ -7,7 +7,6 @@ import os
 import struct
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from kgen.errors import KgenError, Problem
 from kgen.output.safe_paths import Refused, describe, open_folder
@@ -22,22 +21,32 @@ _STAT = struct.Struct("<QqqQQI")
 MAX_DEPTH = 32
 
 
-@dataclass
 class Scan:
-    """What the output root holds, by path from the project root."""
+    """What the output root holds, by path from the project root. A plain class: as a
+    dataclass its methods were compiled from source at import (1% of a replayed
+    `build --check`)."""
 
-    files: set[str] = field(default_factory=set)
-    folders: set[str] = field(default_factory=set)
-    # Anything else (a link, a named pipe...), with what it is.
-    odd: dict[str, str] = field(default_factory=dict)
-    # The tree record's lstats, where it has files to vouch for; the scan then notes
-    # the files whose lstat is the recorded one (`unchanged`), taken from the entry it
-    # has in hand, not by a second walk of the tree (kgen.output.stat_record).
-    recorded: Mapping[str, Stat] | None = None
-    unchanged: set[str] | None = None
-    # Where asked for (kgen.output.early_scan): each folder's fstat, taken before it
-    # was listed.
-    folder_stats: dict[str, Stat] | None = None
+    def __init__(
+        self,
+        *,
+        files: set[str] | None = None,
+        recorded: Mapping[str, Stat] | None = None,
+        unchanged: set[str] | None = None,
+        folder_stats: dict[str, Stat] | None = None,
+    ) -> None:
+        self.files: set[str] = set() if files is None else files
+        self.folders: set[str] = set()
+        # Anything else (a link, a named pipe...), with what it is.
+        self.odd: dict[str, str] = {}
+        # The tree record's lstats, where it has files to vouch for; the scan then
+        # notes the files whose lstat is the recorded one (`unchanged`), taken from the
+        # entry it has in hand, not by a second walk of the tree
+        # (kgen.output.stat_record).
+        self.recorded = recorded
+        self.unchanged = unchanged
+        # Where asked for (kgen.output.early_scan): each folder's fstat, taken before
+        # it was listed.
+        self.folder_stats = folder_stats
 
 
 def scan_below(folder: int, prefix: str, found: Scan, *, depth: int = 1) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 from typing import Any
 
 from kgen.errors import Problem
@@ -62,7 +61,7 @@ def apply_patches(
                 problems.append(problem)
                 break  # once per patch: its other objects would say the same
     patched = [
-        replace(o, body=body, patched=marks[i])
+        o._replace(body=body, patched=marks[i])
         if (body := bodies[i]) is not None
         else o
         for i, o in enumerate(objects)

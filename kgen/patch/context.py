@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Origin
@@ -21,28 +20,33 @@ IDENTITY: tuple[DataPath, ...] = (
 )
 
 
-@dataclass(frozen=True)
-class PatchSource:
+class PatchSource(NamedTuple):
     """One entry of a `patches:` list: `base` is its data path in its file, `where`
-    gives the origin of a data path of that file."""
+    gives the origin of a data path of that file. A NamedTuple: a frozen dataclass's
+    methods were compiled from source at import."""
 
     patch: ObjectPatch
     base: DataPath
     where: Callable[[DataPath], Origin]
 
 
-@dataclass
 class Patching:
     """`body` (the object's own copy) and where its patch sits: `base` is the patch's
-    data path in its file, `where` gives the origin of a data path in that file."""
+    data path in its file, `where` gives the origin of a data path in that file. A
+    plain class: as a dataclass its methods were compiled from source at import."""
 
-    body: dict[str, Any]
-    kind: str
-    name: str
-    base: DataPath
-    where: Callable[[DataPath], Origin]
-    marks: PatchMarks
-    budget: Budget
+    def __init__(
+        self,
+        body: dict[str, Any],
+        kind: str,
+        name: str,
+        base: DataPath,
+        where: Callable[[DataPath], Origin],
+        marks: PatchMarks,
+        budget: Budget,
+    ) -> None:
+        self.body, self.kind, self.name, self.base = body, kind, name, base
+        self.where, self.marks, self.budget = where, marks, budget
 
     @property
     def what(self) -> str:

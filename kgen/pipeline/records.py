@@ -8,7 +8,6 @@ the code that runs them (kgen.pipeline.run imports the rules across jobs).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from kgen.errors import Problem
@@ -21,9 +20,9 @@ if TYPE_CHECKING:
     from kgen.spec.job import JobSpec
 
 
-@dataclass(frozen=True)
-class RenderedJob:
-    """One job rendered for one environment, with what it was made from."""
+class RenderedJob(NamedTuple):
+    """One job rendered for one environment, with what it was made from. A NamedTuple
+    (as Render): a frozen dataclass's methods were compiled from source at import."""
 
     env: Environment
     job: JobSource
@@ -33,8 +32,7 @@ class RenderedJob:
     layers: tuple[Layer, ...] = ()
 
 
-@dataclass(frozen=True)
-class Render:
+class Render(NamedTuple):
     """What a run keeps of every render: the job, its overlays and its facts."""
 
     env: Environment
@@ -63,15 +61,18 @@ def without_texts(facts: Facts) -> Facts:
     return facts._replace(files=tuple(f._replace(text="") for f in facts.files))
 
 
-@dataclass
 class RunResult:
-    problems: list[Problem] = field(default_factory=list)
-    renders: list[Render] = field(default_factory=list)
-    environments: list[Environment] = field(default_factory=list)
-    # The full renders (specs and object trees), kept only when a command asks.
-    rendered: list[RenderedJob] = field(default_factory=list)
-    # Environments where a job failed before its render: its claims are unknown.
-    failed_envs: set[str] = field(default_factory=set)
+    """What a run found. A plain class: as a dataclass its methods were compiled from
+    source at import."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.renders: list[Render] = []
+        self.environments: list[Environment] = []
+        # The full renders (specs and object trees), kept only when a command asks.
+        self.rendered: list[RenderedJob] = []
+        # Environments where a job failed before its render: its claims are unknown.
+        self.failed_envs: set[str] = set()
 
     @property
     def errors(self) -> list[Problem]:

@@ -9,7 +9,7 @@ sorted; nothing is written here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kgen.check import ahead
 from kgen.errors import Problem
@@ -41,9 +41,10 @@ from kgen.rules.context import RuleContext
 from kgen.rules.project import check_project
 
 
-@dataclass(frozen=True)
-class _Work:
-    """Everything a render needs, set before worker processes fork so they inherit it."""
+class _Work(NamedTuple):
+    """Everything a render needs, set before worker processes fork so they inherit it.
+    A NamedTuple: a frozen dataclass's methods were compiled from source at import
+    (kgen's dataclasses: a twentieth of a one-spec validate)."""
 
     project: Project
     environments: list[tuple[Environment, list[Overlay]]]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.kinds.targets import ApiTarget
@@ -15,8 +14,10 @@ if TYPE_CHECKING:
 MANAGED_BY = {"app.kubernetes.io/managed-by": "kgen"}
 
 
-@dataclass(frozen=True)
-class Environment:
+class Environment(NamedTuple):
+    """An environment as its renders see it. A NamedTuple: a frozen dataclass's methods
+    were compiled from source at import."""
+
     name: str
     target: ApiTarget
     namespace: str | None = None
@@ -28,9 +29,8 @@ class Environment:
     forbidden: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Manifest:
-    """One Kubernetes object as kgen will write it."""
+class Manifest(NamedTuple):
+    """One Kubernetes object as kgen will write it (a NamedTuple, as Environment)."""
 
     kind: str
     name: str

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kgen.errors import Problem
@@ -64,4 +63,4 @@ def named_run(job: Manifest, spec: JobSpec, env: Environment) -> Manifest:
     metadata = job.body["metadata"]
     labels = dict(sorted({**metadata["labels"], JOB_LABEL: spec.name}.items()))
     body = {**job.body, "metadata": {**metadata, "name": name, "labels": labels}}
-    return replace(job, name=name, body=body)
+    return job._replace(name=name, body=body)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kgen.spec.job import JobSpec
 from kgen.spec.storage import SOURCE_DEFINITIONS, Volume
@@ -83,9 +82,10 @@ def claim_body(volume: Volume, meta: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class LogSource:
-    """The claim volume holding TensorBoard's logDir, and the logDir's path inside the claim."""
+class LogSource(NamedTuple):
+    """The claim volume holding TensorBoard's logDir, and the logDir's path inside the
+    claim. A NamedTuple: a frozen dataclass's methods were compiled from source at
+    import."""
 
     volume: Volume
     path_in_claim: str

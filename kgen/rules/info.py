@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kgen.errors import Severity
 
 
-@dataclass(frozen=True)
-class RuleInfo:
+class RuleInfo(NamedTuple):
+    """A NamedTuple: a frozen dataclass's methods were compiled from source at import."""
+
     id: str
     severity: Severity
     silenceable: bool
