@@ -11,7 +11,7 @@ then dies of the signal as before (the shell sees 128 + its number), printing no
 A signal whose handler is not the default (ignored, as under nohup, or a program's own)
 is left as it is. The renames of a build that writes in place still finish first
 (kgen.output.held_signals holds the signal and acts on it after them). A second signal
-while the first is cleaned up is ignored: the process dies of the first.
+(or Ctrl-C) while the first is cleaned up is ignored: the process dies of the first.
 """
 
 from __future__ import annotations
@@ -95,6 +95,9 @@ def _stop(signum: int, _frame: object) -> None:
         signal.raise_signal(signum)
         return
     _received = signum
+    # Ctrl-C now would cut the clean-up short (KeyboardInterrupt) and end the process
+    # as aborted, a half-removed project or staging folder left: ignored as well.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise Stopped(signum)
 
 

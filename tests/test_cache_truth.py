@@ -178,10 +178,10 @@ def _extra_file(root: Path) -> None:
     _edit_table(root, "texts-", text)
 
 
-def _problem(root: Path) -> None:
-    """alpha's render in dev comes with an error it does not have."""
+def _problem(root: Path, file: str = "jobs/alpha.yaml") -> None:
+    """alpha's render in dev comes with an error it does not have, in `file`."""
     key = _key(root, "alpha", "dev")
-    planted = Problem("planted", "planted-error", file="jobs/alpha.yaml", line=1)
+    planted = Problem("planted", "planted-error", file=file, line=1)
 
     def add(table: dict[str, Any]) -> None:
         if key in table:
@@ -215,6 +215,10 @@ FORGERIES: dict[str, Callable[[Path], None]] = {
     "renders-swapped-between-jobs": _swap_renders,
     "entry-claims-a-missing-job": _extra_file,
     "entry-with-a-planted-error": _problem,
+    # gamma is no job, or one the cache has nothing of (a-new-job adds it).
+    "entry-with-an-error-in-another-job": lambda root: _problem(
+        root, "jobs/gamma.yaml"
+    ),
     "every-file-truncated": _truncate,
     "tree-record-vouches-for-others": _vouch,
 }

@@ -166,3 +166,35 @@ def test_a_pool_that_cannot_start_works_in_process(room: int):
         timeout=TIMEOUT,
     )
     assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+
+
+STAGING_AT_THE_LIMIT = """
+import errno, os, resource, sys
+from kgen.descriptors import open_count
+from kgen.output.atomic import Place, open_staging
+
+parent = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (open_count() + int(sys.argv[2]), hard))
+try:
+    open_staging(Place(parent, "manifests", ""))
+except OSError as exc:
+    assert exc.errno == errno.EMFILE, exc
+finally:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+print(sorted(os.listdir(sys.argv[1])))
+"""
+
+
+@pytest.mark.parametrize("room", [1, 2, 3])
+def test_a_staging_folder_made_at_the_limit_is_removed(room: int, tmp_path: Path):
+    """`ulimit -n 5`: the staging folder was made, but no descriptor was left to open
+    it, nor to remove it (shutil.rmtree, kgen.output.lean_remove open it first): it
+    stayed beside the output, empty. An empty folder needs none to go."""
+    result = subprocess.run(
+        [sys.executable, "-c", STAGING_AT_THE_LIMIT, str(tmp_path), str(room)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert (result.returncode, result.stdout) == (0, "[]\n"), result.stderr

@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
 from kgen import __version__
@@ -185,7 +187,8 @@ def test_init_refuses_an_unwritable_place_before_building_schemas(
     def built(*_: object) -> None:
         raise AssertionError("schemas built for a place kgen cannot write to")
 
-    monkeypatch.setattr("kgen.scaffold.project.schema_files", built)
+    # Where init looks it up (patching kgen.scaffold.project first would have init
+    # imported with the fake, which undoing the second patch would then keep).
     monkeypatch.setattr("kgen.commands.init.schema_files", built)
     long = "n" * 300
     refused = run_kgen("init", f"new/{long}/project", cwd=tmp_path)
@@ -215,4 +218,30 @@ def test_a_failed_init_removes_the_folder_it_made(
 
     monkeypatch.setattr("kgen.commands.init.write_files", stopped)
     assert run_kgen("init", "a/b/project", cwd=tmp_path).code == 130
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("moment", ["a folder made", "the probe file made"])
+def test_an_init_stopped_as_it_tries_its_folder_removes_what_it_made(
+    tmp_path: Path, run_kgen: RunKgen, monkeypatch, moment: str
+):
+    # Ctrl-C (or SIGTERM, kgen.stopping) just after init made the first folder on the
+    # way, or its probe file: that folder, the one below it and the probe go too.
+    real_mkdir, real_open = os.mkdir, os.open
+
+    def mkdir(path: Any, *args: Any, **kwargs: Any) -> None:
+        real_mkdir(path, *args, **kwargs)
+        if moment == "a folder made" and Path(path) == Path("a"):
+            raise KeyboardInterrupt
+
+    def open_(path: Any, *args: Any, **kwargs: Any) -> int:
+        fd = real_open(path, *args, **kwargs)
+        if moment == "the probe file made" and Path(path).name.startswith(".kgen-init"):
+            os.close(fd)
+            raise KeyboardInterrupt
+        return fd
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    monkeypatch.setattr(os, "open", open_)
+    assert run_kgen("init", "a/b", cwd=tmp_path).code == 130
     assert os.listdir(tmp_path) == []

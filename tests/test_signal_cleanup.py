@@ -290,3 +290,44 @@ def test_a_stopped_build_leaves_no_partial_file_in_the_cache(tmp_path: Path):
     assert stopped.returncode == -signal.SIGTERM, stopped.stderr
     assert "Traceback" not in stopped.stderr
     assert [p.name for p in cache.rglob("*.tmp")] == []
+
+
+# SIGTERM while init writes, then Ctrl-C as it removes what it wrote.
+TERM_THEN_INT = """
+import os, signal, sys
+import kgen.commands.init as init
+import kgen.output.generated as generated
+
+real_write, real_undo = generated.write_new, init._undo
+calls = []
+
+def write_new(*args, **kwargs):
+    real_write(*args, **kwargs)
+    calls.append(1)
+    if len(calls) == 3:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+def undo(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGINT)
+    real_undo(*args, **kwargs)
+
+generated.write_new, init._undo = write_new, undo
+sys.argv = ["kgen", "init", "project"]
+from kgen.__main__ import run
+run()
+"""
+
+
+def test_ctrl_c_while_a_stopped_init_cleans_up_is_ignored(tmp_path: Path):
+    # The clean-up goes on, and the process dies of the first signal (kgen.stopping).
+    stopped = subprocess.run(
+        [sys.executable, "-c", TERM_THEN_INT],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "KGEN_NO_CACHE": "1"},
+    )
+    assert stopped.returncode == -signal.SIGTERM, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert os.listdir(tmp_path) == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
@@ -20,6 +19,7 @@ from kgen.scaffold.project import (
     schema_files,
 )
 
+_PROBE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 NEXT = "next: {cd}kgen build && kgen validate, then commit"
 
 
@@ -29,12 +29,12 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
     files = scaffold(folder)
     _, problems = stale_files({**files, folder / ".gitignore": ""}, root=folder)
     made: list[Path] = []
-    if not problems:
-        made, problems = _try_folder(folder)
-    if problems:
-        report_problems(options, Outcome(None, None, problems))
-        return EXIT_PROBLEMS
     try:
+        if not problems:
+            problems = _try_folder(folder, made)
+        if problems:
+            report_problems(options, Outcome(None, None, problems))
+            return EXIT_PROBLEMS
         code = _init(options, folder, files, made, force=force)
     except BaseException:
         # Stopped (Ctrl-C, SIGTERM) or refused: no empty project folder is left.
@@ -88,28 +88,31 @@ def _init(
     return EXIT_OK
 
 
-def _try_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
+def _try_folder(folder: Path, made: list[Path]) -> list[Problem]:
     """Make `folder` (and the folders on the way) and a file in it, so that a place
     kgen cannot write to (/proc, a read-only mount, a name too long) is refused
-    before the schemas are built; the folders it made, deepest first."""
-    made: list[Path] = []
+    before the schemas are built. Each folder it makes goes into `made`, deepest
+    first, as it is made: a signal may stop it at any moment (the caller undoes)."""
+    probe = None
     try:
         for place in (*reversed(folder.parents), folder):
             if not os.path.lexists(place):
-                os.mkdir(place)
-                made.insert(0, place)
-        handle, probe = tempfile.mkstemp(prefix=".kgen-init-", dir=folder)
-        try:
-            os.close(handle)
-        finally:
-            os.unlink(probe)
-    except OSError as exc:
-        _undo([], made)
-        return [], [unwritable(folder, exc)]
-    except BaseException:  # stopped meanwhile (Ctrl-C, SIGTERM)
-        _undo([], made)
-        raise
-    return made, []
+                made.insert(0, place)  # before it exists: see above
+                try:
+                    os.mkdir(place)
+                except OSError:
+                    made.pop(0)  # not made
+                    raise
+        probe = folder / f".kgen-init-{os.getpid()}-{os.urandom(4).hex()}"
+        os.close(os.open(probe, _PROBE_FLAGS, 0o600))
+        os.unlink(probe)
+    except BaseException as exc:  # refused, or stopped (Ctrl-C, SIGTERM)
+        _undo([] if probe is None else [probe], made)
+        made.clear()
+        if not isinstance(exc, OSError):
+            raise
+        return [unwritable(folder, exc)]
+    return []
 
 
 def _cd(folder: Path) -> str:

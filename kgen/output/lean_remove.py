@@ -21,6 +21,10 @@ def remove_folder(parent: int, name: str) -> None:
     """Remove folder `name` in the folder open at `parent`, with what is in it, as
     far as it can (what cannot be removed stays)."""
     with contextlib.suppress(OSError):
+        # Empty (made, and no descriptor left to fill it): it goes without one.
+        os.rmdir(name, dir_fd=parent)
+        return
+    with contextlib.suppress(OSError):
         _remove(parent, (name,))
 
 

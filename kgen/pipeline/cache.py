@@ -112,8 +112,10 @@ class Cache:
         self._texts: dict[str, dict[str, Texts]] = {}
         self._fresh: dict[str, Texts] = {}
         self._dirty: set[str] = set()
-        # What lookups gave this run: the keys of job identities and of renders.
+        # What lookups gave this run: the keys of job identities and of renders, and
+        # the files the problems of those renders name (kgen.pipeline.fresh.doubt).
         self.served: set[str] = set()
+        self.named: set[str] = set()
 
     def identity(self, key: str) -> Identity | None:
         self._asked.add(key)
@@ -153,6 +155,7 @@ class Cache:
             full = facts._replace(files=files), entry[1]
         self._used[key] = entry
         self.served.add(key)
+        self.named.update(p.file for p in entry[1] if p.file is not None)
         return full
 
     def texts(self, key: str) -> Texts | None:

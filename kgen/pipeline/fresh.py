@@ -65,7 +65,8 @@ def doubt(
     if project is None or not served:
         return
     jobs = f"{project.spec.jobs}/"
-    cached = _served_files(project, served)
+    # A served render's problems may name any file: a planted one, another job's.
+    cached = _served_files(project, served) | project.cache.named
     for problem in problems or ():
         if problem.severity != "error" and not warnings:
             continue
