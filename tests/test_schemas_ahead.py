@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kgen.check import ahead, output, stored
+from kgen.check import ahead, core, output, stored
 from kgen.pipeline import cache as kgen_cache
 from kgen.pipeline import forked, parallel, run
 from tests.conftest import REPO, RunKgen, files_below, no_hang
@@ -59,6 +59,10 @@ def _built(
     # this one, which earlier tests may have rendered in).
     for cached in (output._checks, output._fast_validator, output.job_schema):
         cached.cache_clear()
+    # The core definitions' validators too (an earlier test's team objects, a PVC or
+    # a Deployment, leave them built; stored in that test's cache folder, not this one).
+    core.validator_for.cache_clear()
+    core.fast_validator.cache_clear()
     monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / f"{name}-cache"))
     result = run_kgen("build", "-C", str(root))
     assert result.code == 0, result
