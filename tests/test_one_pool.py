@@ -201,7 +201,10 @@ def test_a_new_job_named_as_a_known_one(
             text = BROKEN.get(name, BROKEN["a-first.yaml"].replace("00007", "99999"))
             (root / "jobs" / name).write_text(text)
         code, out, err, pools = validate()
-        assert pools == (["fork"] if left == MANY else ["fork", "fork"])
+        # Then once more without the cache: a duplicate may rest on a served identity
+        # (kgen.pipeline.fresh.doubt).
+        once = ["fork"] if left == MANY else ["fork", "fork"]
+        assert pools == once * 2
         seen.append(
             (code, out.replace(str(root), "ROOT"), err.replace(str(root), "ROOT"))
         )

@@ -258,10 +258,12 @@ def test_many_new_jobs_with_hostile_ones_at_full_size(
             result = run_kgen("validate", "-C", str(root))
             runs.append((result.code, result.out, result.err, len(forked_pools)))
         seen[path] = runs
-    # Parsed where rendered: one pool; the third run finds every render in the cache
-    # the second left, whoever parsed.
-    assert [run[3] for run in seen["workers"]] == [1, 1, 0]
-    assert [run[3] for run in seen["loading"]] == [2, 2, 0]
+    # Parsed where rendered: one pool. The third run finds every render in the cache
+    # the second left, whoever parsed (no pool), but its duplicate-job error may rest
+    # on a served identity, so it runs once more without the cache, as the first did
+    # (kgen.pipeline.fresh.doubt).
+    assert [run[3] for run in seen["workers"]] == [1, 1, 1]
+    assert [run[3] for run in seen["loading"]] == [2, 2, 2]
     assert [run[:3] for run in seen["workers"]] == [run[:3] for run in seen["loading"]]
     code, out, err, _pools = seen["loading"][0]
     assert code == 1 and "duplicate-job" in out + err
