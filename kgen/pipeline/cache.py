@@ -121,9 +121,7 @@ class Cache:
         self._asked.add(key)
         found = None if _distrust else self.identities.get(key)
         if found is None or not identity_ok(found):
-            return (
-                None  # none, or not what kgen writes there (kgen.pipeline.cache_shapes)
-            )
+            return None  # none, or not of kgen's shape (kgen.pipeline.cache_shapes)
         self.served.add(key)
         return found
 
