@@ -12,6 +12,8 @@ A signal whose handler is not the default (ignored, as under nohup, or a program
 is left as it is. The renames of a build that writes in place still finish first
 (kgen.output.held_signals holds the signal and acts on it after them). A second signal
 (or Ctrl-C) while the first is cleaned up is ignored: the process dies of the first.
+So is SIGTERM or SIGHUP after Ctrl-C, whose clean-up runs then: the command ends as
+aborted (130).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Stopped(BaseException):
 _owner = 0
 _running = False
 _received: int | None = None
+_interrupted = False
 # Run before the process dies of a signal, once the command has unwound.
 _sweeps: list[Callable[[], None]] = []
 
@@ -52,12 +55,15 @@ def at_stop(sweep: Callable[[], None]) -> None:
 def stoppable(command: Callable[[], int]) -> int:
     """Run `command` with SIGTERM and SIGHUP raising Stopped; if one arrived, clean
     up and die of it (even if something swallowed Stopped on the way)."""
-    global _owner, _running, _received
-    _owner, _running, _received = os.getpid(), True, None
+    global _owner, _running, _received, _interrupted
+    _owner, _running, _received, _interrupted = os.getpid(), True, None, False
     try:
         installed = [n for n in STOPPING if signal.getsignal(n) == signal.SIG_DFL]
         for number in installed:
             signal.signal(number, _stop)
+        noted = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if noted:
+            signal.signal(signal.SIGINT, _interrupt)
     except ValueError:  # not the main thread: signals are not this run's to handle
         _running = False
         return command()
@@ -67,6 +73,8 @@ def stoppable(command: Callable[[], int]) -> int:
         code = 0
     finally:
         _let_go(installed)
+        if noted and signal.getsignal(signal.SIGINT) is _interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
     if _received is not None:
         _die(_received)
     return code
@@ -85,10 +93,19 @@ def _let_go(installed: list[int]) -> None:
             signal.signal(number, signal.SIG_DFL)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C, as Python's own handler, noted: a SIGTERM or SIGHUP while its clean-up
+    runs must not cut that short."""
+    global _interrupted
+    if os.getpid() == _owner and _running:
+        _interrupted = True
+    signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
+
+
 def _stop(signum: int, _frame: object) -> None:
     global _received
-    if os.getpid() == _owner and _received is not None:
-        return  # stopping already: the clean-up goes on
+    if os.getpid() == _owner and (_received is not None or _interrupted):
+        return  # stopping already (or aborting): the clean-up goes on
     if os.getpid() != _owner or not _running:
         # A forked worker, or the command is over: the default, as before.
         signal.signal(signum, signal.SIG_DFL)

@@ -331,3 +331,25 @@ def test_ctrl_c_while_a_stopped_init_cleans_up_is_ignored(tmp_path: Path):
     assert stopped.returncode == -signal.SIGTERM, stopped.stderr
     assert "Traceback" not in stopped.stderr
     assert os.listdir(tmp_path) == []
+
+
+# Ctrl-C while init writes, then SIGTERM as it removes what it wrote.
+INT_THEN_TERM = (
+    TERM_THEN_INT.replace("SIGTERM", "<FIRST>")
+    .replace("SIGINT", "SIGTERM")
+    .replace("<FIRST>", "SIGINT")
+)
+
+
+def test_sigterm_while_an_interrupted_init_cleans_up_is_ignored(tmp_path: Path):
+    # The clean-up Ctrl-C started goes on; the command ends as aborted.
+    stopped = subprocess.run(
+        [sys.executable, "-c", INT_THEN_TERM],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "KGEN_NO_CACHE": "1"},
+    )
+    assert (stopped.returncode, stopped.stderr) == (130, "\nkgen: aborted\n")
+    assert os.listdir(tmp_path) == []
