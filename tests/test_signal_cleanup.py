@@ -14,29 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import files_below, write_tree
+from tests.conftest import files_below
+from tests.test_atomic import _make_project
 
-JOBS = 60
 SIGNALS = ["SIGTERM", "SIGHUP"]
 # Each a share of a complete build's length: the early ones land while the renders
 # are staged, the late ones around the swap or the renames, or after the end.
 SWEEP = (0.1, 0.25, 0.4, 0.55, 0.7, 0.8, 0.9, 1.0)
-
-
-def _make_project(root: Path) -> Path:
-    files = {
-        "kgen.yaml": "environments:\n  a: [tag]\n  b: {overlays: [tag], namespace: b}\n"
-        "lint:\n  ignore:\n    resources-missing: synthetic jobs\n",
-        "overlays/tag.yaml": "patch:\n  image: repo/train:1\n",
-    }
-    for i in range(JOBS):
-        files[f"jobs/job-{i:03}.yaml"] = (
-            "framework: pytorch\nimage: repo/train:0\n"
-            "env:\n"
-            + "".join(f"  - {{name: VAR_{k}, value: '{k}'}}\n" for k in range(20))
-            + "roles:\n  master: {replicas: 1}\n  worker: {replicas: 3}\n"
-        )
-    return write_tree(root, files)
 
 
 def _set_job(root: Path, state: int) -> None:
@@ -318,21 +302,6 @@ run()
 """
 
 
-def test_ctrl_c_while_a_stopped_init_cleans_up_is_ignored(tmp_path: Path):
-    # The clean-up goes on, and the process dies of the first signal (kgen.stopping).
-    stopped = subprocess.run(
-        [sys.executable, "-c", TERM_THEN_INT],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        env={**os.environ, "KGEN_NO_CACHE": "1"},
-    )
-    assert stopped.returncode == -signal.SIGTERM, stopped.stderr
-    assert "Traceback" not in stopped.stderr
-    assert os.listdir(tmp_path) == []
-
-
 # Ctrl-C while init writes, then SIGTERM as it removes what it wrote.
 INT_THEN_TERM = (
     TERM_THEN_INT.replace("SIGTERM", "<FIRST>")
@@ -341,15 +310,26 @@ INT_THEN_TERM = (
 )
 
 
-def test_sigterm_while_an_interrupted_init_cleans_up_is_ignored(tmp_path: Path):
-    # The clean-up Ctrl-C started goes on; the command ends as aborted.
+@pytest.mark.parametrize(
+    ("script", "ends"),
+    [
+        # SIGTERM, then Ctrl-C: the process dies of the first (kgen.stopping).
+        (TERM_THEN_INT, (-signal.SIGTERM, "")),
+        # Ctrl-C, then SIGTERM: the command ends as aborted.
+        (INT_THEN_TERM, (130, "\nkgen: aborted\n")),
+    ],
+    ids=["term-then-int", "int-then-term"],
+)
+def test_a_second_signal_during_the_clean_up_is_ignored(
+    tmp_path: Path, script: str, ends: tuple[int, str]
+):
     stopped = subprocess.run(
-        [sys.executable, "-c", INT_THEN_TERM],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         cwd=tmp_path,
         timeout=120,
         env={**os.environ, "KGEN_NO_CACHE": "1"},
     )
-    assert (stopped.returncode, stopped.stderr) == (130, "\nkgen: aborted\n")
+    assert (stopped.returncode, stopped.stderr) == ends
     assert os.listdir(tmp_path) == []
