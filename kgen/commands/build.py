@@ -13,6 +13,7 @@ from kgen.commands.outcome import (
     Outcome,
     changed_in_place_problems,
     checked_files,
+    doubt_failure,
     load_and_run,
     report,
     run_scope,
@@ -78,7 +79,7 @@ def _build(
         loaded=None if check or options.envs else _scan_early(options),
     )
     if expected is None or outcome.project is None or outcome.result is None:
-        _doubt(outcome)
+        doubt_failure(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     keep(outcome, expected)  # freed as the process ends (kgen.cli_exit)
@@ -101,7 +102,7 @@ def _build(
         return code
     outcome.problems = [*(outcome.problems or []), *changed_in_place_problems(outcome)]
     if outcome.failed:  # an immutable field changed in place: nothing is written
-        _doubt(outcome)
+        doubt_failure(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     summary, write_problems = write_tree(
@@ -152,14 +153,6 @@ class _Fresh:
         project, result = self.outcome.project, self.outcome.result
         assert project is not None and result is not None
         return Fresh(self.root, project, result, self.output, self.texts)
-
-
-def _doubt(outcome: Outcome) -> None:
-    """Before a failure is reported (kgen.pipeline.fresh.doubt)."""
-    if outcome.project is not None and outcome.project.cache.served:
-        from kgen.pipeline.fresh import doubt
-
-        doubt(outcome.project, outcome.problems)
 
 
 def _vouch_for(
@@ -258,7 +251,7 @@ def diff(options: Options, *, exit_code: bool = False) -> int:
     """What `kgen build` would change (in the environments asked for), as a unified diff."""
     outcome, files = render_tree(options)
     if files is None or outcome.project is None or outcome.result is None:
-        _doubt(outcome)
+        doubt_failure(outcome)
         report(options, outcome)
         return EXIT_PROBLEMS
     output = outcome.project.spec.output

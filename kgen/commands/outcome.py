@@ -196,6 +196,24 @@ def _load_and_run(
     )
 
 
+def doubt_failure(
+    outcome: Outcome,
+    problems: list[Problem] | None = None,
+    *,
+    warnings: bool = False,
+) -> None:
+    """Before a failure is reported: CacheDisagrees if it may rest on what the cache
+    served (kgen.pipeline.fresh.doubt); `problems`: the outcome's, unless given."""
+    if outcome.project is not None and outcome.project.cache.served:
+        from kgen.pipeline.fresh import doubt
+
+        doubt(
+            outcome.project,
+            outcome.problems if problems is None else problems,
+            warnings=warnings,
+        )
+
+
 def changed_in_place_problems(outcome: Outcome) -> list[Problem]:
     if outcome.project is None or outcome.result is None or outcome.failed:
         return []

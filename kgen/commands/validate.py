@@ -9,6 +9,7 @@ from kgen.commands.outcome import (
     EXIT_PROBLEMS,
     Options,
     changed_in_place_problems,
+    doubt_failure,
     load_and_run,
     report,
     run_scope,
@@ -40,10 +41,8 @@ def _validate(options: Options, *, strict: bool, paths: tuple[Path, ...]) -> int
         *changed_in_place_problems(outcome),
     ]
     failing = [p for p in outcome.problems if strict or p.severity == "error"]
-    if failing and outcome.project is not None and outcome.project.cache.served:
-        from kgen.pipeline.fresh import doubt
-
-        doubt(outcome.project, failing, warnings=strict)
+    if failing:
+        doubt_failure(outcome, failing, warnings=strict)
     report(options, outcome)
     if outcome.result is not None and not failing:
         options.err.write(f"kgen: {run_scope(outcome.result)}: valid\n")
