@@ -108,7 +108,7 @@ def _kind_rows() -> dict[str, str]:
 
 def test_the_kinds_page_names_the_targets_the_registry_serves():
     from kgen.kinds import ALL_KINDS
-    from kgen.kinds.targets import named_targets
+    from kgen.kinds.target_names import named_targets
 
     rows = _kind_rows()
     assert rows == {kind.kind: named_targets(kind.targets) for kind in ALL_KINDS}

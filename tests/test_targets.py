@@ -139,7 +139,7 @@ def test_import_reads_the_release_from_the_object():
 
 
 def test_messages_name_an_unbroken_run_of_releases_as_a_range():
-    from kgen.kinds.targets import named_targets
+    from kgen.kinds.target_names import named_targets
 
     assert (
         named_targets(

@@ -31,9 +31,12 @@ def start(jobs: list[tuple[str, str]], version: str) -> None:
     # Imported here, before the fork, for the child and for the render that follows
     # (kgen.pipeline.prepare): once, not in both.
     from kgen.check.output import CORE_DEFINITIONS
+    from kgen.kinds.targets import pod_schema_version
 
     core = list(CORE_DEFINITIONS.values())
-    keys: list[tuple[str, ...]] = [("job", k, t, version) for k, t in jobs]
+    keys: list[tuple[str, ...]] = [
+        ("job", k, t, pod_schema_version(t, version)) for k, t in jobs
+    ]
     keys += [("core", definition, version) for definition in core]
     if all(stored.is_stored("schema", key) for key in keys):
         return
@@ -43,9 +46,10 @@ def start(jobs: list[tuple[str, str]], version: str) -> None:
 def _build(jobs: list[tuple[str, str]], core: list[str], version: str) -> None:
     from kgen.check.core import definition_schema
     from kgen.check.output import job_schema
+    from kgen.kinds.targets import pod_schema_version
 
     for kind, target in jobs:
-        job_schema(kind, target, version)
+        job_schema(kind, target, pod_schema_version(target, version))
     for definition in core:
         definition_schema(definition, version)
 

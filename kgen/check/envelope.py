@@ -114,10 +114,11 @@ def _document(
     }
 
 
-def all_envelopes() -> dict[str, dict[str, Any]]:
-    """File name under schemas/ to schema, for every kind and the targets it is on."""
+def all_envelopes() -> dict[str, tuple[dict[str, Any], str]]:
+    """File name under schemas/ to schema and its target, for every kind and the
+    targets it is on."""
     return {
-        f"{kind.kind.lower()}-{name}.schema.json": envelope(kind, target)
+        f"{kind.kind.lower()}-{name}.schema.json": (envelope(kind, target), name)
         for kind in ALL_KINDS
         for name, target in TARGETS.items()
         if name in kind.targets

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
@@ -21,7 +21,7 @@ from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.kinds import kind_named
-from kgen.kinds.targets import TARGETS
+from kgen.kinds.targets import TARGETS, pod_schema_version
 from kgen.render.base import Manifest
 from kgen.rules.secret_names import secret_place
 
@@ -98,20 +98,24 @@ def check_output(
 ) -> list[Problem]:
     problems = []
     for manifest in manifests:
-        job, fast = _checks(manifest.kind, target, version)
-        validators = (
-            []
-            if fast is not None and fast.is_valid(manifest.body)
-            else [validator_for(manifest, target, version)]
-        )
+        job, fast, schema_version = _checks(manifest.kind, target, version)
+        own = fast is None or not fast.is_valid(manifest.body)
+        validators = [validator_for(manifest, target, schema_version)] if own else []
         if crds:
             key = (manifest.body["apiVersion"], manifest.kind)
             if key in crds:
                 validators.append(crds[key])
-        found = []
+        found: list[Problem] = []
+        pruned = None
+        if own and schema_version != version and validators[0] is not None:
+            pruned = _pruned(manifest, target, version, validators[0])
         for validator in validators:
             if validator is not None:
-                found += _listed(manifest, validator.iter_errors(manifest.body))
+                errors = validator.iter_errors(manifest.body)
+                # A field the project's CRD also lacks is said once.
+                found += [
+                    p for p in _listed(manifest, errors, pruned) if p not in found
+                ]
         if not found and job:
             found = _listed(manifest, envelope_errors(manifest, target=target))
         problems += found
@@ -119,20 +123,71 @@ def check_output(
 
 
 @functools.cache
-def _checks(kind: str, target: str, version: str) -> tuple[bool, Any]:
-    """Whether `kind` is a job's, and its fast validator (None where it has none),
-    once per kind, target and version rather than once per object."""
+def _checks(kind: str, target: str, version: str) -> tuple[bool, Any, str]:
+    """Whether `kind` is a job's, its fast validator (None where it has none) and the
+    Kubernetes minor of its schema (a job's pod template: the one its release's CRD
+    embeds, if older), once per kind, target and version rather than once per object."""
     job = kind_named(kind) is not None
     known = job or kind in CORE_DEFINITIONS
-    return job, fast_validator(kind, target, version) if known else None
+    schema_version = pod_schema_version(target, version) if job else version
+    fast = fast_validator(kind, target, schema_version) if known else None
+    return job, fast, schema_version
 
 
+def _pruned(
+    manifest: Manifest, target: str, version: str, validator: Any
+) -> Pruned | None:
+    """For a job checked against its release's older pod template: the fields the
+    cluster's own Kubernetes has but that template lacks (the API server prunes them
+    from the CRD), and what to say of them."""
+    newer = _unknown(validator.iter_errors(manifest.body)) - _unknown(
+        job_validator(manifest.kind, target, version).iter_errors(manifest.body)
+    )
+    if not newer:
+        return None
+    release = TARGETS[target].release_name
+    embedded = TARGETS[target].pod_schema
+    message = (
+        f"unknown field: the {manifest.kind} CRD of {release} has the pod template of"
+        f" Kubernetes {embedded}, which has no such property"
+    )
+    hint = (
+        f"the API server prunes it without a word; remove it for this environment"
+        f" in an overlay, or use a target whose CRD has it (Kubernetes {version}'s"
+        " pod template)"
+    )
+    return Pruned(frozenset(newer), message, hint)
+
+
+class Pruned(NamedTuple):
+    paths: frozenset[DataPath]
+    message: str
+    hint: str
+
+
+def _unknown(errors: Iterable[Any]) -> set[DataPath]:
+    """The output paths of the unknown fields among `errors`."""
+    found = set()
+    for error in islice(errors, MAX_ERRORS):
+        if error.validator == "additionalProperties" and isinstance(
+            error.instance, dict
+        ):
+            where = tuple(error.absolute_path)
+            schema = error.schema if isinstance(error.schema, dict) else {}
+            known = set(schema.get("properties", {}))
+            found |= {(*where, key) for key in set(error.instance) - known}
+    return found
+
+
+_PRODUCED = "this spec value produced it; the cluster would reject or prune it"
 # Errors of one object against one schema: a user CRD's `allOf` of thousands of
 # schemas fails thousands of times for one wrong value.
 MAX_ERRORS = 100
 
 
-def _listed(manifest: Manifest, errors: Iterable[Any]) -> list[Problem]:
+def _listed(
+    manifest: Manifest, errors: Iterable[Any], pruned: Pruned | None = None
+) -> list[Problem]:
     problems: dict[tuple[DataPath, str], Problem] = {}
     for count, error in enumerate(islice(errors, MAX_ERRORS + 1)):
         if count == MAX_ERRORS:
@@ -148,12 +203,14 @@ def _listed(manifest: Manifest, errors: Iterable[Any]) -> list[Problem]:
             problems[((), more.message)] = more
         else:
             # The same error from many schemas (an allOf) is said once.
-            for problem in _problems(manifest, error):
+            for problem in _problems(manifest, error, pruned):
                 problems.setdefault((problem.path, problem.message), problem)
     return list(problems.values())
 
 
-def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
+def _problems(
+    manifest: Manifest, error: ValidationError, pruned: Pruned | None = None
+) -> list[Problem]:
     where: DataPath = tuple(error.absolute_path)
     if error.validator != "additionalProperties" or not isinstance(
         error.instance, dict
@@ -167,12 +224,15 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     known = set(schema.get("properties", {}))
     unknown = sorted(set(error.instance) - known)
-    return [
-        _problem(
-            manifest, (*where, key), "unknown field (the schema has no such property)"
-        )
-        for key in unknown
-    ]
+    problems = []
+    for key in unknown:
+        path = (*where, key)
+        if pruned is not None and path in pruned.paths:
+            problems.append(_problem(manifest, path, pruned.message, pruned.hint))
+        else:
+            message = "unknown field (the schema has no such property)"
+            problems.append(_problem(manifest, path, message))
+    return problems
 
 
 def _at(body: Any, path: DataPath) -> Any:
@@ -184,7 +244,9 @@ def _at(body: Any, path: DataPath) -> Any:
     return body
 
 
-def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
+def _problem(
+    manifest: Manifest, out_path: DataPath, message: str, hint: str = _PRODUCED
+) -> Problem:
     where = format_path(out_path) or "the top level"
     # A schema's message quotes the value, which may be the whole object.
     shown = shortened(message, 300)
@@ -192,6 +254,6 @@ def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
         f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {shown}",
         "output-schema",
         path=trace(manifest, out_path),
-        hint="this spec value produced it; the cluster would reject or prune it",
+        hint=hint,
     )
     return patch_at(manifest, out_path, problem)

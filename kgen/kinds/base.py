@@ -226,7 +226,7 @@ class Kind:
     def _not_on(self, target: ApiTarget) -> Problem:
         """A kind the target's operator does not serve: the API server has no such
         resource there, so the job could never be applied."""
-        from kgen.kinds.targets import named_targets
+        from kgen.kinds.target_names import named_targets
 
         where = named_targets(self.targets)
         targets = "the target" if len(self.targets) == 1 else "the targets"

@@ -22,6 +22,12 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from kgen.kinds.pod_schemas import (
+    MPI_OPERATOR_POD_SCHEMA,
+    POD_SCHEMA,
+    TRAINER_POD_SCHEMA,
+)
+
 Release = tuple[int, int]
 
 # The training-operator release each field (by its YAML path under spec), behaviour or
@@ -77,6 +83,9 @@ class ApiTarget(NamedTuple):
     release: Release | None = None
     # The Kubeflow Trainer v2 release a trainer target means (TrainJob only).
     trainer: Release | None = None
+    # The Kubernetes minor whose pod template the release's CRD embeds (POD_SCHEMA);
+    # None where the CRD does not prune the pod template.
+    pod_schema: str | None = None
 
     @property
     def is_trainer(self) -> bool:
@@ -114,6 +123,7 @@ def _release(name: str, release: Release, description: str) -> ApiTarget:
         run_fields_at="runPolicy",
         supports=frozenset(features),
         release=release,
+        pod_schema=POD_SCHEMA[release],
     )
 
 
@@ -154,6 +164,7 @@ def _trainer(release: Release) -> ApiTarget:
         run_fields_at="spec",
         supports=frozenset((since - gone) | kept),
         trainer=release,
+        pod_schema=TRAINER_POD_SCHEMA[release],
     )
 
 
@@ -218,43 +229,29 @@ TARGETS: dict[str, ApiTarget] = {
                     "runPolicy.managedBy",
                 }
             ),
+            pod_schema=MPI_OPERATOR_POD_SCHEMA,
         ),
         *(_trainer(release) for release in TRAINER_RELEASES),
     )
 }
 DEFAULT_TARGET = "v1"
+
+
+def pod_schema_version(target: str, version: str) -> str:
+    """The Kubernetes minor a rendered job of `target` has its pod template checked
+    against: the cluster's (`version`, kgen.yaml kubernetesVersion), or the older one
+    the release's CRD embeds, whose API server prunes what that template lacks."""
+    embedded = TARGETS[target].pod_schema
+    if embedded is None or _minor(embedded) >= _minor(version):
+        return version
+    return embedded
+
+
+def _minor(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
 TRAINER_TARGETS = frozenset(name for name, t in TARGETS.items() if t.is_trainer)
-
-
-def named_targets(names: frozenset[str] | set[str]) -> str:
-    """Target names for a message, with each unbroken run of three or more releases of
-    one line as a range: `training-operator-1.3 to training-operator-1.9, v1`."""
-    lines: dict[str, list[tuple[tuple[int, ...], str]]] = {}
-    rest = []
-    for name in names:
-        prefix, _, version = name.rpartition("-")
-        parts = version.split(".")
-        if prefix and len(parts) == 2 and all(p.isdigit() for p in parts):
-            lines.setdefault(prefix, []).append((tuple(map(int, parts)), name))
-        else:
-            rest.append(name)
-    shown = []
-    for prefix, members in lines.items():
-        members.sort()
-        # Every release of the line between the first and the last: a range says so.
-        line = sorted(
-            (tuple(map(int, n.rpartition("-")[2].split("."))), n)
-            for n in TARGETS
-            if n.rpartition("-")[0] == prefix
-            and members[0][0]
-            <= tuple(map(int, n.rpartition("-")[2].split(".")))
-            <= members[-1][0]
-        )
-        if len(members) >= 3 and line == members:
-            shown.append(f"{members[0][1]} to {members[-1][1]}")
-        else:
-            shown += [n for _, n in members]
-    return ", ".join(sorted(shown + rest))
 
 
 def targets_with(feature: str) -> frozenset[str]:

@@ -86,21 +86,27 @@ def all_schemas() -> dict[str, dict[str, Any]]:
     """File name under schemas/ to schema: editor schemas and the job envelopes."""
     return {
         **editor_schemas(),
-        **{name: _self_contained(body) for name, body in all_envelopes().items()},
+        **{
+            name: _self_contained(body, target)
+            for name, (body, target) in all_envelopes().items()
+        },
     }
 
 
-def _self_contained(envelope: dict[str, Any]) -> dict[str, Any]:
+def _self_contained(envelope: dict[str, Any], target: str) -> dict[str, Any]:
     """An envelope (2020-12) with the core Kubernetes definitions it references, at the
-    default kubernetesVersion, so check-jsonschema and editors use the file as it is:
-    no `#/$defs/...` pointer leads outside it. Their descriptions are left out (the
-    files would be three times larger)."""
+    default kubernetesVersion or the older one the target's CRD embeds, so
+    check-jsonschema and editors use the file as it is: no `#/$defs/...` pointer leads
+    outside it. Their descriptions are left out (the files would be three times
+    larger)."""
     from kgen.check.core import DEFAULT_KUBERNETES_VERSION, with_definitions
+    from kgen.kinds.targets import pod_schema_version
 
-    body = with_definitions(envelope, DEFAULT_KUBERNETES_VERSION)
+    version = pod_schema_version(target, DEFAULT_KUBERNETES_VERSION)
+    body = with_definitions(envelope, version)
     body["$comment"] = (
-        "Core definitions of Kubernetes"
-        f" {DEFAULT_KUBERNETES_VERSION} (kubernetes-validate, strict), included."
+        f"Core definitions of Kubernetes {version} (kubernetes-validate, strict),"
+        " included."
     )
     body["$defs"] = _without_descriptions(body["$defs"])
     return body
