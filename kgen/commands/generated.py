@@ -22,6 +22,7 @@ from kgen.output.writer import check_tree, write_tree
 
 if TYPE_CHECKING:
     from kgen.load.project import Project
+    from kgen.pipeline.records import RunResult
 
 
 def schema(options: Options, *, out: Path, check: bool = False) -> int:
@@ -77,13 +78,17 @@ def argocd(options: Options, *, check: bool = False) -> int:
         hint = "add `argocd: {repoURL: <this repository's URL>}` (docs/gitops.md)"
         report(options, Outcome(project, None, [_no_section(project, "argocd", hint)]))
         return EXIT_PROBLEMS
+    clusters = ("argocd", "destinationServers", settings.destination_servers)
     chosen, problems = _destinations(
         project,
         ("argocd", "destinationNamespaces", settings.destination_namespaces),
         ("argocd", "namePrefix", settings.name_prefix),
         "Application",
+        clusters,
     )
     problems += argocd_problems(project, extra_crds=options.crds)
+    if not problems:
+        problems = _overlaps(project, outcome.result, chosen, clusters, "Applications")
     if problems:
         report(options, Outcome(project, None, problems))
         return EXIT_PROBLEMS
@@ -96,7 +101,8 @@ def flux(options: Options, *, check: bool = False) -> int:
     index like argocd/)."""
     from kgen.gitops.flux import flux_files
 
-    outcome = load_and_run(options)
+    # The renders kept: which objects each environment deploys (kgen.gitops.overlap).
+    outcome = load_and_run(options, keep=True)
     if outcome.failed or outcome.project is None:
         report(options, outcome)
         return EXIT_PROBLEMS
@@ -106,13 +112,19 @@ def flux(options: Options, *, check: bool = False) -> int:
         hint = "add `flux: {sourceRef: {name: <the GitRepository of this repository>}}` (docs/gitops.md)"
         report(options, Outcome(project, None, [_no_section(project, "flux", hint)]))
         return EXIT_PROBLEMS
+    clusters = ("flux", "kubeConfigs", settings.kube_configs)
     chosen, problems = _destinations(
         project,
         ("flux", "targetNamespaces", settings.target_namespaces),
         ("flux", "namePrefix", settings.name_prefix),
         "Kustomization",
+        clusters,
     )
     problems += flux_problems(project, extra_crds=options.crds)
+    if not problems and outcome.result is not None:
+        problems = _overlaps(
+            project, outcome.result, chosen, clusters, "Kustomizations"
+        )
     if problems:
         report(options, Outcome(project, None, problems))
         return EXIT_PROBLEMS
@@ -140,17 +152,37 @@ def _destinations(
     namespaces_at: tuple[str, str, dict[str, str]],
     prefix_at: tuple[str, str, str],
     object_kind: str,
+    clusters_at: tuple[str, str, dict[str, str]],
 ) -> tuple[dict[str, str], list[Problem]]:
-    """Each environment's namespace and the problems with it and with the object names
-    (prefix + environment): the same for Argo CD Applications and Flux Kustomizations.
-    `namespaces_at` and `prefix_at` are (section, key, value) in kgen.yaml."""
-    from kgen.gitops.destinations import name_problems, namespaces
+    """Each environment's namespace and the problems with it, with the object names
+    (prefix + environment) and with the clusters named: the same for Argo CD
+    Applications and Flux Kustomizations. `namespaces_at`, `prefix_at` and
+    `clusters_at` are (section, key, value) in kgen.yaml."""
+    from kgen.gitops.destinations import name_problems, namespaces, not_environments
 
     section, key, chosen_by_env = namespaces_at
     chosen, problems = namespaces(project, chosen_by_env, (section, key))
     section, key, prefix = prefix_at
     problems += name_problems(project, prefix, object_kind, (section, key))
+    section, key, clusters = clusters_at
+    problems += not_environments(project, clusters, (section, key))
     return chosen, problems
+
+
+def _overlaps(
+    project: Project,
+    result: RunResult,
+    namespaces: dict[str, str],
+    clusters_at: tuple[str, str, dict[str, str]],
+    owners: str,
+) -> list[Problem]:
+    """Environments that would deploy one object twice (kgen.gitops.overlap)."""
+    from kgen.gitops.overlap import overlap_problems
+
+    section, key, clusters = clusters_at
+    return overlap_problems(
+        project, result, namespaces, clusters, (section, key), owners
+    )
 
 
 def write_owned(

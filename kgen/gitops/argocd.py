@@ -41,6 +41,7 @@ def argocd_files(
                 env.name,
                 namespaces[env.name],
                 ignore=ignore_differences(result, env.name),
+                server=settings.destination_servers.get(env.name),
             )
             files[f"{out}/{env.name}.application.yaml"] = dump_documents(
                 [body], header=GENERATED
@@ -115,7 +116,12 @@ def health_files(out: str, namespace: str) -> dict[str, str]:
 
 
 def application(
-    project: Project, env: str, namespace: str, *, ignore: list[dict[str, Any]]
+    project: Project,
+    env: str,
+    namespace: str,
+    *,
+    ignore: list[dict[str, Any]],
+    server: str | None = None,
 ) -> dict[str, Any]:
     settings = project.spec.argocd
     assert settings is not None
@@ -126,7 +132,7 @@ def application(
             "targetRevision": settings.target_revision,
             "path": f"{project.spec.output}/{env}",
         },
-        "destination": {"server": settings.server, "namespace": namespace},
+        "destination": {"server": server or settings.server, "namespace": namespace},
         "syncPolicy": _sync_policy(bool(ignore)),
     }
     if ignore:
@@ -152,10 +158,18 @@ def _sync_policy(respect_ignore: bool) -> dict[str, Any]:
 
 def application_set(project: Project, namespaces: dict[str, str]) -> dict[str, Any]:
     """One ApplicationSet with a list generator: an element per environment, with the
-    namespace it deploys into (a folder name is not a namespace)."""
+    namespace it deploys into (a folder name is not a namespace), and its cluster where
+    environments are on several."""
     settings = project.spec.argocd
     assert settings is not None
-    template = application(project, "{{env}}", "{{namespace}}", ignore=[])
+    servers = settings.destination_servers
+    template = application(
+        project,
+        "{{env}}",
+        "{{namespace}}",
+        ignore=[],
+        server="{{server}}" if servers else None,
+    )
     template["metadata"].pop("namespace")
     template["spec"]["source"]["path"] = "{{path}}"
     elements = [
@@ -163,6 +177,7 @@ def application_set(project: Project, namespaces: dict[str, str]) -> dict[str, A
             "env": env,
             "namespace": namespaces[env],
             "path": f"{project.spec.output}/{env}",
+            **({"server": servers.get(env, settings.server)} if servers else {}),
         }
         for env in project.spec.environments
     ]

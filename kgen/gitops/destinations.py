@@ -29,6 +29,14 @@ def namespaces(
             hint=f"set its `namespace`, or {'.'.join(key)}: {{{env}: <namespace>}} in kgen.yaml",
         )
         problems.append(located(problem, project.doc))
+    return chosen, problems + not_environments(project, explicit, key)
+
+
+def not_environments(
+    project: Project, explicit: dict[str, str], key: tuple[str, str]
+) -> list[Problem]:
+    """A problem at each key of the mapping at `key` that names no environment."""
+    problems = []
     for env in explicit:
         if env not in project.spec.environments:
             problem = Problem(
@@ -39,7 +47,7 @@ def namespaces(
                 hint="name an environment of kgen.yaml environments",
             )
             problems.append(located(problem, project.doc))
-    return chosen, problems
+    return problems
 
 
 def name_problems(

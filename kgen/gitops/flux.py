@@ -49,6 +49,9 @@ def kustomization(project: Project, env: str, namespace: str) -> dict[str, Any]:
     }
     if not project.spec.environments[env].namespace:
         spec["targetNamespace"] = namespace
+    secret = settings.kube_configs.get(env)
+    if secret is not None:  # another cluster than Flux's own
+        spec["kubeConfig"] = {"secretRef": {"name": secret}}
     return {
         "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
         "kind": "Kustomization",

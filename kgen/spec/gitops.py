@@ -95,6 +95,11 @@ class ArgoCDSettings(SpecModel):
         description=_DESTINATIONS,
         examples=[{"kf06-cpu": "kubeflow"}],
     )
+    destination_servers: dict[DnsLabel, Server] = Field(
+        default_factory=dict,
+        description="The cluster (its API server URL, as Argo CD knows it) of each environment on another cluster than `server`.",
+        examples=[{"kf06-cpu": "https://kf06.example.internal:6443"}],
+    )
     output: OutputDir = Field(
         "argocd",
         description="Folder `kgen argocd` owns (with an index, like the output folder).",
@@ -153,6 +158,11 @@ class FluxSettings(SpecModel):
         default_factory=dict,
         description=_DESTINATIONS,
         examples=[{"kf06-cpu": "kubeflow"}],
+    )
+    kube_configs: dict[DnsLabel, ObjectName] = Field(
+        default_factory=dict,
+        description="The Secret (in the Kustomizations' namespace) holding the kubeconfig of each environment on another cluster than Flux's own (spec.kubeConfig.secretRef).",
+        examples=[{"kf06-cpu": "kf06-kubeconfig"}],
     )
     output: OutputDir = Field(
         "flux",
