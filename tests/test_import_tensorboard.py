@@ -143,3 +143,20 @@ def test_a_deployment_without_its_service_stays_beside_the_jobs(
     assert "1 object beside them (resources/)" in err
     assert "tensorboard" not in yaml.safe_load((out / "jobs" / "tf.yaml").read_text())
     assert (out / "resources" / "tf-tensorboard.deployment.yaml").exists()
+
+
+def test_a_tensorboard_of_a_shape_the_api_lacks_leaves_its_job_alone(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    root = _built(tmp_path, run_kgen, DEPLOYMENT)
+    path = root / "manifests" / "prod" / "tf-tensorboard.deployment.yaml"
+    text = path.read_text()
+    path.write_text(
+        text.replace("      containers:\n", "      containers: 7\n      x:\n")
+    )
+    inputs = sorted(str(p.relative_to(root)) for p in root.glob("manifests/*/*.*.yaml"))
+    result = run_kgen("import", *inputs, "--out", "imported", cwd=root)
+    assert result.code == 0, result
+    assert "1 job and 2 objects beside them (resources/)" in result.err
+    spec = yaml.safe_load((root / "imported" / "jobs" / "tf.yaml").read_text())
+    assert "tensorboard" not in spec

@@ -80,6 +80,17 @@ def fold_board(
 ) -> tuple[dict[str, Any], list[Document]]:
     """`spec` with the `tensorboard:` section `docs` say, and `docs`, if the spec with
     it renders each of them back, patches allowed; else `spec` and none."""
+    try:
+        return _folded(spec, docs, env)
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+        # A shape the API does not have (inputs are hostile): no TensorBoard kgen
+        # rendered, and no reason to refuse the job; it stays beside the jobs.
+        return spec, []
+
+
+def _folded(
+    spec: dict[str, Any], docs: list[Document], env: tuple[str, str | None]
+) -> tuple[dict[str, Any], list[Document]]:
     section = _section(spec, docs) if docs else None
     if section is None:
         return spec, []
