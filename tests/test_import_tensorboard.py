@@ -125,9 +125,8 @@ def test_a_tensorboard_of_no_imported_job_is_named_not_written(
     err, out = _import(root, run_kgen)
     assert (
         "manifests/prod/tf-tensorboard.tensorboard.yaml:5:7: warning: Tensorboard"
-        " eval-tensorboard is no TensorBoard of an"
-        " imported job, and kgen build checks a Tensorboard only against its CRD; not"
-        " imported (import-unchecked)"
+        " eval-tensorboard is no TensorBoard an imported job renders, and kgen build"
+        " checks a Tensorboard only against its CRD; not imported (import-unchecked)"
     ) in err
     assert "beside them" not in err
     assert not (out / "resources").exists()
