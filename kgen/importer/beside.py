@@ -6,6 +6,7 @@ vanishes from the import silently."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
@@ -117,3 +118,18 @@ def _without_namespace(body: dict[str, Any], namespace: str | None) -> dict[str,
     ):
         return body
     return {**body, "metadata": {k: v for k, v in meta.items() if k != "namespace"}}
+
+
+def env_name(file: str) -> str:
+    """The folder an input sits in names its environment (manifests/<env>/job.yaml);
+    a file at the top level is an environment of its own."""
+    path = Path(file)
+    raw = (
+        path.parent.name
+        if path.parent.name not in ("", ".")
+        else path.name.split(".")[0]
+    )
+    cleaned = "".join(
+        ch for ch in raw.lower().replace("_", "-") if ch.isalnum() or ch == "-"
+    ).strip("-")
+    return cleaned[:40] or "imported"

@@ -13,12 +13,16 @@ from kgen.importer.beside import Beside, beside_object
 from kgen.load.document import Document
 
 
-def beside(claims: dict[str, list[Document]], job: Document) -> dict[str, Document]:
-    """Each claim by name: the one in the job's folder, else the last read (the one
-    whose spec `create:` was read from)."""
+def beside(
+    claims: dict[str, list[Document]], job: Document
+) -> dict[tuple[str, str], Document]:
+    """Each claim by kind and name: the one in the job's folder, else the last read
+    (the one whose spec `create:` was read from)."""
     folder = Path(job.file).parent
     return {
-        name: next((d for d in docs if Path(d.file).parent == folder), docs[-1])
+        ("PersistentVolumeClaim", name): next(
+            (d for d in docs if Path(d.file).parent == folder), docs[-1]
+        )
         for name, docs in claims.items()
     }
 

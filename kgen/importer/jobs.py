@@ -20,6 +20,7 @@ from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
+from kgen.importer.tensorboard import Boards, find_boards, fold_board, loose_boards
 from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
@@ -62,9 +63,13 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
         if name and data.get("kind") == "PersistentVolumeClaim":
             claims[name] = data.get("spec") or {}
             claim_docs.setdefault(name, []).append(doc)
+    # A job's TensorBoard objects sit beside it; the job's spec may render them.
+    boards = find_boards(documents)
     for doc in documents:
         try:
-            _import_document(doc, result, claims=claims, claim_docs=claim_docs)
+            _import_document(
+                doc, result, claims=claims, claim_docs=claim_docs, boards=boards
+            )
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             # Manifests from anywhere: a shape the API does not have is the input's fault.
             start = doc.origin(())
@@ -80,6 +85,7 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
             )
     specs = [job.spec for job in result.jobs]
     result.objects += unclaimed(claim_docs, specs, result.problems)
+    result.objects += loose_boards(boards, result.problems)
     # A claim two jobs create is compared, and reported, once for each.
     result.problems = list(dict.fromkeys(result.problems))
     return result
@@ -97,12 +103,13 @@ def _import_document(
     *,
     claims: dict[str, dict[str, Any]],
     claim_docs: dict[str, list[Document]],
+    boards: Boards,
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
     kind = kind_named(named) if named is not None else None
     if kind is None:
-        if named != "PersistentVolumeClaim":
+        if named != "PersistentVolumeClaim" and not boards.holds(doc):
             found = beside_object(doc, result.problems)
             result.objects += [found] if found is not None else []
         return
@@ -153,13 +160,17 @@ def _import_document(
     out |= kind.read_fields(spec_in, target, out)
     if own is not None:
         out |= own.read_fields(source, target, out)
-    kept, problems, count = kept_as_patches(
-        given, out, (target, meta.get("namespace")), problems, beside(claim_docs, doc)
-    )
+    env = (target, meta.get("namespace"))
+    out, board = fold_board(out, boards.of(given, out["name"]), env)
+    others = beside(claim_docs, doc) | {
+        (d.data["kind"], d.data["metadata"]["name"]): d for d in board
+    }
+    kept, problems, count = kept_as_patches(given, out, env, problems, others)
     out |= {"patches": kept} if kept else {}
     result.problems += problems
     result.kept += count
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
+    boards.folded |= {id(d) for d in board}  # rendered by the job, not beside it
 
 
 def _kind_target(kind: Kind, api_version: str, spec: dict[str, Any]) -> str:

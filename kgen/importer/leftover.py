@@ -43,18 +43,19 @@ def kept_as_patches(
     spec: dict[str, Any],
     env: tuple[str, str | None],
     found: list[Problem],
-    claims: dict[str, Document] | None = None,
+    beside: dict[tuple[str, str], Document] | None = None,
 ) -> tuple[list[dict[str, Any]], list[Problem], int]:
-    """The `patches:` entries that keep what of `doc`'s object, and of the `claims` it
-    creates, `spec` does not render for `env` (target, namespace); `found` (what the
-    import reported) and the problems that say what was kept and what could not be;
-    and the number of fields kept.
+    """The `patches:` entries that keep what of `doc`'s object, and of the objects
+    `beside` it the job renders (its claims, its TensorBoard; by kind and name), `spec`
+    does not render for `env` (target, namespace); `found` (what the import reported)
+    and the problems that say what was kept and what could not be; and the number of
+    fields kept.
 
     What the import could not express and reported (`import-unsupported` at a path) is
     withdrawn when the patch keeps it."""
     what = _what(doc.data)
     problems = [*found, *_dropped(doc, what)]
-    rendered = _render(spec, *env)
+    rendered = rendered_objects(spec, *env)
     if rendered is None:
         # The import's own error says why; else the build will, and this says what
         # was not looked at until then.
@@ -65,13 +66,12 @@ def kept_as_patches(
         return [], [*problems, _problem(doc, (), message, "import-unchecked", hint)], 0
     patches, problems, count = _kept_for(doc, rendered[0], None, problems)
     for body in rendered[1:]:
-        name = body["metadata"]["name"]
-        claim = (claims or {}).get(name)
-        if body.get("kind") != "PersistentVolumeClaim" or claim is None:
+        target = {"kind": str(body.get("kind")), "name": body["metadata"]["name"]}
+        other = (beside or {}).get((target["kind"], target["name"]))
+        if other is None:
             continue
-        problems += _dropped(claim, _what(claim.data))
-        target = {"kind": "PersistentVolumeClaim", "name": name}
-        more, problems, n = _kept_for(claim, body, target, problems)
+        problems += _dropped(other, _what(other.data))
+        more, problems, n = _kept_for(other, body, target, problems)
         patches, count = patches + more, count + n
     return patches, problems, count
 
@@ -130,6 +130,18 @@ def _kept_for(
     return patches, problems, len(leftover.places)
 
 
+def keeps(doc: Document, rendered: dict[str, Any]) -> bool:
+    """Whether patches can give `doc`'s object back from `rendered` (the object the
+    imported spec renders in its place)."""
+    leftover = Leftover()
+    given = _comparable(doc.data)
+    merge = leftover.extra(given, rendered, ())
+    if merge is SAME and not leftover.renames:
+        return True
+    patches = patches_of(leftover.renames, {} if merge is SAME else merge)
+    return not_kept(patches, rendered, given) is None
+
+
 def _kept(problem: Problem, places: list[DataPath]) -> bool:
     """`problem` says the import left out something the patch keeps."""
     if problem.code != "import-unsupported" or not problem.path:
@@ -171,7 +183,7 @@ def _dropped(doc: Document, what: str) -> list[Problem]:
     ]
 
 
-def _render(
+def rendered_objects(
     spec: dict[str, Any], target: str, namespace: str | None
 ) -> list[dict[str, Any]] | None:
     """The objects `kgen build` renders from the imported spec (the job's own first),

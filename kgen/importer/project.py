@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.importer.beside import resources_files
+from kgen.importer.beside import env_name, resources_files
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
@@ -69,7 +69,7 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
     environments: dict[str, dict[str, Any]] = {}
     by_name: dict[str, list[tuple[str, Imported]]] = {}
     for job in result.jobs:
-        env = _env_name(job.file)
+        env = env_name(job.file)
         settings = environments.setdefault(
             env, {"overlays": [], "namespace": job.namespace}
         )
@@ -91,7 +91,7 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
                     | ({"patches": kept} if kept else {})
                 )
                 environments[env]["overlays"].insert(0, overlay)
-    env_of = {obj.file: _env_name(obj.file) for obj in result.objects}
+    env_of = {obj.file: env_name(obj.file) for obj in result.objects}
     for obj in result.objects:
         # An environment of objects only: its folder of resources/ needs one.
         environments.setdefault(env_of[obj.file], {"overlays": [], "namespace": None})
@@ -153,18 +153,3 @@ def _environment(settings: dict[str, Any]) -> dict[str, Any]:
 
 def _all_volumes(spec: dict[str, Any]) -> list[dict[str, Any]]:
     return list(spec.get("volumes") or [])
-
-
-def _env_name(file: str) -> str:
-    """The folder an input sits in names its environment (manifests/<env>/job.yaml);
-    a file at the top level is an environment of its own."""
-    path = Path(file)
-    raw = (
-        path.parent.name
-        if path.parent.name not in ("", ".")
-        else path.name.split(".")[0]
-    )
-    cleaned = "".join(
-        ch for ch in raw.lower().replace("_", "-") if ch.isalnum() or ch == "-"
-    ).strip("-")
-    return cleaned[:40] or "imported"

@@ -1,0 +1,161 @@
+"""kgen import of the TensorBoard kgen renders beside a job (a Deployment and Service,
+or Kubeflow's Tensorboard): it becomes the job's `tensorboard:` section again, and the
+imported project builds the same objects back. One that belongs to no imported job
+stays beside the jobs, and the imported project still builds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import RunKgen, write_tree
+
+PROJECT = {
+    "kgen.yaml": """
+        environments:
+          prod: {overlays: [v1], namespace: ml-prod}
+    """,
+    "overlays/v1.yaml": "target: v1\n",
+}
+JOB = """
+    framework: tensorflow
+    image: registry.example.com/recsys/tf:2.15.0
+    resources: {requests: {cpu: "1", memory: 2Gi}, limits: {cpu: "1", memory: 2Gi}}
+    volumes:
+      - name: ckpt
+        claim: tf-ckpt
+        subPath: run-7
+        create: {size: 10Gi, accessModes: [ReadWriteMany]}
+        mountPath: /ckpt
+    roles:
+      worker: {replicas: 2}
+"""
+KUBEFLOW = {"logDir": "/ckpt/logs", "kind": "kubeflow"}
+DEPLOYMENT = {
+    "logDir": "/ckpt/logs/tf",
+    "image": "registry.example.com/tensorboard:2.16",
+    "serviceType": "NodePort",
+    "requests": {"cpu": "250m", "memory": "1Gi"},
+    "limits": {"memory": "2Gi"},
+}
+
+
+def _built(root: Path, run_kgen: RunKgen, board: dict[str, Any]) -> Path:
+    spec = yaml.safe_load(JOB) | {"tensorboard": board}
+    write_tree(root, {**PROJECT, "jobs/tf.yaml": yaml.safe_dump(spec)})
+    assert run_kgen("build", cwd=root).code == 0
+    return root
+
+
+def _import(root: Path, run_kgen: RunKgen) -> tuple[str, Path]:
+    inputs = sorted(str(p.relative_to(root)) for p in root.glob("manifests/*/*.*.yaml"))
+    result = run_kgen("import", *inputs, "--out", "imported", cwd=root)
+    assert result.code == 0, result
+    built = run_kgen("build", "-C", str(root / "imported"))
+    assert built.code == 0, built
+    return result.err, root / "imported"
+
+
+def _bodies(root: Path) -> dict[str, str]:
+    return {
+        p.name: p.read_text().split("\n---\n", 1)[1]
+        for p in sorted(root.glob("manifests/prod/*.*.yaml"))
+    }
+
+
+@pytest.mark.parametrize(
+    "board", [KUBEFLOW, DEPLOYMENT], ids=["kubeflow", "deployment"]
+)
+def test_a_jobs_tensorboard_comes_back_as_its_section(
+    tmp_path: Path, run_kgen: RunKgen, board: dict[str, Any]
+) -> None:
+    root = _built(tmp_path, run_kgen, board)
+    err, out = _import(root, run_kgen)
+    assert "beside them" not in err
+    assert not (out / "resources").exists()
+    spec = yaml.safe_load((out / "jobs" / "tf.yaml").read_text())
+    assert spec["tensorboard"] == board
+    assert "patches" not in spec
+    assert _bodies(out) == _bodies(root)
+
+
+def test_what_the_section_cannot_say_is_kept_as_a_patch(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    root = _built(tmp_path, run_kgen, DEPLOYMENT)
+    path = root / "manifests" / "prod" / "tf-tensorboard.deployment.yaml"
+    text = path.read_text().replace(
+        "  replicas: 1\n", "  replicas: 1\n  revisionHistoryLimit: 2\n"
+    )
+    path.write_text(text)
+    err, out = _import(root, run_kgen)
+    line = text.split("\n").index("  revisionHistoryLimit: 2") + 1
+    assert (
+        f"manifests/prod/tf-tensorboard.deployment.yaml:{line}:3: warning: Deployment"
+        " tf-tensorboard: spec.revisionHistoryLimit has no job spec field; kept as a"
+        " patch (import-as-patch)"
+    ) in err
+    spec = yaml.safe_load((out / "jobs" / "tf.yaml").read_text())
+    assert spec["tensorboard"] == DEPLOYMENT
+    assert spec["patches"] == [
+        {
+            "target": {"kind": "Deployment", "name": "tf-tensorboard"},
+            "merge": {"spec": {"revisionHistoryLimit": 2}},
+        }
+    ]
+    # A patch's field comes after the render's: the same object, not the same text.
+    objects = {name: yaml.safe_load(body) for name, body in _bodies(out).items()}
+    assert objects == {
+        name: yaml.safe_load(body) for name, body in _bodies(root).items()
+    }
+
+
+def test_a_tensorboard_of_no_imported_job_is_named_not_written(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    """Without its job, Kubeflow's Tensorboard would be a resources/ file the build
+    refuses (resource-unknown-kind): import says so instead."""
+    root = _built(tmp_path, run_kgen, KUBEFLOW)
+    board = root / "manifests" / "prod" / "tf-tensorboard.tensorboard.yaml"
+    text = board.read_text().replace("tf-tensorboard", "eval-tensorboard")
+    board.write_text(text.replace("part-of: tf\n", "part-of: eval\n"))
+    err, out = _import(root, run_kgen)
+    assert (
+        "manifests/prod/tf-tensorboard.tensorboard.yaml:5:7: warning: Tensorboard"
+        " eval-tensorboard is no TensorBoard an imported job renders, and kgen build"
+        " checks a Tensorboard only against its CRD; not imported (import-unchecked)"
+    ) in err
+    assert "beside them" not in err
+    assert not (out / "resources").exists()
+
+
+def test_a_deployment_without_its_service_stays_beside_the_jobs(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    """kgen renders the Service with the Deployment: a section would add one."""
+    root = _built(tmp_path, run_kgen, DEPLOYMENT)
+    (root / "manifests" / "prod" / "tf-tensorboard.service.yaml").unlink()
+    err, out = _import(root, run_kgen)
+    assert "1 object beside them (resources/)" in err
+    assert "tensorboard" not in yaml.safe_load((out / "jobs" / "tf.yaml").read_text())
+    assert (out / "resources" / "tf-tensorboard.deployment.yaml").exists()
+
+
+def test_a_tensorboard_of_a_shape_the_api_lacks_leaves_its_job_alone(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    root = _built(tmp_path, run_kgen, DEPLOYMENT)
+    path = root / "manifests" / "prod" / "tf-tensorboard.deployment.yaml"
+    text = path.read_text()
+    path.write_text(
+        text.replace("      containers:\n", "      containers: 7\n      x:\n")
+    )
+    inputs = sorted(str(p.relative_to(root)) for p in root.glob("manifests/*/*.*.yaml"))
+    result = run_kgen("import", *inputs, "--out", "imported", cwd=root)
+    assert result.code == 0, result
+    assert "1 job and 2 objects beside them (resources/)" in result.err
+    spec = yaml.safe_load((root / "imported" / "jobs" / "tf.yaml").read_text())
+    assert "tensorboard" not in spec
