@@ -204,3 +204,38 @@ def test_a_queued_job_imports_and_builds_back_unchanged(
     assert run_kgen("build", cwd=tmp_path / "out").code == 0
     back = (tmp_path / "out/manifests/dev/tf-queued.tfjob.yaml").read_text()
     assert yaml.safe_load(back) == yaml.safe_load(given)
+
+
+def test_a_suspend_asked_of_a_queued_trainjob_is_kept_and_warned(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    write_tree(
+        tmp_path,
+        {
+            "kgen.yaml": """
+                environments:
+                  trainer: {overlays: [trainer], namespace: ml}
+                lint: {ignore: {resources-missing: minimal specs}}
+            """,
+            "overlays/trainer.yaml": "target: trainer-v2.3\npatch: {nprocPerNode: null}\n",
+            "jobs/held.yaml": f"""
+                framework: pytorch
+                {QUEUE}
+                image: x:1
+                command: [torchrun, train.py]
+                trainJob: {{suspend: true}}
+                roles: {{master: {{replicas: 1}}, worker: {{replicas: 1}}}}
+            """,
+        },
+    )
+    result = run_kgen("build", cwd=tmp_path)
+    assert (result.code, result.err) == (
+        0,
+        "jobs/held.yaml:5:12: warning: Kueue holds this TrainJob suspended until "
+        "admission; a suspend in the manifest suspends it again once admitted, at "
+        "every Flux reconcile (trainjob-suspend-queued)\n"
+        "    hint: remove trainJob.suspend; Kueue's webhook creates the job suspended\n"
+        "kgen: 1 warning in 1 file\n"
+        "kgen: 1 job in 1 environment (1 render): 3 files written, 0 removed, 0 unchanged\n",
+    )
+    assert _spec(tmp_path, "trainer", "held.trainjob.yaml")["suspend"] is True

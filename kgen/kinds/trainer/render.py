@@ -46,7 +46,9 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
     pod = pod_override(job, settings, target)
     if pod:
         out |= _placed(pod, target, override_jobs(job))
-    if not queued(job):  # Kueue holds suspend (kgen.render.kueue)
+    # Kueue holds a queued job's suspend (kgen.render.kueue); a `suspend: true` asked
+    # for is kept, with the warning trainjob-suspend-queued.
+    if job.train_job.suspend or not queued(job):
         out["suspend"] = job.train_job.suspend
     deadline = job.run_policy.active_deadline_seconds
     if deadline is not None and target.has("trainer.activeDeadlineSeconds"):
