@@ -189,3 +189,57 @@ def test_flux_needs_settings(tmp_path: Path, run_kgen: RunKgen):
         "    hint: add `flux: {sourceRef: {name: <the GitRepository of this repository>}}` (docs/gitops.md)\n"
         "kgen: 1 error in 1 file\n",
     )
+
+
+ELASTIC_JOB = """
+    framework: pytorch
+    image: x:1
+    command: [torchrun, train.py]
+    elasticPolicy:
+      minReplicas: 2
+      maxReplicas: 8
+      rdzvBackend: c10d
+      metrics:
+        - {type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}}
+    roles: {worker: {replicas: 4}}
+"""
+
+
+def test_flux_applies_an_autoscaled_job_once(tmp_path: Path, run_kgen: RunKgen):
+    """The HPA sets Worker.replicas, which Flux's server-side apply would take back at
+    every reconcile; the manifest cannot leave them out, so Flux creates the job and
+    leaves it alone (kustomize.toolkit.fluxcd.io/ssa: IfNotPresent)."""
+    for flux, expected in (
+        ("", None),
+        (
+            "flux: {sourceRef: {name: repo}}",
+            {"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"},
+        ),
+    ):
+        write_tree(
+            tmp_path,
+            {
+                "kgen.yaml": f"""
+                    {flux}
+                    environments:
+                      dev: {{namespace: ml}}
+                    lint: {{ignore: {{resources-missing: minimal specs}}}}
+                """,
+                "jobs/elastic.yaml": ELASTIC_JOB,
+                "jobs/train.yaml": CLAIM_JOB,
+            },
+        )
+        assert run_kgen("build", cwd=tmp_path).code == 0
+        out = tmp_path / "manifests/dev"
+        elastic = yaml.safe_load((out / "elastic.pytorchjob.yaml").read_text())
+        assert elastic["metadata"].get("annotations") == expected
+        assert elastic["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] == 4
+        # A job no HPA scales keeps Flux's drift correction.
+        train = (out / "train.tfjob.yaml").read_text()
+        assert "kustomize.toolkit.fluxcd.io/ssa" not in train
+
+
+def test_the_committed_autoscaled_job_is_applied_once():
+    text = (REPO / "manifests/prod-gpu/llm-elastic.pytorchjob.yaml").read_text()
+    meta = yaml.safe_load(text)["metadata"]
+    assert meta["annotations"] == {"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"}

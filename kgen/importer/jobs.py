@@ -25,6 +25,7 @@ from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
 from kgen.load.document import Document
+from kgen.render.kueue import QUEUE_LABEL
 
 # The rule a job spec's `name` is held to (DNS-1035), so an imported job is one kgen
 # reads back.
@@ -125,7 +126,8 @@ def _import_document(
     problems: list[Problem] = []
     reader = PodReader(doc, problems)
     spec_in = data.get("spec") or {}
-    target = _kind_target(kind, data["apiVersion"], source)
+    queued = QUEUE_LABEL in ((data.get("metadata") or {}).get("labels") or {})
+    target = _kind_target(kind, data["apiVersion"], source, queued=queued)
     out: dict[str, Any] = {
         "name": data["metadata"]["name"],
         "framework": kind.framework,
@@ -173,10 +175,12 @@ def _import_document(
     boards.folded |= {id(d) for d in board}  # rendered by the job, not beside it
 
 
-def _kind_target(kind: Kind, api_version: str, spec: dict[str, Any]) -> str:
+def _kind_target(
+    kind: Kind, api_version: str, spec: dict[str, Any], *, queued: bool
+) -> str:
     """The target by layout, unless the kind is not on it: MPIJob v1 keeps its own
     top-level cleanPodPolicy beside runPolicy, which is no legacy layout."""
-    target = target_of_manifest(api_version, spec)
+    target = target_of_manifest(api_version, spec, queued=queued)
     if target in TARGETS and target not in kind.targets:
         same = [t for t in TARGETS if t in kind.targets]
         same = [t for t in same if TARGETS[t].api_version == api_version]

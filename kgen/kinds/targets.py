@@ -266,13 +266,16 @@ def targets_since(release: Release) -> frozenset[str]:
     )
 
 
-def target_of_manifest(api_version: str, spec: dict[str, object]) -> str:
+def target_of_manifest(
+    api_version: str, spec: dict[str, object], *, queued: bool = False
+) -> str:
     """The target an existing job object was written for (`kgen import`).
 
     kubeflow.org/v1 is the legacy layout only when run fields sit directly under spec.
-    A runPolicy without suspend and no nprocPerNode is what a 1.3-1.6 CRD keeps (and
-    what kgen writes for those releases): training-operator-1.6, so the import renders
-    the object as it was. Otherwise current operators are the likelier reader (`v1`).
+    A runPolicy without suspend and no nprocPerNode is what a 1.3-1.6 CRD keeps:
+    training-operator-1.6, so the import renders the object as it was; but kgen writes
+    no suspend for a job Kueue admits (`queued`) on any release. Otherwise current
+    operators are the likelier reader (`v1`).
     An apiVersion no target has gives its version, which names no target."""
     matching = [t for t in TARGETS.values() if t.api_version == api_version]
     if matching and matching[0].is_trainer:
@@ -285,11 +288,8 @@ def target_of_manifest(api_version: str, spec: dict[str, object]) -> str:
         if "runPolicy" not in spec and any(k in spec for k in RUN_FIELDS):
             return "v1-legacy"
         policy = spec.get("runPolicy")
-        if (
-            isinstance(policy, dict)
-            and not any(key == "suspend" for key in policy)
-            and "nprocPerNode" not in spec
-        ):
+        bare = isinstance(policy, dict) and "suspend" not in policy and not queued
+        if bare and "nprocPerNode" not in spec:
             return f"{OPERATOR}-1.6"
         return DEFAULT_TARGET
     return matching[0].name if matching else api_version.rsplit("/", 1)[-1]

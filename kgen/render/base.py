@@ -58,14 +58,23 @@ def object_meta(
 
 
 def job_manifest(
-    kind: str, spec: JobSpec, env: Environment, body_spec: dict[str, Any]
+    kind: str,
+    spec: JobSpec,
+    env: Environment,
+    body_spec: dict[str, Any],
+    *,
+    annotations: dict[str, str],
 ) -> Manifest:
-    """A job object of `kind`: the target's apiVersion, the job's metadata, `body_spec`."""
+    """A job object of `kind`: the target's apiVersion, the job's metadata with kgen's
+    `annotations` beside the spec's, `body_spec`."""
     body = {
         "apiVersion": env.target.api_version,
         "kind": kind,
         "metadata": object_meta(
-            spec.name, env, labels=spec.labels, annotations=spec.annotations
+            spec.name,
+            env,
+            labels=spec.labels,
+            annotations=annotations | spec.annotations,
         ),
         "spec": body_spec,
     }

@@ -20,6 +20,7 @@ from kgen.render.tensorboard import render_tensorboard
 from kgen.spec.job import JobSpec
 
 if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
     from kgen.patch.sources import Patcher
 
 
@@ -30,8 +31,9 @@ def render_job(
     content-hash name covers what the patches wrote."""
     kind = kind_for(spec.framework, env.target)
     body_spec, problems = kind.render(spec, env)
+    flux = FLUX_APPLY_ONCE if env.flux and _autoscaled(kind, spec) else {}
     objects = [
-        job_manifest(kind.kind, spec, env, body_spec),
+        job_manifest(kind.kind, spec, env, body_spec, annotations=flux),
         *render_claims(spec, env),
         *render_tensorboard(spec, env),
     ]
@@ -39,6 +41,22 @@ def render_job(
         objects, patch_problems = patch(objects)
         problems = [*problems, *patch_problems]
     return [named_run(objects[0], spec, env), *objects[1:]], problems
+
+
+# Flux's kustomize-controller applies every object with server-side apply on each
+# reconcile and takes back each field the manifest writes: the worker replicas the
+# HPA of elasticPolicy.metrics sets through the scale subresource among them. The
+# manifest cannot leave them out (the scale subresource would read 0, and the HPA does
+# not scale a target at 0), and the `Merge` policy keeps only fields the manifest does
+# not write; `IfNotPresent` creates the job and then leaves it alone (fluxcd
+# kustomize-controller docs, "Controlling the apply behavior of resources"). A
+# committed job changes nothing in the cluster anyway (docs/gitops.md).
+FLUX_APPLY_ONCE = {"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"}
+
+
+def _autoscaled(kind: Kind, spec: JobSpec) -> bool:
+    """An HPA scales the job's replicas (what Argo CD ignores, kgen.gitops.argocd)."""
+    return any(pointer.endswith("/replicas") for pointer in kind.live_pointers(spec))
 
 
 HASH_LENGTH = 8

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds.targets import OPERATOR, ApiTarget, arrived_in
+from kgen.render.kueue import queued
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.policy import RunPolicy
 
@@ -49,14 +50,21 @@ def place_run_policy(
         if supported(("runPolicy", key), target)
     }
     if target.run_fields_at == "runPolicy":
-        # The CRD defaults suspend to false; emitting it keeps Argo CD in sync (§3.2).
-        # Before training-operator 1.7 the CRD has no suspend, and the API server
-        # would prune it: the job would be OutOfSync for good.
-        suspend = {"suspend": False} if target.has("runPolicy.suspend") else {}
-        spec_out["runPolicy"] = {**kept, **suspend}
+        spec_out["runPolicy"] = {**kept, **_suspend(spec, target)}
     else:
         spec_out.update(kept)
     return problems
+
+
+def _suspend(spec: JobSpec, target: ApiTarget) -> dict[str, bool]:
+    """The CRD defaults suspend to false; emitting it keeps Argo CD in sync (§3.2).
+    Before training-operator 1.7 the CRD has no suspend, and the API server would
+    prune it: the job would be OutOfSync for good. A job Kueue admits gets none:
+    Kueue holds the field, and Flux would set it back on every reconcile
+    (kgen.render.kueue)."""
+    if not target.has("runPolicy.suspend") or queued(spec):
+        return {}
+    return {"suspend": False}
 
 
 def _scheduling(run_policy: RunPolicy) -> dict[str, Any]:

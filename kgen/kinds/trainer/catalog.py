@@ -51,6 +51,17 @@ CATALOG: tuple[RuleInfo, ...] = (
         torch.distributed.run`).""",
     ),
     rule(
+        "trainjob-suspend-queued",
+        "warning",
+        True,
+        "trainJob.suspend on a job Kueue admits",
+        """Kueue's webhook creates a job with its queue-name label suspended, and
+        Kueue resumes it on admission. A `suspend: true` in the manifest is applied
+        again by Flux on every reconcile (server-side apply), which suspends the
+        admitted job; kgen writes no suspend for a queued job unless asked. Remove
+        trainJob.suspend.""",
+    ),
+    rule(
         "trainjob-runtime-policy",
         "error",
         False,

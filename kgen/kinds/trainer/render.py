@@ -5,7 +5,8 @@ The job's image, command, args, env, node count (every role's pods), resources a
 processes per node go into `trainer`; its pod settings into the release's override of
 the runtime's `node` job (podTemplateOverrides on v2.1, a runtimePatch from v2.2).
 Fields the CRD defaults (runtimeRef's apiGroup and kind, suspend, managedBy) are
-written out, so Argo CD sees no difference once the API server has defaulted them.
+written out, so Argo CD sees no difference once the API server has defaulted them;
+suspend not for a TrainJob Kueue admits, whose suspend Kueue holds (kgen.render.kueue).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from kgen.kinds.trainer.policy import policy
 from kgen.kinds.trainer.spec import StorageSource, TrainJobSpec, own
 from kgen.kinds.trainer.unmappable import unmappable
 from kgen.render.base import Environment
+from kgen.render.kueue import queued
 from kgen.render.pod import env_entry, template_metadata
 from kgen.render.roles import RoleSettings, role_settings
 from kgen.render.volumes import container_mounts, pod_volumes
@@ -26,7 +28,6 @@ from kgen.spec.job import JobSpec, role_items
 
 # Who owns kgen's runtime patch (RuntimePatch.manager, the list's key).
 PATCH_MANAGER = "kgen.io/kgen"
-KUEUE_QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 
 
 def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Problem]]:
@@ -45,7 +46,10 @@ def render(spec: JobSpec, env: Environment) -> tuple[dict[str, Any], list[Proble
     pod = pod_override(job, settings, target)
     if pod:
         out |= _placed(pod, target, override_jobs(job))
-    out["suspend"] = job.train_job.suspend
+    # Kueue holds a queued job's suspend (kgen.render.kueue); a `suspend: true` asked
+    # for is kept, with the warning trainjob-suspend-queued.
+    if job.train_job.suspend or not queued(job):
+        out["suspend"] = job.train_job.suspend
     deadline = job.run_policy.active_deadline_seconds
     if deadline is not None and target.has("trainer.activeDeadlineSeconds"):
         out["activeDeadlineSeconds"] = deadline
@@ -185,4 +189,4 @@ def _placed(
 
 def live_pointers(spec: JobSpec) -> list[str]:
     """Kueue suspends a queued TrainJob and resumes it on admission."""
-    return ["/spec/suspend"] if KUEUE_QUEUE_LABEL in spec.labels else []
+    return ["/spec/suspend"] if queued(spec) else []

@@ -12,6 +12,7 @@ from kgen.errors import Problem
 from kgen.kinds.trainer import INSTALLED_RUNTIMES, LAUNCHER, NODE, RUNTIMES
 from kgen.kinds.trainer.policy import installed_policy, policy, runtime_name
 from kgen.kinds.trainer.spec import own
+from kgen.render.kueue import queued
 from kgen.render.names import run_name
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.reads import reads
@@ -111,6 +112,19 @@ def _initializer_unused(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     )
 
 
+@reads("trainJob", "labels")
+def _suspend_queued(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    if own(spec).train_job.suspend and queued(spec):
+        yield Problem(
+            "Kueue holds this TrainJob suspended until admission; a suspend in the "
+            "manifest suspends it again once admitted, at every Flux reconcile",
+            "trainjob-suspend-queued",
+            path=("trainJob", "suspend"),
+            at_key=True,
+            hint="remove trainJob.suspend; Kueue's webhook creates the job suspended",
+        )
+
+
 @reads("trainJob")
 def _declared_policy(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     job = own(spec)
@@ -169,4 +183,5 @@ RULES: tuple[Rule, ...] = (
     _torchrun,
     _nproc_on_cpu,
     _initializer_unused,
+    _suspend_queued,
 )
