@@ -28,7 +28,7 @@ def _project(root: Path) -> Path:
                 flux: {sourceRef: {name: ml}}
                 environments:
                   dev: {overlays: [v1], namespace: ml}
-                  hpc: {overlays: [mpi], namespace: ml, jobs: {frameworks: [mpi]}}
+                  hpc: {overlays: [mpi], namespace: ml-hpc, jobs: {frameworks: [mpi]}}
                   trainer: {overlays: [trainer], namespace: ml, jobs: {frameworks: [pytorch]}}
                 lint: {ignore: {resources-missing: minimal specs}}
             """,
