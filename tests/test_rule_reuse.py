@@ -444,6 +444,7 @@ KIND_PATCHES: dict[str, list[Any]] = {
         {"numProcPerNode": "4"},
         {"runtimeRef": {"name": "deepspeed-distributed"}},
         {"runtimeRef": {"name": "torch-distributed"}},
+        {"runtimeRef": {"name": "torch-distribted"}},
         {"runtimeRef": {"name": "own-runtime", "kind": "TrainingRuntime"}},
         {"initializer": {"dataset": {"storageUri": "hf://x/y"}}},
     ],
