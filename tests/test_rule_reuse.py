@@ -495,6 +495,22 @@ SCENES: dict[str, tuple[dict[str, Any], list[str], tuple[str, ...]]] = {
         ["cpu", "dev", "v1"],
         ("roles",),
     ),
+    # A claim created ReadWriteOnce in every job, TensorBoard reading from it.
+    "rwo-claim": (
+        {
+            "volumes": [
+                {
+                    "name": "rwo",
+                    "claim": "rwo",
+                    "create": {"size": "1Gi"},
+                    "mountPath": "/rwo",
+                }
+            ],
+            "tensorboard": {"logDir": "/rwo/logs"},
+        },
+        ["cpu", "dev", "v1"],
+        ("roles", "elasticPolicy", "tensorboard"),
+    ),
     "rendezvous": (
         {"elasticPolicy": {"rdzvConf": [{"key": "password", "value": "hunter22"}]}},
         ["cpu", "dev", "v1"],
@@ -592,6 +608,7 @@ CORE_PATCHES: dict[str, list[Any]] = {
         [{"name": "scratch", "emptyDir": {}, "mountPath": "/s"}],
         [{"name": "t", "claim": "tb", "mountPath": "/logs"}],
         [{"name": "m", "claim": "m", "mountPath": "/dev/shm"}],
+        [{"name": "c", "claim": "c", "create": {"size": "1Gi"}, "mountPath": "/c"}],
     ],
     "hostIPC": [True],
     "hostPID": [True],
