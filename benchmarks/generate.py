@@ -51,7 +51,10 @@ def job(index: int, rng: random.Random) -> str:
         f"  gpu: {rng.choice([1, 2, 4])}",
         "volumes:",
         "  - {name: data, claim: datasets, mountPath: /data, readOnly: true}",
-        f"  - {{name: out, claim: {name}-out, create: {{size: 50Gi}}, mountPath: /out}}",
+        # Every pod writes it (and TensorBoard reads it): ReadWriteMany, as a team's
+        # would be, or each job warns (claim-rwo-many-pods).
+        f"  - {{name: out, claim: {name}-out, mountPath: /out,"
+        " create: {size: 50Gi, accessModes: [ReadWriteMany]}}",
     ]
     if index % 2 == 0:
         lines.append("tensorboard: {logDir: /out/logs}")

@@ -561,7 +561,8 @@ def test_a_created_claims_size_is_the_specs(tmp_path: Path, run_kgen: RunKgen):
     job = root / "jobs/train.yaml"
     job.write_text(
         job.read_text()
-        + "volumes:\n  - {name: data, claim: data, create: {size: 1Gi}, mountPath: /d}\n"
+        + "volumes:\n  - {name: data, claim: data, mountPath: /d,"
+        + " create: {size: 1Gi, accessModes: [ReadWriteMany]}}\n"
         + "patches:\n  - target: {kind: PersistentVolumeClaim}\n"
         + "    merge: {spec: {resources: {requests: {storage: 1Ti}}}}\n"
     )

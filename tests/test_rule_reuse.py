@@ -444,6 +444,7 @@ KIND_PATCHES: dict[str, list[Any]] = {
         {"numProcPerNode": "4"},
         {"runtimeRef": {"name": "deepspeed-distributed"}},
         {"runtimeRef": {"name": "torch-distributed"}},
+        {"runtimeRef": {"name": "torch-distribted"}},
         {"runtimeRef": {"name": "own-runtime", "kind": "TrainingRuntime"}},
         {"initializer": {"dataset": {"storageUri": "hf://x/y"}}},
     ],
@@ -494,6 +495,22 @@ SCENES: dict[str, tuple[dict[str, Any], list[str], tuple[str, ...]]] = {
         ["cpu", "dev", "v1"],
         ("roles",),
     ),
+    # A claim created ReadWriteOnce in every job, TensorBoard reading from it.
+    "rwo-claim": (
+        {
+            "volumes": [
+                {
+                    "name": "rwo",
+                    "claim": "rwo",
+                    "create": {"size": "1Gi"},
+                    "mountPath": "/rwo",
+                }
+            ],
+            "tensorboard": {"logDir": "/rwo/logs"},
+        },
+        ["cpu", "dev", "v1"],
+        ("roles", "elasticPolicy", "tensorboard"),
+    ),
     "rendezvous": (
         {"elasticPolicy": {"rdzvConf": [{"key": "password", "value": "hunter22"}]}},
         ["cpu", "dev", "v1"],
@@ -510,7 +527,13 @@ CORE_PATCHES: dict[str, list[Any]] = {
                 "image": "example.com/a",
                 "command": ["run", "--password", "hunter22"],
                 "env": [{"name": "A", "value": "1"}, {"name": "A", "value": "2"}],
-                "containers": [{"name": "pytorch", "image": "b:1"}],
+                "containers": [
+                    {
+                        "name": "pytorch",
+                        "image": "b:1",
+                        "livenessProbe": {"tcpSocket": {"port": "nope"}},
+                    }
+                ],
                 "initContainers": [
                     {
                         "name": "i",
@@ -526,6 +549,7 @@ CORE_PATCHES: dict[str, list[Any]] = {
                 "securityContext": {"privileged": True},
                 "podSecurityContext": {"runAsUser": "x"},
                 "livenessProbe": {"exec": 1},
+                "readinessProbe": {"httpGet": {"port": "nope"}},
                 "affinity": {"nodeAffinity": 1},
                 "nodeSelector": {"db-password": "abcd12345"},
                 "resources": {
@@ -549,6 +573,7 @@ CORE_PATCHES: dict[str, list[Any]] = {
                 "ports": [{"containerPort": 1, "hostPort": 3}],
                 "securityContext": {"privileged": True},
                 "volumeMounts": [{"name": "nope", "mountPath": "/n"}],
+                "startupProbe": {"tcpSocket": {"port": "nope"}},
                 "bogus": 1,
             }
         ]
@@ -560,26 +585,30 @@ CORE_PATCHES: dict[str, list[Any]] = {
                 "image": "b:1",
                 "bogus": 1,
                 "ports": [{"containerPort": 1, "hostPort": 4}],
+                "readinessProbe": {"httpGet": {"port": "nope"}},
             }
         ]
     ],
     "dnsConfig": [{"options": 1}],
     "hostAliases": [[{"ip": 1}]],
     "lifecycle": [{"postStart": 1}],
-    "livenessProbe": [{"exec": 1}],
-    "readinessProbe": [{"exec": 1}],
-    "startupProbe": [{"exec": 1}],
+    "livenessProbe": [{"exec": 1}, {"httpGet": {"port": "nope"}}],
+    "readinessProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],
+    "startupProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],
     "podSecurityContext": [{"runAsUser": "x"}],
     "topologySpreadConstraints": [[{"maxSkew": "x"}]],
     "ports": [
         [{"containerPort": 1, "name": "a"}, {"containerPort": 2, "name": "a"}],
         [{"containerPort": "x"}],
+        # Renames vit-pretrain's metrics port, which its liveness probe names.
+        [{"containerPort": 9090, "name": "renamed"}],
     ],
     "volumes": [
         [{"name": "v", "configMap": {"name": 1}, "mountPath": "/v"}],
         [{"name": "scratch", "emptyDir": {}, "mountPath": "/s"}],
         [{"name": "t", "claim": "tb", "mountPath": "/logs"}],
         [{"name": "m", "claim": "m", "mountPath": "/dev/shm"}],
+        [{"name": "c", "claim": "c", "create": {"size": "1Gi"}, "mountPath": "/c"}],
     ],
     "hostIPC": [True],
     "hostPID": [True],

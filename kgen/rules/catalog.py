@@ -199,6 +199,13 @@ _RULES = [
         "Pods that mount a missing claim stay Pending forever. Create it (`volumes[].create`) or list it in kgen.yaml `externalClaims`.",
     ),
     rule(
+        "claim-rwo-many-pods",
+        "warning",
+        True,
+        "A claim the job creates for one node, mounted by several pods",
+        "`create` asks for ReadWriteOnce unless `accessModes` says otherwise, and a ReadWriteOnce volume attaches to one node at a time: every pod of the job mounts it (an elastic role counted at maxReplicas), and so does kgen's TensorBoard Deployment, so pods scheduled on another node hang in ContainerCreating with a Multi-Attach error. ReadWriteOncePod runs one pod of the claim and keeps the others Pending. Ask for ReadWriteMany (or ReadOnlyMany) of a storage class that offers it, or keep the claim to one pod; silence it with a reason where every pod is bound to one node. Claims the job does not create are not checked: kgen does not know their modes.",
+    ),
+    rule(
         "claim-conflict",
         "error",
         False,

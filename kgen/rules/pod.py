@@ -16,6 +16,7 @@ from kgen.render.volumes import CODE_VOLUME, SHM_VOLUME
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.places import places, setting
 from kgen.rules.pod_security import POD_SECURITY_RULES
+from kgen.rules.probe_ports import PROBE_RULES
 from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.keys import suggest
@@ -241,5 +242,6 @@ POD_RULES: tuple[Rule, ...] = (
     _containers,
     _extended_resources,
     _ports,
+    *PROBE_RULES,
     *POD_SECURITY_RULES,
 )

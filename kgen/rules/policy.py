@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from kgen.errors import DataPath, Problem
 from kgen.render.roles import role_settings
+from kgen.rules.claim_access import CLAIM_RULES
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.reads import reads
 from kgen.spec.job import JobSpec, role_items
@@ -95,4 +96,5 @@ POLICY_RULES: tuple[Rule, ...] = (
     _image_pinned,
     _resources_set,
     _gpu_placement,
+    *CLAIM_RULES,
 )

@@ -33,14 +33,16 @@ def _suggest(key: str, allowed: tuple[str, ...]) -> str | None:
 CLOSE = 0.7
 
 
-def spelled_like(key: str, allowed: typing.Iterable[str]) -> str | None:
+def spelled_like(
+    key: str, allowed: typing.Iterable[str], *, cutoff: float = CLOSE
+) -> str | None:
     """The one of `allowed` that `key` is a slip of, if any."""
     allowed = list(allowed)
     # Keys far longer than any allowed one cannot be near misses (and difflib's cost
     # grows with them).
     if len(key) > 2 * max(map(len, allowed), default=0):
         return None
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=CLOSE)
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=cutoff)
     return close[0] if close else None
 
 

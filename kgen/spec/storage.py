@@ -51,7 +51,7 @@ class ClaimSpec(SpecModel):
     access_modes: list[AccessMode] = Field(
         default_factory=_read_write_once,
         min_length=1,
-        description="Use ReadWriteMany when several pods write (workers, TensorBoard on other nodes).",
+        description="Use ReadWriteMany when several pods mount it (workers, TensorBoard on other nodes): with ReadWriteOnce kgen warns (claim-rwo-many-pods).",
         examples=[["ReadWriteMany"]],
     )
     volume_mode: Literal["Filesystem", "Block"] = Field(

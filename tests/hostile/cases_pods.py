@@ -61,7 +61,8 @@ CASES: dict[str, Case] = {
     "resources-object-duplicates-a-job-object": Case(
         {
             "jobs/train.yaml": VALID_JOB
-            + "volumes:\n  - {name: data, claim: data, create: {size: 1Gi}, mountPath: /data}\n",
+            + "volumes:\n  - {name: data, claim: data, mountPath: /data,"
+            + " create: {size: 1Gi, accessModes: [ReadWriteMany]}}\n",
             "resources/dev/claim.yaml": _object(
                 "PersistentVolumeClaim",
                 "data",

@@ -27,7 +27,8 @@ oops: [
 _CLAIM_USER = VALID_JOB + "volumes:\n  - {name: data, claim: data, mountPath: /data}\n"
 _KUBEFLOW_BOARD = (
     VALID_JOB
-    + "volumes:\n  - {name: logs, claim: logs, mountPath: /logs, create: {size: 1Gi}}\n"
+    + "volumes:\n  - {name: logs, claim: logs, mountPath: /logs,"
+    + " create: {size: 1Gi, accessModes: [ReadWriteMany]}}\n"
     + "tensorboard: {kind: kubeflow, logDir: /logs, serviceType: NodePort}\n"
 )
 _SELECTIVE = """\

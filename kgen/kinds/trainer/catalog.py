@@ -41,6 +41,21 @@ CATALOG: tuple[RuleInfo, ...] = (
         has them in trainJob.runtimeRef.""",
     ),
     rule(
+        "trainjob-runtime-misspelled",
+        "warning",
+        True,
+        "A ClusterTrainingRuntime named a letter or two away from one Kubeflow installs",
+        """kgen knows the ClusterTrainingRuntimes Kubeflow installs by name
+        (torch-distributed, deepspeed-distributed, jax-distributed, mlx-distributed,
+        xgboost-distributed), not the cluster's own. A trainJob.runtimeRef name that
+        is almost one of them (torch-distribted) is most likely a slip, and Trainer's
+        webhook refuses a TrainJob whose runtime the cluster does not have, so Argo
+        CD or Flux cannot apply it. A name far from all of
+        them, or one that extends one (torch-distributed-gpu), is taken as the team's
+        own runtime and not reported; silence the rule with a reason for a runtime of
+        your own that is only spelled like Kubeflow's.""",
+    ),
+    rule(
         "trainjob-needs-torchrun",
         "warning",
         True,

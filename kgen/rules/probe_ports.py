@@ -1,0 +1,137 @@
+"""Probes on a port name their own container does not declare (probe-unknown-port).
+
+The kubelet looks a probe's named port up among the ports of the probed container
+only, never the pod's other containers (kubernetes/kubernetes pkg/probe/util.go,
+ResolveContainerPort and findPortByName over `container.Ports`). A name that container
+does not declare fails every probe: a liveness probe restarts the container over and
+over, a readiness or startup probe keeps it from ever being ready, and the API server
+accepts the pod all the same. httpGet and tcpSocket take a name; grpc takes a number
+only. The trainer declares the operator's port (`pytorchjob-port`, `tfjob-port`, ...)
+beside the job's and its role's `ports`; a sidecar or init container declares its own.
+
+A TrainJob (the one kind without an operator's port) takes no probes, ports or
+containers at all: trainjob-cannot-map reports them, and these rules stay quiet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from kgen.errors import DataPath, Problem
+from kgen.kinds import kind_of
+from kgen.render.roles import role_settings
+from kgen.rules.context import Rule, RuleContext
+from kgen.rules.places import setting
+from kgen.rules.reads import reads
+from kgen.spec.job import JobSpec, role_items
+from kgen.spec.keys import spelled_like
+
+# The probes of a container, by YAML key and by the spec's attribute.
+PROBES = {
+    "livenessProbe": "liveness_probe",
+    "readinessProbe": "readiness_probe",
+    "startupProbe": "startup_probe",
+}
+# The handlers whose port may be a name (core/v1 HTTPGetAction, TCPSocketAction).
+_NAMED = ("httpGet", "tcpSocket")
+_CONTAINER_LISTS = (("initContainers", "init_containers"), ("containers", "containers"))
+
+
+@reads("roles", "ports", *PROBES)
+def _trainer_probes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """The trainer's probes, as the job or a role writes them, against the ports of
+    the trainer of every role that runs them."""
+    places = setting(spec, *PROBES.values())
+    port_name = kind_of(spec).port_name
+    if not places or not port_name:
+        return
+    for place in places:
+        for key, attr in PROBES.items():
+            if attr not in place.set:
+                continue
+            # A role's own probe replaces the job's (kgen.render.roles).
+            ports = {
+                name: _trainer_ports(spec, name, role, port_name)
+                for name, role in role_items(spec)
+                if place.path == ("roles", name)
+                or (not place.path and getattr(role, attr) is None)
+            }
+            for name, path in named_ports(place.set[attr], (*place.path, key)):
+                lacking = [role for role, names in ports.items() if name not in names]
+                if lacking:
+                    whose = _whose(lacking, every=len(lacking) == len(ports))
+                    yield unknown_port(key, name, whose, ports[lacking[0]], path)
+
+
+def _trainer_ports(spec: JobSpec, name: str, role: Any, port_name: str) -> list[str]:
+    merged = role_settings(spec, name, role).ports
+    # A port named as the operator's moves it (kgen.render.pod): one name, listed once.
+    names = (n for p in merged if isinstance(n := p.get("name"), str))
+    return list(dict.fromkeys((port_name, *names)))
+
+
+def _whose(roles: list[str], *, every: bool) -> str:
+    return "the trainer" if every else f"the trainer of the {', '.join(roles)} pods"
+
+
+@reads("roles", "containers", "initContainers")
+def _container_probes(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    """Each sidecar's and init container's probes against its own ports: a role's
+    container replaces the job's of the same name whole, so each is checked as written."""
+    if not kind_of(spec).port_name:
+        return
+    for place in setting(spec, "containers", "init_containers"):
+        for key, attr in _CONTAINER_LISTS:
+            for index, item in enumerate(place.set.get(attr) or ()):
+                if isinstance(item, dict):
+                    yield from _own_probes(item, (*place.path, key, index))
+
+
+def _own_probes(container: dict[str, Any], path: DataPath) -> Iterator[Problem]:
+    ports = container.get("ports")
+    declared = [
+        n
+        for p in (ports if isinstance(ports, list) else ())
+        if isinstance(p, dict) and isinstance(n := p.get("name"), str)
+    ]
+    whose = f"container '{container.get('name')}'"
+    for key in PROBES:
+        for name, at in named_ports(container.get(key), (*path, key)):
+            if name not in declared:
+                yield unknown_port(key, name, whose, declared, at)
+
+
+def named_ports(probe: Any, path: DataPath) -> Iterator[tuple[str, DataPath]]:
+    """The port names a probe's handlers give, each with its path."""
+    if not isinstance(probe, dict):
+        return
+    for handler in _NAMED:
+        action = probe.get(handler)
+        port = action.get("port") if isinstance(action, dict) else None
+        if isinstance(port, str):
+            yield port, (*path, handler, "port")
+
+
+def unknown_port(
+    probe: str, name: str, whose: str, declared: list[str], path: DataPath
+) -> Problem:
+    close = spelled_like(name, declared)
+    if close is not None:
+        hint = f"did you mean '{close}'?"
+    elif name.isdigit():
+        hint = f"write the port number unquoted (`port: {name}`)"
+    elif declared:
+        listed = ", ".join(declared)
+        hint = f"{whose} declares ports: {listed}; name one of them, or declare '{name}' under ports"
+    else:
+        hint = f"{whose} declares no ports: declare '{name}' under its ports"
+    return Problem(
+        f"{probe} names port '{name}', which {whose} does not declare: the kubelet cannot probe it",
+        "probe-unknown-port",
+        path=path,
+        hint=hint,
+    )
+
+
+PROBE_RULES: tuple[Rule, ...] = (_trainer_probes, _container_probes)
