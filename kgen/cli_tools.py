@@ -38,13 +38,22 @@ def schema(out: Path, check: bool) -> int:
 @click.option(
     "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
 )
-def argocd(root: Path, check: bool) -> int:
+@click.option(
+    "--if-configured",
+    is_flag=True,
+    help="Without an argocd: section in kgen.yaml, do nothing and exit 0 (for CI"
+    " that runs every check on every project).",
+)
+def argocd(root: Path, check: bool, if_configured: bool) -> int:
     """Write Argo CD Applications (or an ApplicationSet), the health checks for every
     job kind, and ignoreDifferences, from kgen.yaml argocd:."""
     from kgen.commands.generated import argocd as command
 
     return _writing(
-        lambda: command(options_for(root, "text"), check=check), check=check
+        lambda: command(
+            options_for(root, "text"), check=check, if_configured=if_configured
+        ),
+        check=check,
     )
 
 
@@ -53,13 +62,22 @@ def argocd(root: Path, check: bool) -> int:
 @click.option(
     "--check", is_flag=True, help="Exit 1 if the files are not current; write nothing."
 )
-def flux(root: Path, check: bool) -> int:
+@click.option(
+    "--if-configured",
+    is_flag=True,
+    help="Without a flux: section in kgen.yaml, do nothing and exit 0 (for CI"
+    " that runs every check on every project).",
+)
+def flux(root: Path, check: bool, if_configured: bool) -> int:
     """Write a Flux Kustomization per environment (prune, wait, healthCheckExprs for
     every job kind; Flux 2.5 or later), from kgen.yaml flux:."""
     from kgen.commands.generated import flux as command
 
     return _writing(
-        lambda: command(options_for(root, "text"), check=check), check=check
+        lambda: command(
+            options_for(root, "text"), check=check, if_configured=if_configured
+        ),
+        check=check,
     )
 
 

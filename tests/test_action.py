@@ -20,6 +20,10 @@ ACTION = yaml.safe_load((REPO / "action.yml").read_text())
 HOOKS = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
 KGEN = Path(sys.executable).parent / "kgen"
 EXPRESSION = re.compile(r"\$\{\{\s*([a-z_.-]+)\s*\}\}")
+GITOPS = {
+    "argocd": 'argocd: {repoURL: "https://github.com/example-org/ml-gitops.git"}\n',
+    "flux": "flux: {sourceRef: {name: ml-gitops}}\n",
+}
 
 
 @pytest.fixture
@@ -183,6 +187,12 @@ def test_pre_commit_hooks_run_their_entry_on_the_files_they_match(hook, project)
     assert "README.md" not in matched and "jobs/mnist.yaml" in matched
     args = hook["entry"].split()
     args[0] = os.fspath(KGEN)
+    command = args[1]
+    if command in GITOPS:
+        # These check their folder in a project whose kgen.yaml configures it.
+        with (project / "kgen.yaml").open("a") as config:
+            config.write(GITOPS[command])
+        _run([os.fspath(KGEN), command], cwd=project)
     if hook.get("pass_filenames", True):
         args += matched
     env = {

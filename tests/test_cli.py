@@ -362,16 +362,18 @@ def test_plan_lists_jobs_and_totals(run_kgen: RunKgen):
     result = run_kgen("plan", "--env", "kf06-cpu", cwd=REPO)
     assert result.code == 0, result
     assert result.out == (
-        "ENVIRONMENT  JOB           KIND        TARGET   ROLES               PODS  GPUS  CPU  MEMORY\n"
-        "kf06-cpu     mnist-ddp     PyTorchJob  v1beta2  master 1, worker 3  4     0     4    8Gi\n"
-        "kf06-cpu     resnet-3node  PyTorchJob  v1beta2  master 1, worker 2  3     0     24   96Gi\n"
-        "kf06-cpu     tf-mwms       TFJob       v1beta2  chief 1, worker 2   3     0     12   48Gi\n"
-        "kf06-cpu     tf-ps         TFJob       v1beta2  worker 4, ps 2      6     0     10   48Gi\n"
-        "kf06-cpu     (total)                                                16    0     50   200Gi\n"
+        "ENVIRONMENT  JOB           KIND        TARGET   ROLES                              PODS  GPUS  CPU  MEMORY\n"
+        "kf06-cpu     mnist-ddp     PyTorchJob  v1beta2  master 1, worker 3, tensorboard 1  5     0     4    8Gi\n"
+        "kf06-cpu     resnet-3node  PyTorchJob  v1beta2  master 1, worker 2                 3     0     24   96Gi\n"
+        "kf06-cpu     tf-mwms       TFJob       v1beta2  chief 1, worker 2                  3     0     12   48Gi\n"
+        "kf06-cpu     tf-ps         TFJob       v1beta2  worker 4, ps 2                     6     0     10   48Gi\n"
+        "kf06-cpu     (total)                                                               17    0     50   200Gi\n"
     )
+    # vit-pretrain's 4 pods each request 4.1 CPU and 16.125Gi: its sidecar beside the
+    # trainer (its init container needs less).
     assert run_kgen("list", "--env", "prod-gpu", cwd=REPO).out.splitlines()[-1].split()[
         -4:
-    ] == ["40", "26", "173", "998Gi"]
+    ] == ["40", "26", "173.4", "998.5Gi"]
 
 
 def test_diff_shows_what_a_build_would_change(example: Path, run_kgen: RunKgen):

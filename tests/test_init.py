@@ -49,7 +49,7 @@ def test_init_pins_ci_and_pre_commit_to_this_version(tmp_path: Path, run_kgen):
     run_kgen("init", cwd=tmp_path)
     pin = f"kgen-kubeflow=={__version__}"
     assert pin in (tmp_path / ".github/workflows/kgen.yml").read_text()
-    assert (tmp_path / ".pre-commit-config.yaml").read_text().count(pin) == 2
+    assert (tmp_path / ".pre-commit-config.yaml").read_text().count(pin) == 4
     first = (tmp_path / "jobs/mnist.yaml").read_text().splitlines()[0]
     assert first == "# yaml-language-server: $schema=../schemas/kgen-job.schema.json"
 

@@ -101,7 +101,12 @@ def test_pre_commit_hooks_select_kgen_inputs():
         hook["id"]: hook
         for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     }
-    assert set(hooks) == {"kgen-validate", "kgen-build-check"}
+    assert set(hooks) == {
+        "kgen-validate",
+        "kgen-build-check",
+        "kgen-argocd-check",
+        "kgen-flux-check",
+    }
     for hook in hooks.values():
         assert {"id", "name", "entry", "language"} <= set(hook)
     files = re.compile(hooks["kgen-validate"]["files"])

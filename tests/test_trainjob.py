@@ -318,9 +318,10 @@ def test_plan_counts_a_trainjobs_nodes_and_gpus(run_kgen: RunKgen):
     result = run_kgen("list", cwd=REPO)
     rows = [line.split() for line in result.out.splitlines()]
     mnist = next(r for r in rows if r[:2] == ["trainer-gpu", "mnist-ddp"])
-    # kind, target, roles..., pods 4, GPUs 4 (numNodes x 1 per node)
+    # kind, target, roles..., pods 5 (numNodes 4 and TensorBoard's Deployment),
+    # GPUs 4 (numNodes x 1 per node)
     assert mnist[2:4] == ["TrainJob", "trainer-v2.3"]
-    assert mnist[-4:-2] == ["4", "4"]
+    assert mnist[-4:-2] == ["5", "4"]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,12 +64,20 @@ def _leftovers(options: Options, out: Path, files: set[Path], *, check: bool) ->
     return EXIT_OK
 
 
-def argocd(options: Options, *, check: bool = False) -> int:
+def argocd(
+    options: Options, *, check: bool = False, if_configured: bool = False
+) -> int:
     """Write Argo CD Applications (or an ApplicationSet) and the health checks into
-    argocd.output, which kgen owns like the output folder: orphans are removed."""
+    argocd.output, which kgen owns like the output folder: orphans are removed. With
+    `if_configured`, a project without `argocd:` is left alone (exit 0)."""
     from kgen.gitops.argocd import argocd_files
 
-    outcome = load_and_run(options, keep=True)
+    try:
+        outcome = load_and_run(
+            options, keep=True, loaded=_configured("argocd") if if_configured else None
+        )
+    except _Unconfigured:
+        return _skipped(options, "argocd")
     if outcome.failed or outcome.project is None or outcome.result is None:
         report(options, outcome)
         return EXIT_PROBLEMS
@@ -96,13 +105,19 @@ def argocd(options: Options, *, check: bool = False) -> int:
     return write_owned(options, files, settings.output, check=check, fix="kgen argocd")
 
 
-def flux(options: Options, *, check: bool = False) -> int:
+def flux(options: Options, *, check: bool = False, if_configured: bool = False) -> int:
     """Write a Flux Kustomization per environment into flux.output (owned with an
-    index like argocd/)."""
+    index like argocd/). With `if_configured`, a project without `flux:` is left
+    alone (exit 0)."""
     from kgen.gitops.flux import flux_files
 
     # The renders kept: which objects each environment deploys (kgen.gitops.overlap).
-    outcome = load_and_run(options, keep=True)
+    try:
+        outcome = load_and_run(
+            options, keep=True, loaded=_configured("flux") if if_configured else None
+        )
+    except _Unconfigured:
+        return _skipped(options, "flux")
     if outcome.failed or outcome.project is None:
         report(options, outcome)
         return EXIT_PROBLEMS
@@ -130,6 +145,28 @@ def flux(options: Options, *, check: bool = False) -> int:
         return EXIT_PROBLEMS
     files = flux_files(project, chosen)
     return write_owned(options, files, settings.output, check=check, fix="kgen flux")
+
+
+class _Unconfigured(Exception):
+    """kgen.yaml has no section for the command, which was asked to run only if so."""
+
+
+def _configured(section: str) -> Callable[[Project], None]:
+    """What hears of the loaded project: a project without `section` stops the command
+    there, before it renders a job (`--if-configured`)."""
+
+    def loaded(project: Project) -> None:
+        if getattr(project.spec, section) is None:
+            raise _Unconfigured(section)
+
+    return loaded
+
+
+def _skipped(options: Options, section: str) -> int:
+    options.err.write(
+        f"kgen: kgen.yaml has no {section}: section; nothing to do (--if-configured)\n"
+    )
+    return EXIT_OK
 
 
 def _no_section(project: Project, section: str, hint: str) -> Problem:

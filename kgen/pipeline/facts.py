@@ -20,7 +20,6 @@ from kgen.kinds import kind_for, kind_named
 from kgen.output.digests import body_digest
 from kgen.output.emitter import dump_documents
 from kgen.render.recent import RecentSpecs
-from kgen.spec.quantity import parse_quantity
 
 if TYPE_CHECKING:
     from kgen.kinds.base import Kind
@@ -258,8 +257,10 @@ def _fingerprint(job: Manifest, text: str | None) -> tuple[str, str] | None:
 
 
 def job_load(spec: JobSpec, env: Environment) -> JobLoad:
-    """Pods, GPUs, CPU and memory requests of a job as rendered; elastic jobs at their
-    maximum size, since that is what a quota must hold."""
+    """Pods, GPUs, CPU and memory a job's pods request as rendered, each pod's as
+    Kubernetes charges it (kgen.render.requests: sidecars and init containers too),
+    its TensorBoard's pods with them; elastic jobs at their maximum size, since that is
+    what a quota must hold."""
     kind = kind_for(spec.framework, env.target)
     roles, pods, gpus, cpu, memory = _LOADS.get(
         spec, lambda: _load(spec, kind), key=kind.kind
@@ -276,23 +277,24 @@ _LOADS: RecentSpecs[_Load] = RecentSpecs()
 
 def _load(spec: JobSpec, kind: Kind) -> _Load:
     # Imported here: runs that take every render from the cache never build the models.
+    from kgen.render.requests import pods_requests, role_pod
     from kgen.render.roles import role_settings
+    from kgen.render.tensorboard import tensorboard_pods
     from kgen.spec.job import role_items
 
     limit = kind.scale_limit(spec)
-    pods = gpus = 0
-    cpu = memory = Decimal(0)
+    counted: list[tuple[int, dict[str, Any]]] = []
     parts = []
     for name, role in role_items(spec):
         count = role.replicas
         if limit is not None and kind.role(name).scaled:
             count = max(count, limit or count)
-        settings = role_settings(spec, name, role)
-        pods += count
-        gpus += count * int(settings.limits.get(spec.resources.gpu_resource, "0"))
-        cpu += count * (parse_quantity(settings.requests.get("cpu", "0")) or 0)
-        memory += count * (parse_quantity(settings.requests.get("memory", "0")) or 0)
+        counted.append((count, role_pod(spec, role_settings(spec, name, role))))
         parts.append(
             f"{name} {role.replicas}" + (f"..{count}" if count != role.replicas else "")
         )
-    return ", ".join(parts), pods, gpus, cpu, memory
+    boards, board = tensorboard_pods(spec)
+    if boards:
+        counted.append((boards, board))
+        parts.append(f"tensorboard {boards}")
+    return ", ".join(parts), *pods_requests(counted, gpu=spec.resources.gpu_resource)

@@ -31,10 +31,7 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
     if source is None:
         return []
     name = tensorboard_name(spec.name)
-    labels = {
-        "app.kubernetes.io/name": "tensorboard",
-        "app.kubernetes.io/instance": name,
-    }
+    labels = _labels(name)
     meta = object_meta(
         name,
         env,
@@ -71,6 +68,25 @@ def render_tensorboard(spec: JobSpec, env: Environment) -> list[Manifest]:
         Manifest("Deployment", name, deployment),
         Manifest("Service", name, service),
     ]
+
+
+def tensorboard_pods(spec: JobSpec) -> tuple[int, dict[str, Any]]:
+    """The replicas and pod of the Deployment kgen renders for the job's TensorBoard,
+    or (0, {}). Kubeflow's Tensorboard has its controller make the pod, whose requests
+    kgen cannot know."""
+    board = spec.tensorboard
+    if board is None or board.kind == "kubeflow":
+        return 0, {}
+    source = _SOURCES.get(spec, lambda: tensorboard_source(spec))
+    if source is None:
+        return 0, {}
+    labels = _labels(tensorboard_name(spec.name))
+    deployment, _ = _SPECS.get(spec, lambda: _new_specs(board, source, labels))
+    return int(deployment["replicas"]), deployment["template"]["spec"]
+
+
+def _labels(name: str) -> dict[str, str]:
+    return {"app.kubernetes.io/name": "tensorboard", "app.kubernetes.io/instance": name}
 
 
 def _new_specs(

@@ -1,8 +1,10 @@
 """`kgen list` (`plan`): what each environment will run, per job and in total.
 
-Counts are per pod as rendered (kgen.pipeline.facts): a role's GPUs after inheritance
-(a PS gets none unless asked), requests for CPU and memory, and elastic jobs at their
-maximum size, since that is what a quota (kgen.rules.quota) must hold.
+Counts are per pod as rendered (kgen.pipeline.facts): each pod's effective request as
+Kubernetes charges it (kgen.render.requests: sidecars and init containers too, a GPU
+after inheritance, so a PS gets none unless asked), the TensorBoard Deployment's pods
+with its job, and elastic jobs at their maximum size, since that is what a quota
+(kgen.rules.quota) must hold.
 """
 
 from __future__ import annotations

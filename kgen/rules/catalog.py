@@ -63,7 +63,7 @@ _RULES = [
         "error",
         False,
         "An environment asks for more GPUs than its quota",
-        "kgen.yaml `gpuQuota` caps the GPUs all jobs of an environment ask for together, elastic jobs counted at their maximum; `kgen list` shows where they go.",
+        "kgen.yaml `gpuQuota` caps the GPUs all jobs of an environment ask for together, elastic jobs counted at their maximum and each pod at its effective request, a sidecar's or init container's GPUs included (docs/gitops.md); `kgen list` shows where they go.",
     ),
     rule(
         "output-schema",

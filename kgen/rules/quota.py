@@ -1,5 +1,7 @@
 """GPU quotas per environment (kgen.yaml `gpuQuota`): the GPUs all jobs of an
-environment ask for together, elastic jobs at their maximum size."""
+environment ask for together, elastic jobs at their maximum size: the load facts
+`kgen list` shows (kgen.pipeline.facts), each pod's effective request, so a sidecar's
+GPUs count."""
 
 from __future__ import annotations
 

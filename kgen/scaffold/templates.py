@@ -117,10 +117,12 @@ target: v1
 
 
 def workflow() -> str:
-    """A CI workflow: validate with annotations, and fail when manifests/ is stale."""
+    """A CI workflow: validate with annotations, and fail when manifests/, or argocd/
+    and flux/ where kgen.yaml configures them, are stale."""
     return f"""\
 # kgen on every pull request: problems as annotations on the changed lines, jobs
-# changed in place flagged against the target branch, stale manifests/ fail the check.
+# changed in place flagged against the target branch, stale manifests/ fail the check,
+# and so do stale argocd/ and flux/ once kgen.yaml has an argocd: or flux: section.
 name: kgen
 on:
   pull_request:
@@ -148,6 +150,8 @@ jobs:
       - run: pip install '{DISTRIBUTION}=={__version__}'
       - run: kgen validate --strict
       - run: kgen build --check --diff
+      - run: kgen argocd --check --if-configured
+      - run: kgen flux --check --if-configured
 """
 
 
@@ -174,6 +178,20 @@ repos:
         additional_dependencies: ['{DISTRIBUTION}=={__version__}']
         pass_filenames: false
         files: (^|/)(kgen\\.yaml|jobs/|overlays/|resources/|manifests/)
+      - id: kgen-argocd-check
+        name: kgen argocd --check
+        entry: kgen argocd --check --if-configured
+        language: python
+        additional_dependencies: ['{DISTRIBUTION}=={__version__}']
+        pass_filenames: false
+        files: (^|/)(kgen\\.yaml|jobs/|overlays/|resources/|argocd/)
+      - id: kgen-flux-check
+        name: kgen flux --check
+        entry: kgen flux --check --if-configured
+        language: python
+        additional_dependencies: ['{DISTRIBUTION}=={__version__}']
+        pass_filenames: false
+        files: (^|/)(kgen\\.yaml|jobs/|overlays/|resources/|flux/)
 """
 
 
