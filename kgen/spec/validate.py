@@ -58,9 +58,15 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        from kgen.spec.placed import unknown_key_hint  # the error path only
+        # The error path only.
+        from kgen.spec.kube_keys import kubernetes_key_hint
+        from kgen.spec.placed import unknown_key_hint
 
-        hint = gpu_hint(key, loc) or unknown_key_hint(key, model, loc[:-1])
+        hint = (
+            gpu_hint(key, loc)
+            or kubernetes_key_hint(key, loc, data)
+            or unknown_key_hint(key, model, loc[:-1])
+        )
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
