@@ -28,6 +28,8 @@ from kgen.rules.secret_names import secret_place
 if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
     from jsonschema import Draft202012Validator, ValidationError
 
+    from kgen.spec.job import JobSpec
+
 CORE_DEFINITIONS = {
     "PersistentVolumeClaim": "io.k8s.api.core.v1.PersistentVolumeClaim",
     "Service": "io.k8s.api.core.v1.Service",
@@ -94,8 +96,14 @@ def validator_for(
 
 
 def check_output(
-    manifests: list[Manifest], *, target: str, version: str, crds: CrdSchemas
+    manifests: list[Manifest],
+    *,
+    target: str,
+    version: str,
+    crds: CrdSchemas,
+    spec: JobSpec | None = None,
 ) -> list[Problem]:
+    """The rendered objects' errors, each at the `spec` value that produced it."""
     problems = []
     for manifest in manifests:
         job, fast = _checks(manifest.kind, target, version)
@@ -111,9 +119,11 @@ def check_output(
         found = []
         for validator in validators:
             if validator is not None:
-                found += _listed(manifest, validator.iter_errors(manifest.body))
+                errors = validator.iter_errors(manifest.body)
+                found += _listed(manifest, errors, spec=spec)
         if not found and job:
-            found = _listed(manifest, envelope_errors(manifest, target=target))
+            rules = envelope_errors(manifest, target=target)
+            found = _listed(manifest, rules, spec=spec)
         problems += found
     return problems
 
@@ -132,7 +142,9 @@ def _checks(kind: str, target: str, version: str) -> tuple[bool, Any]:
 MAX_ERRORS = 100
 
 
-def _listed(manifest: Manifest, errors: Iterable[Any]) -> list[Problem]:
+def _listed(
+    manifest: Manifest, errors: Iterable[Any], *, spec: JobSpec | None
+) -> list[Problem]:
     problems: dict[tuple[DataPath, str], Problem] = {}
     for count, error in enumerate(islice(errors, MAX_ERRORS + 1)):
         if count == MAX_ERRORS:
@@ -148,12 +160,14 @@ def _listed(manifest: Manifest, errors: Iterable[Any]) -> list[Problem]:
             problems[((), more.message)] = more
         else:
             # The same error from many schemas (an allOf) is said once.
-            for problem in _problems(manifest, error):
+            for problem in _problems(manifest, error, spec=spec):
                 problems.setdefault((problem.path, problem.message), problem)
     return list(problems.values())
 
 
-def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
+def _problems(
+    manifest: Manifest, error: ValidationError, *, spec: JobSpec | None
+) -> list[Problem]:
     where: DataPath = tuple(error.absolute_path)
     if error.validator != "additionalProperties" or not isinstance(
         error.instance, dict
@@ -162,14 +176,17 @@ def _problems(manifest: Manifest, error: ValidationError) -> list[Problem]:
         if secret_place(where, lambda path: _at(manifest.body, path)) is not None:
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
-        return [_problem(manifest, where, message)]
+        return [_problem(manifest, where, message, spec=spec)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}
     known = set(schema.get("properties", {}))
     unknown = sorted(set(error.instance) - known)
     return [
         _problem(
-            manifest, (*where, key), "unknown field (the schema has no such property)"
+            manifest,
+            (*where, key),
+            "unknown field (the schema has no such property)",
+            spec=spec,
         )
         for key in unknown
     ]
@@ -184,14 +201,16 @@ def _at(body: Any, path: DataPath) -> Any:
     return body
 
 
-def _problem(manifest: Manifest, out_path: DataPath, message: str) -> Problem:
+def _problem(
+    manifest: Manifest, out_path: DataPath, message: str, *, spec: JobSpec | None
+) -> Problem:
     where = format_path(out_path) or "the top level"
     # A schema's message quotes the value, which may be the whole object.
     shown = shortened(message, 300)
     problem = Problem(
         f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {shown}",
         "output-schema",
-        path=trace(manifest, out_path),
+        path=trace(manifest, out_path, spec),
         hint="this spec value produced it; the cluster would reject or prune it",
     )
     return patch_at(manifest, out_path, problem)
