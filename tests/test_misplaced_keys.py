@@ -154,3 +154,31 @@ def test_an_unknown_framework_does_not_hide_an_unknown_key(
         "    hint: backoffLimit belongs under runPolicy: runPolicy.backoffLimit\n"
         "kgen: 2 errors in 1 file\n",
     )
+
+
+def test_a_key_of_an_enclosing_mapping_is_pointed_one_level_up():
+    """`mountPath` under a volume's `create`: the volume's own key, not a claim's."""
+    volume = {"name": "d", "claim": "d", "create": {"size": "1Gi", "mountPath": "/d"}}
+    assert _hint({"volumes": [volume]}) == (
+        "mountPath belongs beside create, not inside it: volumes[0].mountPath"
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "hint"),
+    [
+        (
+            {"claimName": "d"},
+            "write `claim: d` in the volume; kgen renders it as persistentVolumeClaim.claimName",
+        ),
+        (
+            {},
+            "write `claim: <name>` in the volume; kgen renders it as persistentVolumeClaim.claimName",
+        ),
+    ],
+)
+def test_a_kubernetes_claim_source_is_pointed_at_claim(
+    source: dict[str, object], hint: str
+):
+    volume = {"name": "d", "persistentVolumeClaim": source}
+    assert _hint({"volumes": [volume]}) == hint

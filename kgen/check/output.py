@@ -28,6 +28,8 @@ from kgen.rules.secret_names import secret_place
 if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
     from jsonschema import Draft202012Validator, ValidationError
 
+    from kgen.spec.job import JobSpec
+
 CORE_DEFINITIONS = {
     "PersistentVolumeClaim": "io.k8s.api.core.v1.PersistentVolumeClaim",
     "Service": "io.k8s.api.core.v1.Service",
@@ -94,8 +96,14 @@ def validator_for(
 
 
 def check_output(
-    manifests: list[Manifest], *, target: str, version: str, crds: CrdSchemas
+    manifests: list[Manifest],
+    *,
+    target: str,
+    version: str,
+    crds: CrdSchemas,
+    spec: JobSpec | None = None,
 ) -> list[Problem]:
+    """The rendered objects' errors, each at the `spec` value that produced it."""
     problems = []
     for manifest in manifests:
         job, fast, schema_version = _checks(manifest.kind, target, version)
@@ -114,10 +122,13 @@ def check_output(
                 errors = validator.iter_errors(manifest.body)
                 # A field the project's CRD also lacks is said once.
                 found += [
-                    p for p in _listed(manifest, errors, pruned) if p not in found
+                    p
+                    for p in _listed(manifest, errors, pruned, spec=spec)
+                    if p not in found
                 ]
         if not found and job:
-            found = _listed(manifest, envelope_errors(manifest, target=target))
+            rules = envelope_errors(manifest, target=target)
+            found = _listed(manifest, rules, spec=spec)
         problems += found
     return problems
 
@@ -186,7 +197,11 @@ MAX_ERRORS = 100
 
 
 def _listed(
-    manifest: Manifest, errors: Iterable[Any], pruned: Pruned | None = None
+    manifest: Manifest,
+    errors: Iterable[Any],
+    pruned: Pruned | None = None,
+    *,
+    spec: JobSpec | None,
 ) -> list[Problem]:
     problems: dict[tuple[DataPath, str], Problem] = {}
     for count, error in enumerate(islice(errors, MAX_ERRORS + 1)):
@@ -203,13 +218,17 @@ def _listed(
             problems[((), more.message)] = more
         else:
             # The same error from many schemas (an allOf) is said once.
-            for problem in _problems(manifest, error, pruned):
+            for problem in _problems(manifest, error, pruned, spec=spec):
                 problems.setdefault((problem.path, problem.message), problem)
     return list(problems.values())
 
 
 def _problems(
-    manifest: Manifest, error: ValidationError, pruned: Pruned | None = None
+    manifest: Manifest,
+    error: ValidationError,
+    pruned: Pruned | None = None,
+    *,
+    spec: JobSpec | None,
 ) -> list[Problem]:
     where: DataPath = tuple(error.absolute_path)
     if error.validator != "additionalProperties" or not isinstance(
@@ -219,7 +238,7 @@ def _problems(
         if secret_place(where, lambda path: _at(manifest.body, path)) is not None:
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
-        return [_problem(manifest, where, message)]
+        return [_problem(manifest, where, message, spec=spec)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}
     known = set(schema.get("properties", {}))
@@ -228,10 +247,12 @@ def _problems(
     for key in unknown:
         path = (*where, key)
         if pruned is not None and path in pruned.paths:
-            problems.append(_problem(manifest, path, pruned.message, pruned.hint))
+            problems.append(
+                _problem(manifest, path, pruned.message, pruned.hint, spec=spec)
+            )
         else:
             message = "unknown field (the schema has no such property)"
-            problems.append(_problem(manifest, path, message))
+            problems.append(_problem(manifest, path, message, spec=spec))
     return problems
 
 
@@ -245,7 +266,12 @@ def _at(body: Any, path: DataPath) -> Any:
 
 
 def _problem(
-    manifest: Manifest, out_path: DataPath, message: str, hint: str = _PRODUCED
+    manifest: Manifest,
+    out_path: DataPath,
+    message: str,
+    hint: str = _PRODUCED,
+    *,
+    spec: JobSpec | None,
 ) -> Problem:
     where = format_path(out_path) or "the top level"
     # A schema's message quotes the value, which may be the whole object.
@@ -253,7 +279,7 @@ def _problem(
     problem = Problem(
         f"the rendered {manifest.kind} '{manifest.name}' is invalid at {where}: {shown}",
         "output-schema",
-        path=trace(manifest, out_path),
+        path=trace(manifest, out_path, spec),
         hint=hint,
     )
     return patch_at(manifest, out_path, problem)

@@ -4,11 +4,14 @@ at the line that caused it."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_named
 from kgen.kinds.base import Kind
 from kgen.render.base import Manifest
+from kgen.render.pod import CHECKOUT_CONTAINER
+from kgen.spec.job import JobSpec, role_items
 
 _RUN_FIELDS = {
     "cleanPodPolicy",
@@ -45,7 +48,6 @@ _POD_FIELDS = {
     "hostNetwork": "hostNetwork",
     "hostIPC": "hostIPC",
     "imagePullSecrets": "imagePullSecrets",
-    "initContainers": "codeSync",
     "runtimeClassName": "runtimeClassName",
     "hostPID": "hostPID",
     "dnsPolicy": "dnsPolicy",
@@ -67,8 +69,9 @@ def patch_at(manifest: Manifest, out: DataPath, problem: Problem) -> Problem:
     )
 
 
-def trace(manifest: Manifest, out: DataPath) -> DataPath:
-    """The spec field that produced the output at `out` (its nearest known ancestor)."""
+def trace(manifest: Manifest, out: DataPath, spec: JobSpec | None = None) -> DataPath:
+    """The spec field that produced the output at `out` (its nearest known ancestor);
+    with the `spec`, an init container's own field."""
     if manifest.spec_path:
         return manifest.spec_path
     kind = kind_named(manifest.kind)
@@ -86,11 +89,13 @@ def trace(manifest: Manifest, out: DataPath) -> DataPath:
     if field in _RUN_FIELDS:
         return ("runPolicy", field)
     if field == kind.replica_key:
-        return _trace_role(kind, out[2:])
+        return _trace_role(kind, out[2:], manifest.body, spec)
     return (field, *out[2:])
 
 
-def _trace_role(kind: Kind, out: DataPath) -> DataPath:
+def _trace_role(
+    kind: Kind, out: DataPath, body: dict[str, Any], spec: JobSpec | None
+) -> DataPath:
     if not out:
         return ("roles",)
     defined = kind.role_for_key(str(out[0]))
@@ -101,6 +106,10 @@ def _trace_role(kind: Kind, out: DataPath) -> DataPath:
     if rest[:2] == ("template", "metadata") and len(rest) > 2:
         return ("podLabels",) if rest[2] == "labels" else ("podAnnotations",)
     pod = rest[2:]
+    if pod and pod[0] == "initContainers":
+        replica = body["spec"][kind.replica_key][out[0]]
+        containers = replica["template"]["spec"]["initContainers"]
+        return _init_container(pod[1:], containers, spec, role)
     if pod and pod[0] == "containers" and len(pod) > 1 and pod[1] != 0:
         return ("containers",)  # a sidecar
     if pod and pod[0] == "containers" and len(pod) > 2 and pod[2] in _CONTAINER_FIELDS:
@@ -112,3 +121,32 @@ def _trace_role(kind: Kind, out: DataPath) -> DataPath:
             (name, *pod[1:]) if name in ("affinity", "podSecurityContext") else (name,)
         )
     return ("roles", role)
+
+
+def _init_container(
+    out: DataPath, containers: list[Any], spec: JobSpec | None, role: str
+) -> DataPath:
+    """An init container's field: the code checkout's is codeSync; another is found by
+    its name, in the role's initContainers (which merge over the job's by name) if the
+    role sets that field, else in the job's."""
+    if not out or not isinstance(out[0], int):
+        return ("initContainers",)
+    name = containers[out[0]].get("name")
+    if name == CHECKOUT_CONTAINER and (spec is None or spec.code_sync is not None):
+        return ("codeSync",)
+    if spec is None:
+        return ("initContainers",)
+    rest = out[1:]
+    own = dict(role_items(spec)).get(role)
+    places: list[tuple[DataPath, list[Any]]] = [
+        (("roles", role, "initContainers"), (own.init_containers or []) if own else []),
+        (("initContainers",), spec.init_containers),
+    ]
+    found: DataPath | None = None
+    for path, written in places:
+        for index, container in enumerate(written):
+            if container.get("name") == name:
+                if not rest or rest[0] in container:
+                    return (*path, index, *rest)
+                found = found or (*path, index)
+    return found or ("initContainers",)

@@ -46,6 +46,7 @@ def render_one(
             target=env.target.name,
             version=stages.context.kubernetes_version,
             crds=stages.context.crds,
+            spec=spec,
         )
     if patch is not None:
         render_problems += patch.rules(manifests)

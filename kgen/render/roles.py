@@ -169,10 +169,7 @@ def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
         requests |= overrides.requests.model_dump(by_alias=True, exclude_none=True)
     if overrides is not None and overrides.limits is not None:
         limits |= overrides.limits.model_dump(by_alias=True, exclude_none=True)
-    gpu = overrides.gpu if overrides is not None and overrides.gpu is not None else None
-    if gpu is None:
-        default = kind_for(spec.framework).role(name).gpu_by_default
-        gpu = spec.resources.gpu if default else 0
+    gpu = role_gpus(spec, name, role)
     if gpu:
         # Extended resources are set as limits; Kubernetes takes the request from it.
         limits[spec.resources.gpu_resource] = str(gpu)
@@ -190,6 +187,16 @@ def _role_settings(spec: JobSpec, name: str, role: Role) -> RoleSettings:
         affinity=role.affinity if role.affinity is not None else spec.affinity,
         **_pod_settings(spec, role),
     )
+
+
+def role_gpus(spec: JobSpec, name: str, role: Role) -> int:
+    """The GPUs of each pod of the role, counted in resources.gpu: the role's own, or
+    the job's if the role's kind gives it the job's GPUs."""
+    overrides = role.resources
+    if overrides is not None and overrides.gpu is not None:
+        return overrides.gpu
+    default = kind_for(spec.framework).role(name).gpu_by_default
+    return spec.resources.gpu if default else 0
 
 
 def _pod_settings(spec: JobSpec, role: Role) -> dict[str, Any]:

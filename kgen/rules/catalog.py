@@ -217,7 +217,7 @@ _RULES = [
         "warning",
         True,
         "An overlay whose match selects no job",
-        "A typo in a name, label or framework makes an overlay do nothing, silently.",
+        "A typo in a name, label or framework makes an overlay do nothing, silently. Not reported while a job spec fails to load: that job may be the one it matches.",
     ),
     rule(
         "target-unsupported-kind",

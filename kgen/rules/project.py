@@ -35,6 +35,12 @@ def _team_objects(project: Project, result: RunResult) -> list[Finding]:
 
 
 def _overlays_match(project: Project) -> Iterator[Finding]:
+    # A job that failed to load may be the one an overlay matches: its own error says
+    # what is wrong, and a warning here would point away from it. The other rules
+    # across jobs stand: a duplicate name, a claim conflict or a quota exceeded by the
+    # jobs that loaded are true whatever a job that did not load holds.
+    if project.jobs_incomplete:
+        return
     for overlay in project.overlays.values():
         if overlay.spec.match is None:
             continue

@@ -24,10 +24,10 @@ class Hidden:
 
 
 def secret(data: Any, loc: DataPath) -> bool:
-    return secret_place(loc, lambda path: _at(data, path)) is not None
+    return secret_place(loc, lambda path: value_at(data, path)) is not None
 
 
-def _at(data: Any, path: DataPath) -> Any:
+def value_at(data: Any, path: DataPath) -> Any:
     """The value at `path` in `data`, or None; parts that name no member (pydantic's
     union members, `function-after[...]`) are skipped."""
     for part in path:

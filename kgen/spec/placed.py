@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from kgen.errors import format_path
 from kgen.spec.keys import (
     allowed_hint,
     allowed_keys,
@@ -57,10 +58,25 @@ def placed_hint(
     here = model_at(root, parent)
     if here is not None and (found := _placed(key, here)) is not None:
         return found
+    if (found := _beside(key, root, parent)) is not None:
+        return found
     if parent:
         found = _placed(key, root)
         if found is not None:
             return f"{found} (from the top of the spec)"
+    return None
+
+
+def _beside(
+    key: str, root: type[BaseModel], parent: tuple[str | int, ...]
+) -> str | None:
+    """Where `key` is a field of a mapping that holds the one it is written in, the
+    nearest: `mountPath` under a volume's `create` is the volume's own."""
+    for depth in range(len(parent) - 1, -1, -1):
+        above = parent[:depth]
+        if key in allowed_keys(root, above):
+            inside = parent[depth]
+            return f"{key} belongs beside {inside}, not inside it: {format_path((*above, key))}"
     return None
 
 

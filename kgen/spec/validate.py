@@ -58,9 +58,15 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
     kind: str = error["type"]
     if kind == "extra_forbidden":
         key = str(loc[-1])
-        from kgen.spec.placed import unknown_key_hint  # the error path only
+        # The error path only.
+        from kgen.spec.kube_keys import kubernetes_key_hint
+        from kgen.spec.placed import unknown_key_hint
 
-        hint = gpu_hint(key, loc) or unknown_key_hint(key, model, loc[:-1])
+        hint = (
+            gpu_hint(key, loc)
+            or kubernetes_key_hint(key, loc, data)
+            or unknown_key_hint(key, model, loc[:-1])
+        )
         return Problem(
             f"unknown key '{key}'", "unknown-key", path=loc, hint=hint, at_key=True
         )
@@ -71,7 +77,7 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
             # Located at the parent, unless an overlay deleted the key: then at that.
             path=loc,
             at_key=True,
-            hint=None,
+            hint=_missing_image_hint(loc, data),
         )
     value = error.get("input")
     if not on_key and secret(data, loc):
@@ -110,6 +116,22 @@ def gpu_hint(key: str, loc: DataPath) -> str | None:
         f" with `gpuResource: {key}`" if "/" in key and key != "nvidia.com/gpu" else ""
     )
     return f"count GPUs in resources.gpu (`resources: {{gpu: 1}}`){vendor}; kgen puts them into limits"
+
+
+def _missing_image_hint(loc: DataPath, data: Any) -> str | None:
+    """A job's image, missing while a role sets its own: the job's is required, and a
+    role's replaces it for that role only."""
+    roles = data.get("roles") if loc == ("image",) and isinstance(data, dict) else None
+    if not isinstance(roles, dict):
+        return None
+    for name, role in roles.items():
+        image = role.get("image") if isinstance(role, dict) else None
+        if isinstance(image, str):
+            return (
+                f"set the job's image at the top (`image: {image}`); a role's image,"
+                f" as roles.{name}.image, replaces it for that role only"
+            )
+    return None
 
 
 # A value longer than this is quoted by its start (masked first, then cut): a message
