@@ -350,6 +350,9 @@ def test_host_ports_and_added_capabilities_warn_and_baseline_forbids_them(
           worker:
             replicas: 1
             securityContext: {capabilities: {add: [SYS_PTRACE]}}
+        lint:
+          ignore:
+            sidecar-blocks-completion: the exporter exits with the trainer
     """
     root = _project(project, job)
     dev = run_kgen("validate", "--env", "dev", "-C", str(root))

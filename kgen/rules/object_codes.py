@@ -22,6 +22,13 @@ OBJECT_CODES: list[RuleInfo] = [
         "The core definition leaves `image` optional for templates, but the API server refuses every pod whose container has none: the job is accepted and no pod starts.",
     ),
     rule(
+        "sidecar-blocks-completion",
+        "warning",
+        True,
+        "A sidecar that keeps its pod from finishing",
+        "A container under `containers:` runs beside the trainer as a plain container: the pod stays Running while it runs, and the operator counts a replica as done only when its pod has Succeeded, so a sidecar that never exits (a log shipper, a metrics exporter, a mesh proxy) keeps the job from ever succeeding and its GPUs held (kubeflow/trainer#1577). Write it under `initContainers` with `restartPolicy: Always`, a native sidecar that ends with the pod (Kubernetes 1.29+; the hint follows kgen.yaml `kubernetesVersion`), or make it exit when the trainer does and silence the rule with a reason.",
+    ),
+    rule(
         "mount-unknown-volume",
         "error",
         False,

@@ -18,6 +18,7 @@ from kgen.rules.places import places, setting
 from kgen.rules.pod_security import POD_SECURITY_RULES
 from kgen.rules.probe_ports import PROBE_RULES
 from kgen.rules.reads import reads
+from kgen.rules.sidecars import SIDECAR_RULES
 from kgen.spec.job import JobSpec, role_items
 from kgen.spec.keys import suggest
 from kgen.spec.pod import ResourceAmounts
@@ -240,6 +241,7 @@ def _duplicate_port(what: str, path: DataPath) -> Problem:
 POD_RULES: tuple[Rule, ...] = (
     _pod_objects,
     _containers,
+    *SIDECAR_RULES,
     _extended_resources,
     _ports,
     *PROBE_RULES,

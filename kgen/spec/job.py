@@ -177,13 +177,21 @@ class JobSpec(SpecModel):
     )
     containers: Containers = Field(
         default_factory=new_list,
-        description="Sidecars: core Containers beside the trainer, in every pod.",
+        description="Plain sidecars: core Containers beside the trainer, in every pod. The pod does not finish while one runs (`sidecar-blocks-completion`): only for a sidecar that exits when the trainer does; one that runs until the pod ends belongs under initContainers with `restartPolicy: Always`.",
         examples=[[{"name": "exporter", "image": "registry.example.com/exp:1.2"}]],
     )
     init_containers: Containers = Field(
         default_factory=new_list,
-        description="Core Containers that run before the trainer (after codeSync).",
-        examples=[[{"name": "fetch", "image": "registry.example.com/fetch:1.0"}]],
+        description="Core Containers that run before the trainer (after codeSync). One with `restartPolicy: Always` is a native sidecar (Kubernetes 1.29+): it starts before the trainer, runs beside it and ends with the pod.",
+        examples=[
+            [
+                {
+                    "name": "log-shipper",
+                    "image": "registry.example.com/fluent-bit:3.0",
+                    "restartPolicy": "Always",
+                }
+            ]
+        ],
     )
     ports: Ports = Field(
         default_factory=new_list,

@@ -94,12 +94,12 @@ class Role(SpecModel):
     )
     containers: Containers | None = Field(
         None,
-        description="Merged by name over the job's sidecars.",
+        description="Merged by name over the job's plain sidecars.",
         examples=[[{"name": "exporter", "image": "registry.example.com/exp:1.2"}]],
     )
     init_containers: Containers | None = Field(
         None,
-        description="Merged by name over the job's init containers.",
+        description="Merged by name over the job's init containers and native sidecars.",
         examples=[[{"name": "warmup", "image": "registry.example.com/warm:1.0"}]],
     )
     ports: Ports | None = Field(
