@@ -184,13 +184,7 @@ class JobSpec(SpecModel):
         default_factory=new_list,
         description="Core Containers that run before the trainer (after codeSync). One with `restartPolicy: Always` is a native sidecar (Kubernetes 1.29+): it starts before the trainer, runs beside it and ends with the pod.",
         examples=[
-            [
-                {
-                    "name": "log-shipper",
-                    "image": "registry.example.com/fluent-bit:3.0",
-                    "restartPolicy": "Always",
-                }
-            ]
+            [{"name": "logs", "image": "fluent-bit:3.0", "restartPolicy": "Always"}]
         ],
     )
     ports: Ports = Field(
