@@ -34,8 +34,9 @@ def pods_requests(
     a count and a PodSpec, request together."""
     count = gpus = 0
     cpu = memory = Decimal(0)
+    names = ("cpu", "memory", gpu)  # only these are counted: only these are parsed
     for replicas, pod in pods:
-        wanted = pod_requests(pod)
+        wanted = pod_requests(pod, names)
         count += replicas
         gpus += replicas * int(wanted.get(gpu, 0))
         cpu += replicas * wanted.get("cpu", Decimal(0))
@@ -43,15 +44,20 @@ def pods_requests(
     return count, gpus, cpu, memory
 
 
-def pod_requests(pod: Mapping[str, Any]) -> Amounts:
-    """The effective request of each resource of one pod (its PodSpec)."""
+def pod_requests(pod: Mapping[str, Any], names: tuple[str, ...]) -> Amounts:
+    """The effective request of each of the resources `names` of one pod (its
+    PodSpec)."""
+    containers = _items(pod.get("containers"))
+    inits = _items(pod.get("initContainers"))
+    if len(containers) == 1 and not inits and "overhead" not in pod:
+        return container_requests(containers[0], names)  # the trainer alone
     total: Amounts = {}
-    for container in _items(pod.get("containers")):
-        _add(total, container_requests(container))
+    for container in containers:
+        _add(total, container_requests(container, names))
     sidecars: Amounts = {}
     init_peak: Amounts = {}
-    for container in _items(pod.get("initContainers")):
-        own = container_requests(container)
+    for container in inits:
+        own = container_requests(container, names)
         if container.get("restartPolicy") == "Always":
             # A sidecar runs for the pod's life, and beside every init container after it.
             _add(total, own)
@@ -64,20 +70,21 @@ def pod_requests(pod: Mapping[str, Any]) -> Amounts:
     _raise_to(total, init_peak)
     overhead = pod.get("overhead")
     if isinstance(overhead, Mapping):
-        _add(total, _amounts(overhead))
+        _add(total, _amounts(overhead, names))
     return total
 
 
-def container_requests(container: Mapping[str, Any]) -> Amounts:
-    """A container's requests, each resource it only limits at its limit."""
+def container_requests(container: Mapping[str, Any], names: tuple[str, ...]) -> Amounts:
+    """A container's requests of the resources `names`, each it only limits at its
+    limit."""
     resources = container.get("resources")
     if not isinstance(resources, Mapping):
         return {}
     limits = resources.get("limits")
     requests = resources.get("requests")
-    out = _amounts(limits) if isinstance(limits, Mapping) else {}
+    out = _amounts(limits, names) if isinstance(limits, Mapping) else {}
     if isinstance(requests, Mapping):
-        out.update(_amounts(requests))
+        out.update(_amounts(requests, names))
     return out
 
 
@@ -88,12 +95,13 @@ def _items(value: Any) -> list[Mapping[str, Any]]:
     return [item for item in value if isinstance(item, Mapping)]
 
 
-def _amounts(values: Mapping[Any, Any]) -> Amounts:
+def _amounts(values: Mapping[Any, Any], names: tuple[str, ...]) -> Amounts:
     out: Amounts = {}
-    for name, value in values.items():
-        amount = _quantity(value)
-        if isinstance(name, str) and amount is not None:
-            out[name] = amount
+    for name in names:
+        if name in values:
+            amount = _quantity(values[name])
+            if amount is not None:
+                out[name] = amount
     return out
 
 
