@@ -66,6 +66,26 @@ def test_annotations_over_256_kib_are_refused_from_a_patch(
     assert (code, output.splitlines()) == (1, [f"jobs/train.yaml:8:55: error: {_SIZE}"])
 
 
+def test_and_from_the_spec(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    job = root / "jobs/train.yaml"
+    job.write_text(job.read_text() + f"annotations:\n  big: '{_BIG}'\n")
+    code, output = _validate(run_kgen, root)
+    assert (code, output.splitlines()) == (1, [f"jobs/train.yaml:7:3: error: {_SIZE}"])
+
+
+def test_and_from_a_roles_pod_annotations(tmp_path: Path, run_kgen: RunKgen):
+    root = _project(tmp_path)
+    job = root / "jobs/train.yaml"
+    text = job.read_text().replace(
+        "  worker: {replicas: 1}\n",
+        f"  worker:\n    replicas: 1\n    podAnnotations: {{big: '{_BIG}'}}\n",
+    )
+    job.write_text(text)
+    code, output = _validate(run_kgen, root)
+    assert (code, output.splitlines()) == (1, [f"jobs/train.yaml:7:21: error: {_SIZE}"])
+
+
 def test_valid_labels_and_annotations_from_a_patch_pass(
     tmp_path: Path, run_kgen: RunKgen
 ):

@@ -167,6 +167,13 @@ def annotations_size_problem(annotations: dict[str, Any]) -> str | None:
     return None
 
 
+def _annotations_size(value: dict[str, str]) -> dict[str, str]:
+    problem = annotations_size_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 def extended_resource_problem(value: str) -> str | None:
     """Why `value` is not an extended resource name (`rdma/hca`), or None."""
     if value.startswith("hugepages-"):
@@ -235,6 +242,7 @@ def at_most(limit: int, why: str) -> BeforeValidator:
 
 
 AtMost = at_most(MAX_ENTRIES, "and the API server refuses an object over 3 MiB")
+Annotations = Annotated[dict[LabelKey, str], AtMost, AfterValidator(_annotations_size)]
 # Every environment renders every job, and lists its overlays: a kgen.yaml of 50,000
 # environments would take minutes to build. Real projects have a handful.
 MAX_ENVIRONMENTS = 1_000
