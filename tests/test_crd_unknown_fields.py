@@ -7,7 +7,8 @@ from typing import Any
 
 import jsonschema_rs
 
-from kgen.check.crds import CrdValidator, _strict
+from kgen.check.crd_strict import strict_schema
+from kgen.check.crds import CrdValidator
 from kgen.check.output import MAX_ERRORS, check_output
 from kgen.render.base import Manifest
 
@@ -32,7 +33,7 @@ _KEY = ("example.com/v1", "Widget")
 
 
 def _messages(spec: dict[str, Any]) -> list[str]:
-    validator = CrdValidator(jsonschema_rs.Draft7Validator(_strict(_SCHEMA)))
+    validator = CrdValidator(jsonschema_rs.Draft7Validator(strict_schema(_SCHEMA)))
     body = {"apiVersion": _KEY[0], "kind": _KEY[1], "spec": spec}
     found = check_output(
         [Manifest("Widget", "w", body)],

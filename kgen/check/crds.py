@@ -20,6 +20,7 @@ from typing import Any
 from kgen.check.cel_crds import rule_errors, rule_problems
 from kgen.check.cel_rules import RuleTree, rule_tree
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
+from kgen.check.crd_strict import strict_schema
 from kgen.check.schema_error import SchemaError as SchemaError
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Document
@@ -170,7 +171,7 @@ def _compile(
 
     try:
         compiled = jsonschema_rs.Draft7Validator(
-            _strict(schema),
+            strict_schema(schema),
             validate_formats=False,
             offline=True,
             pattern_options=jsonschema_rs.RegexOptions(),
@@ -197,18 +198,6 @@ def _at(doc: Document, path: DataPath, message: str, hint: str) -> Problem:
         column=origin.column,
         hint=hint,
     )
-
-
-def _strict(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        out = {k: _strict(v) for k, v in schema.items()}
-        preserve = out.get("x-kubernetes-preserve-unknown-fields")
-        if "properties" in out and "additionalProperties" not in out and not preserve:
-            out["additionalProperties"] = False
-        return out
-    if isinstance(schema, list):
-        return [_strict(item) for item in schema]
-    return schema
 
 
 class CrdValidator:

@@ -18,6 +18,7 @@ from kgen.patch.counted import counted
 from kgen.patch.host_access import host_access
 from kgen.patch.images import floating_images
 from kgen.patch.marks import Budget, PatchMarks
+from kgen.patch.metadata import patched_metadata
 from kgen.patch.ops import apply_ops
 from kgen.patch.secrets import patched_secrets
 from kgen.patch.strategic import merge_into
@@ -87,13 +88,14 @@ def own_copy(tree: Any) -> Any:
 def patched_rules(
     objects: list[Manifest], allowed: Collection[str], *, job_file: str
 ) -> list[Problem]:
-    """The secret, host-access, image and counting rules over what the patches
-    wrote."""
+    """The secret, host-access, image and counting rules, and the labels' and
+    annotations' syntax, over what the patches wrote."""
     return (
         patched_secrets(objects, allowed, job_file=job_file)
         + host_access(objects)
         + floating_images(objects)
         + counted(objects)
+        + patched_metadata(objects)
     )
 
 

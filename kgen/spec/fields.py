@@ -138,6 +138,42 @@ def dns_subdomain_problem(value: str) -> str | None:
     return _dns1123_subdomain(value)
 
 
+def label_key_problem(value: str) -> str | None:
+    """Why `value` is not a label or annotation key, or None."""
+    return _qualified_key(value)
+
+
+def label_value_problem(value: str) -> str | None:
+    """Why `value` is not a label value, or None."""
+    return _label_value(value)
+
+
+# The API server's limit on an object's annotations, keys and values in all
+# (k8s.io/apimachinery pkg/api/validation/objectmeta.go, TotalAnnotationSizeLimitB).
+MAX_ANNOTATIONS_BYTES = 256 * 1024
+
+
+def annotations_size_problem(annotations: dict[str, Any]) -> str | None:
+    """Why `annotations` are too large for the API server, or None."""
+    size = sum(
+        len(str(k).encode()) + len(v.encode() if isinstance(v, str) else b"")
+        for k, v in annotations.items()
+    )
+    if size > MAX_ANNOTATIONS_BYTES:
+        return (
+            f"the annotations are {size:,} bytes (keys and values); the API server"
+            f" takes at most {MAX_ANNOTATIONS_BYTES:,} (256 KiB) in all"
+        )
+    return None
+
+
+def _annotations_size(value: dict[str, str]) -> dict[str, str]:
+    problem = annotations_size_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 def extended_resource_problem(value: str) -> str | None:
     """Why `value` is not an extended resource name (`rdma/hca`), or None."""
     if value.startswith("hugepages-"):
@@ -206,6 +242,7 @@ def at_most(limit: int, why: str) -> BeforeValidator:
 
 
 AtMost = at_most(MAX_ENTRIES, "and the API server refuses an object over 3 MiB")
+Annotations = Annotated[dict[LabelKey, str], AtMost, AfterValidator(_annotations_size)]
 # Every environment renders every job, and lists its overlays: a kgen.yaml of 50,000
 # environments would take minutes to build. Real projects have a handful.
 MAX_ENVIRONMENTS = 1_000

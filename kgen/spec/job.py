@@ -9,6 +9,7 @@ from kgen.spec.addons import CodeSync, TensorBoard
 from kgen.spec.base import SpecModel, new_list
 from kgen.spec.fields import (
     AbsolutePath,
+    Annotations,
     AtMost,
     DnsName,
     Image,
@@ -61,7 +62,7 @@ class JobSpec(SpecModel):
         description="Labels on the job object; overlays can `match` on them.",
         examples=[{"team": "vision"}],
     )
-    annotations: Annotated[dict[LabelKey, str], AtMost] = Field(
+    annotations: Annotations = Field(
         default_factory=dict,
         description="Annotations on the job object.",
         examples=[{"owner": "vision@example.com"}],
@@ -71,7 +72,7 @@ class JobSpec(SpecModel):
         description="Labels on every pod.",
         examples=[{"app": "mnist"}],
     )
-    pod_annotations: Annotated[dict[LabelKey, str], AtMost] = Field(
+    pod_annotations: Annotations = Field(
         default_factory=dict,
         description="Annotations on every pod.",
         examples=[{"sidecar.istio.io/inject": "false"}],

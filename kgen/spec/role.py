@@ -6,7 +6,15 @@ from typing import Annotated, ClassVar
 from pydantic import Field
 
 from kgen.spec.base import SpecModel
-from kgen.spec.fields import AtMost, Count, Image, LabelKey, LabelValue, Quantity
+from kgen.spec.fields import (
+    Annotations,
+    AtMost,
+    Count,
+    Image,
+    LabelKey,
+    LabelValue,
+    Quantity,
+)
 from kgen.spec.pod import EnvVar, KubeObject, ResourceOverrides, Toleration
 from kgen.spec.policy import RestartPolicy
 
@@ -74,7 +82,7 @@ class Role(SpecModel):
         description="Merged over the job's pod labels.",
         examples=[{"role-class": "io-heavy"}],
     )
-    pod_annotations: Annotated[dict[LabelKey, str], AtMost] | None = Field(
+    pod_annotations: Annotations | None = Field(
         None,
         description="Merged over the job's pod annotations.",
         examples=[{"prometheus.io/scrape": "true"}],
