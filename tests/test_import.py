@@ -392,8 +392,8 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
     )
     assert result.code == 1
     assert result.err.splitlines()[:2] == [
-        "badspec.yaml:1:1: error: cannot import this TFJob: it does not have the API's shape"
-        " (AttributeError: 'list' object has no attribute 'get') (import-unsupported)",
+        "badspec.yaml:4:7: error: cannot import this TFJob: spec must be a mapping (a job"
+        " spec), not a list (import-unsupported)",
         "broken.yaml:4:1: error: did not find expected node content (yaml-syntax)",
     ]
     assert (

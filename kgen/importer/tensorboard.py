@@ -57,7 +57,9 @@ def find_boards(documents: list[Document]) -> Boards:
 
 def _job_of(data: Any) -> str | None:
     """The job a TensorBoard kgen rendered belongs to, if `data` looks like one."""
-    if not isinstance(data, dict) or data.get("kind") not in API_VERSIONS:
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        return None
+    if data["kind"] not in API_VERSIONS:
         return None
     meta = data.get("metadata")
     labels = meta.get("labels") if isinstance(meta, dict) else None
