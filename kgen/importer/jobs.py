@@ -67,7 +67,7 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
             claims[name] = data.get("spec") or {}
             claim_docs.setdefault(name, []).append(doc)
     # A job's TensorBoard objects sit beside it; the job's spec may render them.
-    boards = find_boards(documents)
+    boards = find_boards(documents, result.problems)
     for doc in documents:
         try:
             _import_document(

@@ -184,6 +184,16 @@ TRAIN_JOB = mapping(
         initializer=ANY_MAPPING,
     ),
 )
+# The TensorBoard objects kgen renders beside a job (kgen.importer.tensorboard), by kind.
+BOARDS = {
+    "Deployment": mapping(
+        metadata=METADATA, spec=mapping("a Deployment spec", template=TEMPLATE)
+    ),
+    "Service": mapping(metadata=METADATA, spec=mapping("a Service spec", type=TEXT)),
+    "Tensorboard": mapping(
+        metadata=METADATA, spec=mapping("a Tensorboard spec", logspath=TEXT)
+    ),
+}
 CLAIM = mapping(
     metadata=METADATA,
     spec=mapping(
