@@ -392,8 +392,8 @@ def test_malformed_inputs_are_clean_errors_not_crashes(
     )
     assert result.code == 1
     assert result.err.splitlines()[:2] == [
-        "badspec.yaml:1:1: error: cannot import this TFJob: it does not have the API's shape"
-        " (AttributeError: 'list' object has no attribute 'get') (import-unsupported)",
+        "badspec.yaml:4:7: error: cannot import this TFJob: spec must be a mapping (a job"
+        " spec), not a list (import-unsupported)",
         "broken.yaml:4:1: error: did not find expected node content (yaml-syntax)",
     ]
     assert (
@@ -457,8 +457,9 @@ spec:
         "in.yaml:26:11: warning: PyTorchJob fine: spec.pytorchReplicaSpecs.Master.template.spec.volumes has no job spec field; kept as a patch (import-as-patch)\n"
         "    hint: kgen build renders it through `patches:` (docs/patches.md); move it to a spec field if one comes\n"
         "kgen: 1 error and 1 warning in 1 file\n"
-        "kgen: imported 1 job into p/ (3 files); 1 field kept as a patch; run `kgen build -C p`\n",
+        "kgen: nothing written to p/: an import with errors writes no project\n",
     )
+    assert not (tmp_path / "p").exists()
 
 
 def test_a_file_holds_at_most_so_many_documents(tmp_path: Path):
@@ -558,6 +559,12 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
         " each environment's kustomization; pass the files it lists to kgen import"
         " (job.yaml) (import-unsupported)\n"
         "kgen: 1 error in 1 file\n"
+        "kgen: nothing written to p/: an import with errors writes no project\n",
+    )
+    assert not (tmp_path / "p").exists()
+    result = run_kgen("import", *args[:2], "--out", "p", cwd=tmp_path)
+    assert (result.code, result.err) == (
+        0,
         "kgen: imported 1 job and 3 objects beside them (resources/) into p/ (6 files);"
         " run `kgen build -C p`\n",
     )

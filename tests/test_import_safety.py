@@ -70,7 +70,7 @@ def test_a_link_inside_the_current_folder_is_read(
     assert "name: train" in (root / "imported/jobs/train.yaml").read_text()
 
 
-def test_a_bad_job_among_good_ones_is_reported_and_left_out(
+def test_a_bad_job_among_good_ones_is_reported_and_nothing_is_written(
     tmp_path: Path, run_kgen: RunKgen
 ) -> None:
     case = IMPORT_WRITING_CASES["import-one-bad-job-among-good-ones"]
@@ -82,9 +82,33 @@ def test_a_bad_job_among_good_ones_is_reported_and_left_out(
         " name: "
     )
     assert result.err.endswith(
-        "kgen: imported 1 job into imported/ (3 files); run `kgen build -C imported`\n"
+        "kgen: 1 error in 1 file\n"
+        "kgen: nothing written to imported/: an import with errors writes no project\n"
     )
-    assert sorted(p.name for p in (root / "imported/jobs").iterdir()) == ["train.yaml"]
+    assert not (root / "imported").exists()
+
+
+def test_an_error_in_a_job_it_imports_writes_nothing(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    # The job itself is imported, without its image: a project that exits 1 is none.
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in/a.yaml").write_text(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: a}\n"
+        "spec: {pytorchReplicaSpecs: {Master: {replicas: 1, template: {spec:"
+        " {containers: []}}}}}\n"
+    )
+    result = run_kgen("import", "in/a.yaml", "--out", "imp", cwd=tmp_path)
+    assert (result.code, result.out, result.err) == (
+        1,
+        "",
+        "in/a.yaml:4:70: error: cannot import Master without a container named"
+        " pytorch: kgen has no equivalent (import-unsupported)\n"
+        "    hint: add it by hand after import, or leave it out\n"
+        "kgen: 1 error in 1 file\n"
+        "kgen: nothing written to imp/: an import with errors writes no project\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]
 
 
 @pytest.mark.parametrize("name", sorted(IMPORT_SHAPE_CASES))

@@ -144,18 +144,26 @@ def test_a_deployment_without_its_service_stays_beside_the_jobs(
     assert (out / "resources" / "tf-tensorboard.deployment.yaml").exists()
 
 
-def test_a_tensorboard_of_a_shape_the_api_lacks_leaves_its_job_alone(
+def test_a_tensorboard_of_a_shape_the_api_lacks_is_an_error_at_its_field(
     tmp_path: Path, run_kgen: RunKgen
 ) -> None:
+    # It was left beside the jobs as it was, where `kgen build` of the imported
+    # project refused it; import reads it, so it says what is wrong, and where.
     root = _built(tmp_path, run_kgen, DEPLOYMENT)
     path = root / "manifests" / "prod" / "tf-tensorboard.deployment.yaml"
     text = path.read_text()
     path.write_text(
         text.replace("      containers:\n", "      containers: 7\n      x:\n")
     )
+    line = path.read_text().splitlines().index("      containers: 7") + 1
     inputs = sorted(str(p.relative_to(root)) for p in root.glob("manifests/*/*.*.yaml"))
     result = run_kgen("import", *inputs, "--out", "imported", cwd=root)
-    assert result.code == 0, result
-    assert "1 job and 2 objects beside them (resources/)" in result.err
-    spec = yaml.safe_load((root / "imported" / "jobs" / "tf.yaml").read_text())
-    assert "tensorboard" not in spec
+    assert (result.code, result.err) == (
+        1,
+        f"manifests/prod/tf-tensorboard.deployment.yaml:{line}:19: error: cannot import"
+        " this Deployment: spec.template.spec.containers must be a list of containers,"
+        " not a number (import-unsupported)\n"
+        "kgen: 1 error in 1 file\n"
+        "kgen: nothing written to imported/: an import with errors writes no project\n",
+    )
+    assert not (root / "imported").exists()

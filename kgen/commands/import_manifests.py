@@ -20,6 +20,13 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
         kinds = ", ".join(kind.kind for kind in ALL_KINDS)
         options.err.write(f"kgen: no job kgen imports ({kinds}) in the given files\n")
         return EXIT_PROBLEMS
+    if any(p.severity == "error" for p in result.problems):
+        # All or nothing, as every kgen write: a project without the jobs or fields
+        # the errors name would build, and differ from the cluster's objects unseen.
+        options.err.write(
+            f"kgen: nothing written to {out}/: an import with errors writes no project\n"
+        )
+        return EXIT_PROBLEMS
     written = write_project(result, out)
     # Jobs written, not input objects: the inputs of one job in several folders (an
     # environment each) become one spec and an overlay per input.
@@ -32,11 +39,7 @@ def import_manifests(options: Options, paths: tuple[Path, ...], *, out: Path) ->
     options.err.write(
         f"kgen: imported {_count(jobs, 'job')}{beside} into {out}/ ({len(written)} files){kept}; run `kgen build -C {out}`\n"
     )
-    return (
-        EXIT_PROBLEMS
-        if any(p.severity == "error" for p in result.problems)
-        else EXIT_OK
-    )
+    return EXIT_OK
 
 
 def _kept(count: int) -> str:

@@ -37,6 +37,17 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
     kind, meta = data.get("kind"), data.get("metadata")
     name = meta.get("name") if isinstance(meta, dict) else None
     if not isinstance(kind, str):
+        if kind is not None:  # `kind: [PyTorchJob]`: no object kgen can name
+            start = doc.origin(("kind",))
+            problems.append(
+                Problem(
+                    "cannot import this object: kind must be a string",
+                    "import-unsupported",
+                    file=doc.file,
+                    line=start.line,
+                    column=start.column,
+                )
+            )
         return None
     # The name and kind make a file name: only an object name and a kind's word.
     named = isinstance(name, str) and dns_subdomain_problem(name) is None

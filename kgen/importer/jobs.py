@@ -20,16 +20,14 @@ from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings
 from kgen.importer.read import read_manifests
+from kgen.importer.refused import located, name_of, refused, wrong_shape
+from kgen.importer.shape import CLAIM, TRAIN_JOB, Unreadable, replica_job
 from kgen.importer.tensorboard import Boards, find_boards, fold_board, loose_boards
 from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind
 from kgen.kinds.targets import RUN_FIELDS, TARGETS, target_of_manifest
 from kgen.load.document import Document
 from kgen.render.kueue import QUEUE_LABEL
-
-# The rule a job spec's `name` is held to (DNS-1035), so an imported job is one kgen
-# reads back.
-from kgen.spec.fields import _dns1035 as job_name_problem
 
 
 @dataclass
@@ -60,28 +58,36 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
     for doc in documents:
         data = doc.data
-        name = _name(data) if isinstance(data, dict) else None
+        name = name_of(data) if isinstance(data, dict) else None
         if name and data.get("kind") == "PersistentVolumeClaim":
+            wrong = wrong_shape(doc, CLAIM)
+            if wrong is not None:
+                result.problems.append(wrong)
+                continue
             claims[name] = data.get("spec") or {}
             claim_docs.setdefault(name, []).append(doc)
     # A job's TensorBoard objects sit beside it; the job's spec may render them.
-    boards = find_boards(documents)
+    boards = find_boards(documents, result.problems)
     for doc in documents:
         try:
             _import_document(
                 doc, result, claims=claims, claim_docs=claim_docs, boards=boards
             )
-        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
-            # Manifests from anywhere: a shape the API does not have is the input's fault.
-            start = doc.origin(())
-            message = f"cannot import this {doc.data.get('kind')}: it does not have the API's shape ({type(exc).__name__}: {exc})"
+        except Unreadable as exc:
+            kind = doc.data.get("kind")
             result.problems.append(
-                Problem(
-                    message,
-                    "import-unsupported",
-                    file=doc.file,
-                    line=start.line,
-                    column=start.column,
+                located(doc, exc.path, f"cannot import this {kind}: {exc.message}")
+            )
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):
+            # The last resort: what the shape check (kgen.importer.shape) does not
+            # cover is still the input's fault, never an internal error.
+            kind = doc.data.get("kind")
+            result.problems.append(
+                located(
+                    doc,
+                    (),
+                    f"cannot import this {kind}: one of its fields does not have the"
+                    " shape the API gives it",
                 )
             )
     specs = [job.spec for job in result.jobs]
@@ -90,12 +96,6 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     # A claim two jobs create is compared, and reported, once for each.
     result.problems = list(dict.fromkeys(result.problems))
     return result
-
-
-def _name(data: dict[str, Any]) -> str | None:
-    meta = data.get("metadata")
-    name = meta.get("name") if isinstance(meta, dict) else None
-    return name if isinstance(name, str) else None
 
 
 def _import_document(
@@ -108,15 +108,16 @@ def _import_document(
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
-    kind = kind_named(named) if named is not None else None
+    kind = kind_named(named) if isinstance(named, str) else None
     if kind is None:
         if named != "PersistentVolumeClaim" and not boards.holds(doc):
             found = beside_object(doc, result.problems)
             result.objects += [found] if found is not None else []
         return
-    refused = _unnamed(doc, data) or _bad_api_version(doc, data)
-    if refused is not None:
-        result.problems.append(refused)
+    shape = replica_job(kind.replica_key) if kind.replica_key else TRAIN_JOB
+    why = refused(doc, data) or wrong_shape(doc, shape)
+    if why is not None:
+        result.problems.append(why)
         return
     own, source, given = None, data.get("spec") or {}, doc
     if not kind.replica_key:  # a TrainJob: read as the job it renders from
@@ -188,60 +189,6 @@ def _kind_target(
     return target
 
 
-def _unnamed(doc: Document, data: dict[str, Any]) -> Problem | None:
-    """Why the job cannot be named by its metadata.name: none, or one a job spec may
-    not have (it names the spec's file, so '' or '..' would be a file kgen never
-    reads, and 300 characters one the filesystem refuses)."""
-    name = _name(data)
-    if name is None:
-        message = f"cannot import a {data['kind']} without metadata.name"
-        return _at(doc, (), message)
-    problem = job_name_problem(name)
-    if problem is None:
-        return None
-    return _at(
-        doc,
-        ("metadata", "name"),
-        f"cannot import this {data['kind']}: {problem}",
-        hint="a job's name is the name of its spec in jobs/; rename the object",
-    )
-
-
-def _bad_api_version(doc: Document, data: dict[str, Any]) -> Problem | None:
-    """Why the job's apiVersion names no API target kgen renders, if it does not: the
-    target becomes an overlay, named after it, that sets it."""
-    version = data.get("apiVersion")
-    known = sorted({target.api_version for target in TARGETS.values()})
-    if version in known:
-        return None
-    if "apiVersion" not in data:
-        why = "it has no apiVersion"
-    elif isinstance(version, str):
-        why = f"its apiVersion '{version}' is not one kgen renders"
-    else:
-        why = "its apiVersion is not a string"
-    return _at(
-        doc,
-        ("apiVersion",) if "apiVersion" in data else (),
-        f"cannot import this {data['kind']}: {why}",
-        hint=f"kgen renders {', '.join(known)}",
-    )
-
-
-def _at(
-    doc: Document, path: tuple[str, ...], message: str, hint: str | None = None
-) -> Problem:
-    start = doc.origin(path)
-    return Problem(
-        message,
-        "import-unsupported",
-        file=doc.file,
-        line=start.line,
-        column=start.column,
-        hint=hint,
-    )
-
-
 def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
     """What every role's pod shares: it becomes job-wide."""
     if not pods:
@@ -282,7 +229,7 @@ def _run_policy(
     roles: dict[str, Any],
 ) -> dict[str, Any]:
     layout = TARGETS[target].run_fields_at if target in TARGETS else "spec"
-    source = spec.get("runPolicy", {}) if layout == "runPolicy" else spec
+    source = (spec.get("runPolicy") or {}) if layout == "runPolicy" else spec
     policy = {k: source[k] for k in RUN_FIELDS if k in source}
     policy.setdefault("cleanPodPolicy", kind.operator_clean_pod_policy(target))
     present = [role.name for role in kind.roles if role.key in roles]

@@ -129,7 +129,7 @@ def _code_sync(
     for init in pod.get("initContainers") or []:
         flags = dict(
             a[2:].split("=", 1)
-            for a in init.get("args", [])
+            for a in init.get("args") or []
             if a.startswith("--") and "=" in a
         )
         if init.get("name") != "git-sync" or not {"repo", "root"} <= flags.keys():
@@ -149,12 +149,12 @@ def _code_sync(
         if flags.get("depth", "1") != "1":
             sync["depth"] = int(flags["depth"])
         secrets = [
-            e["valueFrom"]["secretKeyRef"]["name"]
-            for e in init.get("env", [])
-            if "secretKeyRef" in e.get("valueFrom", {})
+            e["valueFrom"]["secretKeyRef"].get("name")
+            for e in init.get("env") or []
+            if "secretKeyRef" in (e.get("valueFrom") or {})
         ]
-        if secrets:
-            sync["credentialsSecret"] = secrets[0]
+        if any(secrets):
+            sync["credentialsSecret"] = next(s for s in secrets if s)
     return sync, others
 
 
@@ -258,7 +258,9 @@ def _volumes(
 
 def _claim_spec(spec: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "size": str(spec.get("resources", {}).get("requests", {}).get("storage", "1Gi"))
+        "size": str(
+            ((spec.get("resources") or {}).get("requests") or {}).get("storage", "1Gi")
+        )
     }
     if "storageClassName" in spec:
         out["storageClass"] = spec["storageClassName"]

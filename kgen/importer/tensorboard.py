@@ -15,6 +15,8 @@ from typing import Any
 from kgen.errors import Problem, printable
 from kgen.importer.beside import Beside, beside_object, env_name
 from kgen.importer.leftover import keeps, rendered_objects
+from kgen.importer.refused import wrong_shape
+from kgen.importer.shape import BOARDS
 from kgen.load.document import Document
 from kgen.render.names import tensorboard_name
 from kgen.render.tensorboard import PORT
@@ -45,11 +47,15 @@ class Boards:
         return self.by_job.get((env_name(job.file), name), [])
 
 
-def find_boards(documents: list[Document]) -> Boards:
+def find_boards(documents: list[Document], problems: list[Problem]) -> Boards:
+    """The TensorBoard objects among `documents`; one whose shape is not the API's is
+    reported at its field (kgen.importer.shape) instead."""
     boards = Boards()
     for doc in documents:
         job = _job_of(doc.data)
-        if job is not None:
+        wrong = wrong_shape(doc, BOARDS[doc.data["kind"]]) if job else None
+        problems += [wrong] if wrong is not None else []
+        if job is not None and wrong is None:
             key = (env_name(doc.file), job)
             boards.by_job.setdefault(key, []).append(doc)
     return boards
@@ -57,7 +63,9 @@ def find_boards(documents: list[Document]) -> Boards:
 
 def _job_of(data: Any) -> str | None:
     """The job a TensorBoard kgen rendered belongs to, if `data` looks like one."""
-    if not isinstance(data, dict) or data.get("kind") not in API_VERSIONS:
+    if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        return None
+    if data["kind"] not in API_VERSIONS:
         return None
     meta = data.get("metadata")
     labels = meta.get("labels") if isinstance(meta, dict) else None
@@ -83,8 +91,9 @@ def fold_board(
     try:
         return _folded(spec, docs, env)
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
-        # A shape the API does not have (inputs are hostile): no TensorBoard kgen
-        # rendered, and no reason to refuse the job; it stays beside the jobs.
+        # The last resort: what find_boards' shape check does not cover is no
+        # TensorBoard kgen rendered, and no reason to refuse the job; it stays
+        # beside the jobs, where the build checks it against its schema.
         return spec, []
 
 

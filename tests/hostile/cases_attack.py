@@ -80,7 +80,7 @@ IMPORT_WRITING_CASES: dict[str, Case] = {
     "import-one-bad-job-among-good-ones": Case(
         {"in/job.yaml": IMPORTED + "---\n" + _imported("'..'")},
         args=IMPORT,
-        about="the good job is imported, the bad one reported: exit 1",
+        about="the bad job reported, and nothing written: exit 1",
     ),
 }
 

@@ -98,7 +98,7 @@ CASES: dict[str, Case] = {
     "kinds-import-mpijob-replica-specs-as-a-list": Case(
         _manifest("MPIJob", "v2beta1", "  mpiReplicaSpecs: [Launcher, Worker]\n"),
         args=IMPORT,
-        about="not the API's shape: an error at the document, not a traceback",
+        about="not the API's shape: an error at the field, naming the shape expected",
     ),
     "kinds-import-xgboost-without-its-container": Case(
         _manifest(

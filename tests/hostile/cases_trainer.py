@@ -231,7 +231,7 @@ CASES: dict[str, Case] = {
     "trainer-import-trainer-as-a-list": Case(
         _trainjob("  runtimeRef: {name: torch-distributed}\n  trainer: [image]\n"),
         args=_IMPORT,
-        about="not the API's shape: an error at the document, not a traceback",
+        about="not the API's shape: an error at the field, naming the shape expected",
     ),
     "trainer-import-nodes-as-text": Case(
         _trainjob(
@@ -249,7 +249,7 @@ CASES: dict[str, Case] = {
             "    trainingRuntimeSpec: {template: {spec: {replicatedJobs: []}}}\n"
         ),
         args=_IMPORT,
-        about="a runtime patch of no job: nothing to read, an error at the document",
+        about="a runtime patch of no job: nothing to read, an error at the patch",
     ),
     "trainer-import-without-a-trainer": Case(
         _trainjob("  runtimeRef: {name: torch-distributed}\n"),

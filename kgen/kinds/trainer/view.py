@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.errors import DataPath
+from kgen.errors import DataPath, format_path
+from kgen.importer.shape import Unreadable
 from kgen.kinds.base import Kind
-from kgen.kinds.trainer.importer import PATCHED_POD, V21_POD
+from kgen.kinds.trainer.importer import V21_POD
 from kgen.kinds.trainer.render import PATCH_MANAGER
 from kgen.load.document import Document
 
 # The override of the runtime's pods, by where each release keeps it.
 _V21: DataPath = ("spec", *V21_POD)
-_PATCH: DataPath = ("spec", *PATCHED_POD)
 _TRAINER_KEYS = {"image", "command", "args", "env"}
 
 
@@ -71,28 +71,52 @@ def replica_view(doc: Document, kind: Kind, as_kind: Kind) -> Document:
 def _override(spec: dict[str, Any]) -> tuple[DataPath, dict[str, Any]]:
     """The pod template the TrainJob puts on the runtime's pods, and where it is: one
     for every job it patches (kgen writes one; on an MPI runtime for both `node` and
-    `launcher`), as any other would be lost on import."""
+    `launcher`), as any other would be lost on import. Its shape is checked before
+    (kgen.importer.shape); what the shape does not say is Unreadable, at its place."""
     found: list[tuple[DataPath, dict[str, Any]]] = [
-        (_V21, {k: v for k, v in override.items() if k != "targetJobs"})
-        for override in spec.get("podTemplateOverrides") or []
+        ((*_V21[:-1], index), {k: v for k, v in override.items() if k != "targetJobs"})
+        for index, override in enumerate(spec.get("podTemplateOverrides") or [])
     ]
-    patches = spec.get("runtimePatches") or []
+    patches = list(enumerate(spec.get("runtimePatches") or []))
     # kgen's own patch when there is one: another manager's (Kueue's scheduling gate)
     # is not the job's pod, and the import keeps it as a patch (kgen.importer.leftover).
-    own = [
-        p for p in patches if isinstance(p, dict) and p.get("manager") == PATCH_MANAGER
-    ]
-    for patch in own or patches:
-        jobs = patch["trainingRuntimeSpec"]["template"]["spec"]["replicatedJobs"]
-        found += [(_PATCH, job["template"]["spec"]["template"]) for job in jobs]
-        if not jobs:
-            raise IndexError("a runtime patch of no replicated job")
-    if any(template != found[0][1] for _, template in found[1:]):
-        raise ValueError(
-            "it overrides the runtime's jobs with different pod templates, and a job"
-            " spec has one pod template for every node"
-        )
+    own = [(i, p) for i, p in patches if p.get("manager") == PATCH_MANAGER]
+    for index, patch in own or patches:
+        found += _patched_templates(("spec", "runtimePatches", index), patch)
+    for where, template in found[1:]:
+        if template != found[0][1]:
+            raise Unreadable(
+                where,
+                "it overrides the runtime's jobs with different pod templates, and a"
+                " job spec has one pod template for every node",
+            )
     return found[0] if found else ((), {})
+
+
+def _patched_templates(
+    where: DataPath, patch: dict[str, Any]
+) -> list[tuple[DataPath, dict[str, Any]]]:
+    """The pod template of each replicated job a runtime patch patches."""
+    jobs_at = ("trainingRuntimeSpec", "template", "spec", "replicatedJobs")
+    jobs = _dig(patch, jobs_at) or []
+    if not jobs:
+        raise Unreadable(
+            where, f"{format_path(where)} patches no replicated job of the runtime"
+        )
+    found = []
+    for index, job in enumerate(jobs):
+        template = _dig(job, ("template", "spec", "template")) or {}
+        found.append(
+            ((*where, *jobs_at, index, "template", "spec", "template"), template)
+        )
+    return found
+
+
+def _dig(value: Any, path: tuple[str, ...]) -> Any:
+    """`value` at `path`, or None where a step is missing (its shape is checked)."""
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
 
 
 def _moved(doc: Document, source: DataPath, target: DataPath) -> dict[DataPath, Any]:
