@@ -48,7 +48,7 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     assert result.err.endswith(
         "kgen: imported 8 jobs into "
         + str(tmp_path / "imported")
-        + f"/ (55 files); {len(kept)} fields kept as patches; run `kgen build -C "
+        + f"/ (56 files); {len(kept)} fields kept as patches; run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )

@@ -151,7 +151,7 @@ def _pruned(
     """For a job checked against its release's older pod template: the fields the
     cluster's own Kubernetes has but that template lacks (the API server prunes them
     from the CRD), and what to say of them."""
-    newer = _unknown(validator.iter_errors(manifest.body)) - _unknown(
+    newer = unknown_fields(validator.iter_errors(manifest.body)) - unknown_fields(
         job_validator(manifest.kind, target, version).iter_errors(manifest.body)
     )
     if not newer:
@@ -176,7 +176,7 @@ class Pruned(NamedTuple):
     hint: str
 
 
-def _unknown(errors: Iterable[Any]) -> set[DataPath]:
+def unknown_fields(errors: Iterable[Any]) -> set[DataPath]:
     """The output paths of the unknown fields among `errors`."""
     found = set()
     for error in islice(errors, MAX_ERRORS):

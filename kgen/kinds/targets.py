@@ -235,6 +235,8 @@ TARGETS: dict[str, ApiTarget] = {
     )
 }
 DEFAULT_TARGET = "v1"
+# The last training-operator release: the one whose CRDs keep the most.
+LATEST_RELEASE = f"{OPERATOR}-{LAST[0]}.{LAST[1]}"
 
 
 def pod_schema_version(target: str, version: str) -> str:
