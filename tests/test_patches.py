@@ -687,3 +687,32 @@ def test_a_patch_on_one_roles_pod_leaves_the_other_roles_alone(
     assert images["Master"] == expected
     expected[container] = "registry.example.com/patched:2.0"
     assert images["Worker"] == expected
+
+
+@pytest.mark.parametrize(
+    ("ops", "at", "out_path"),
+    [
+        (
+            "{op: add, path: /metadata/annotations, value: {db-password: [hunter2secretvalue]}}",
+            "7:72",
+            "metadata.annotations.db-password",
+        ),
+        (
+            f"{{op: add, path: {MASTER}/containers/0/env, value: [{{name: API_TOKEN,"
+            " value: [hunter2secretvalue]}]}",
+            "7:126",
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0].value",
+        ),
+    ],
+)
+def test_a_wrongly_typed_value_under_a_secrets_name_is_never_quoted(
+    tmp_path: Path, run_kgen: RunKgen, ops: str, at: str, out_path: str
+):
+    # A list where a string belongs: the schema's message quotes the whole list.
+    code, output = _validate(run_kgen, _project(tmp_path, f"  - ops: [{ops}]\n"))
+    assert code == 1
+    assert "hunter2" not in output
+    assert output.splitlines()[0] == (
+        f"jobs/train.yaml:{at}: error: the rendered PyTorchJob 'train' is invalid"
+        f" at {out_path}: *** is not of type 'string', 'null' (output-schema)"
+    )

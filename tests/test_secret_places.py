@@ -100,6 +100,12 @@ def test_unquoted_replaces_every_form_of_the_value():
     assert unquoted("12345 is out of range", 12345) == "*** is out of range"
     # A short value is replaced only where quoted: "a" is also a word.
     assert unquoted("'a' is not a valid name", "a") == "*** is not a valid name"
+    # A list or mapping where a string belongs is hidden whole, and so is each value.
+    value = ["hunter2secretvalue", {"k": 918273645}]
+    assert unquoted(f"{value!r} is not of type 'string'", value) == (
+        "*** is not of type 'string'"
+    )
+    assert unquoted("'hunter2secretvalue' is too long", value) == "*** is too long"
 
 
 def _literal_problems(job: dict[str, Any]) -> list[tuple[str, str]]:
