@@ -1,7 +1,8 @@
 """Check the team's objects strictly: core kinds against the core definitions of the
 project's Kubernetes version (unknown fields are errors, as kgen's own output), other
 kinds against the project's CRDs; a kind kgen can check neither way is an error, and
-a Secret is refused (kgen never puts credentials in git: docs/guarantees.md)."""
+a Secret, of any group, is refused (kgen never puts credentials in git:
+docs/guarantees.md)."""
 
 from __future__ import annotations
 
@@ -82,7 +83,9 @@ def check_object(
                 "resource-invalid",
             )
         ]
-    if kind == "Secret" and api == "v1":
+    # Whatever its group: a Secret is what holds credentials, by its name (a
+    # project's CRD of that kind is no sealed or external secret, which say so).
+    if kind.lower() == "secret":
         return None, [_secret(team)]
     metadata = data.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
