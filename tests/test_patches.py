@@ -703,6 +703,12 @@ def test_a_patch_on_one_roles_pod_leaves_the_other_roles_alone(
             "7:126",
             "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0].value",
         ),
+        (
+            f"{{op: add, path: {MASTER}/containers/0/args, value: [--password,"
+            " [hunter2secretvalue]]}",
+            "7:114",
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].args[1]",
+        ),
     ],
 )
 def test_a_wrongly_typed_value_under_a_secrets_name_is_never_quoted(

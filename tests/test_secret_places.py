@@ -57,6 +57,10 @@ def _at(data: Any) -> Any:
             "password",
         ),
         ({"env": [{"name": "HOME", "value": 1}]}, ("env", 0, "value"), None),
+        # An item after a flag named like a secret, unless it is a flag itself.
+        ({"args": ["--hf-token", ["x"]]}, ("args", 1), "hf-token"),
+        ({"args": ["--password", "--verbose"]}, ("args", 1), None),
+        ({"args": ["--port", "8080"]}, ("args", 1), None),
         # A name or a key is a name: `secretKeyRef: {name: db, key: password}`.
         ({"r": {"name": "db", "key": "password"}}, ("r", "key"), None),
         ({"labels": {"token-type": "bearer"}}, ("labels", "token-type"), None),

@@ -87,6 +87,22 @@ def test_a_wrongly_typed_value_under_a_secrets_name_is_described_not_quoted(
     )
 
 
+def test_a_wrongly_typed_value_after_a_secrets_flag_is_not_quoted(
+    project: Project, run_kgen: RunKgen
+):
+    deployment = DEPLOYMENT.replace(
+        "env: [{name: DB_PASSWORD, value: VALUE}]",
+        f"args: [--password, [{SECRET}]]",
+    )
+    root = _project(project, {"resources/d.yaml": deployment})
+    assert _validate(run_kgen, root) == (
+        1,
+        "resources/d.yaml:12:30: error: invalid Deployment: *** is not of type"
+        " 'string', 'null' (invalid-value)\n"
+        "kgen: 1 error in 1 file\n",
+    )
+
+
 def test_the_same_value_under_another_name_is_quoted_to_be_found(
     project: Project, run_kgen: RunKgen
 ):

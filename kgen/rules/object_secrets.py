@@ -15,9 +15,7 @@ from typing import Any, NamedTuple
 
 from kgen.errors import DataPath
 from kgen.rules.credentials import leaks, literal
-from kgen.rules.secret_names import secret_name, secret_place
-
-_FLAG_START = ("-", "--")
+from kgen.rules.secret_names import secret_place
 
 
 class Found(NamedTuple):
@@ -56,19 +54,12 @@ def string_secret(
 
 
 def _name(body: Any, path: DataPath, chosen: Callable[[DataPath], bool]) -> str | None:
-    """The secret's name the value sits under or after, if any."""
+    """The secret's name the value sits under, beside or after, if any; of a
+    qualified key (`example.com/api-key`), the part after its `/`."""
     name = secret_place(path, lambda where: at(body, where), chosen)
-    if name is not None:
-        return name.rpartition("/")[2] if not is_env_value(path) else name
-    last = path[-1]
-    value = at(body, path)
-    if isinstance(last, int) and last > 0 and not str(value).startswith("-"):
-        flag = at(body, (*path[:-1], last - 1))
-        if isinstance(flag, str) and flag.startswith(_FLAG_START):
-            bare = flag.lstrip("-")
-            if bare and "=" not in bare and " " not in bare and secret_name(bare):
-                return bare
-    return None
+    if name is None or is_env_value(path):
+        return name
+    return name.rpartition("/")[2]
 
 
 def is_env_value(path: DataPath) -> bool:
