@@ -102,7 +102,10 @@ def shortened(text: str, limit: int) -> str:
 
 def unquoted(message: str, value: Any) -> str:
     """`message` with `value` (a secret by its name) as `***` wherever it is quoted or
-    stands whole: as written, as Python or JSON quotes it."""
+    stands whole: as written, as Python or JSON quotes it. A list or mapping (a wrong
+    type under a secret's name) is hidden whole, and so is every value inside it."""
+    if isinstance(value, list | dict):
+        return _unquoted_all(message, value)
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return message
     forms = [repr(value), json.dumps(value)]
@@ -111,6 +114,23 @@ def unquoted(message: str, value: Any) -> str:
     for form in dict.fromkeys(forms):
         if form:
             message = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "***", message)
+    return message
+
+
+def _unquoted_all(message: str, value: list[Any] | dict[Any, Any]) -> str:
+    # The whole first, as jsonschema quotes it (`['x'] is not of type 'string'`), then
+    # each value inside, wherever a message quotes one alone.
+    for form in (repr(value), json.dumps(value, default=str)):
+        message = message.replace(form, "***")
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack += node.values()
+        elif isinstance(node, list):
+            stack += node
+        else:
+            message = unquoted(message, node)
     return message
 
 

@@ -687,3 +687,92 @@ def test_a_patch_on_one_roles_pod_leaves_the_other_roles_alone(
     assert images["Master"] == expected
     expected[container] = "registry.example.com/patched:2.0"
     assert images["Worker"] == expected
+
+
+@pytest.mark.parametrize(
+    ("ops", "at", "out_path"),
+    [
+        (
+            "{op: add, path: /metadata/annotations, value: {db-password: [hunter2secretvalue]}}",
+            "7:72",
+            "metadata.annotations.db-password",
+        ),
+        (
+            f"{{op: add, path: {MASTER}/containers/0/env, value: [{{name: API_TOKEN,"
+            " value: [hunter2secretvalue]}]}",
+            "7:126",
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].env[0].value",
+        ),
+        (
+            f"{{op: add, path: {MASTER}/containers/0/args, value: [--password,"
+            " [hunter2secretvalue]]}",
+            "7:114",
+            "spec.pytorchReplicaSpecs.Master.template.spec.containers[0].args[1]",
+        ),
+    ],
+)
+def test_a_wrongly_typed_value_under_a_secrets_name_is_never_quoted(
+    tmp_path: Path, run_kgen: RunKgen, ops: str, at: str, out_path: str
+):
+    # A list where a string belongs: the schema's message quotes the whole list.
+    code, output = _validate(run_kgen, _project(tmp_path, f"  - ops: [{ops}]\n"))
+    assert code == 1
+    assert "hunter2" not in output
+    assert output.splitlines()[0] == (
+        f"jobs/train.yaml:{at}: error: the rendered PyTorchJob 'train' is invalid"
+        f" at {out_path}: *** is not of type 'string', 'null' (output-schema)"
+    )
+
+
+def test_the_jobs_own_patch_cannot_write_a_literal_under_a_secrets_name(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    patches = f"""\
+  - ops:
+      - {{op: add, path: /metadata/annotations, value: {{db-password: hunter2secretvalue}}}}
+      - {{op: add, path: {MASTER}/containers/0/args, value: [--password, hunter2secretvalue]}}
+"""
+    root = _project(tmp_path, patches)
+    code, output = _validate(run_kgen, root)
+    assert code == 1
+    assert "hunter2" not in output
+    assert output.splitlines() == [
+        "jobs/train.yaml:8:69: error: the rendered PyTorchJob 'train': a patch writes"
+        " a literal value for db-password, which looks like a secret, at"
+        " metadata.annotations.db-password, which would land in git and the cluster"
+        " (secret-literal)",
+        "jobs/train.yaml:9:111: error: the rendered PyTorchJob 'train': a patch writes"
+        " a literal value for password, which looks like a secret, at"
+        " spec.pytorchReplicaSpecs.Master.template.spec.containers[0].args[1], which"
+        " would land in git and the cluster (secret-literal)",
+    ]
+    result = run_kgen("build", cwd=root)
+    assert result.code == 1
+    assert "hunter2" not in result.out + result.err
+    assert not (root / "manifests").exists()
+
+
+def test_a_field_of_the_api_named_like_a_secret_is_no_secrets_name(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # topologyKey is the API's own field, and db-password a name allowed by the job.
+    patches = f"""\
+  - ops:
+      - op: add
+        path: {MASTER}/affinity
+        value:
+          podAntiAffinity:
+            requiredDuringSchedulingIgnoredDuringExecution:
+              - topologyKey: kubernetes.io/hostname
+                labelSelector: {{matchLabels: {{a: b}}}}
+      - {{op: add, path: /metadata/annotations, value: {{db-password: not-a-secret}}}}
+"""
+    root = _project(tmp_path, patches)
+    job = root / "jobs/train.yaml"
+    job.write_text(
+        job.read_text() + "lint:\n  allowLiterals: {db-password: a test database's}\n"
+    )
+    assert _validate(run_kgen, root) == (
+        0,
+        "kgen: 1 job in 1 environment (1 render): valid\n",
+    )

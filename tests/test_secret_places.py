@@ -57,6 +57,10 @@ def _at(data: Any) -> Any:
             "password",
         ),
         ({"env": [{"name": "HOME", "value": 1}]}, ("env", 0, "value"), None),
+        # An item after a flag named like a secret, unless it is a flag itself.
+        ({"args": ["--hf-token", ["x"]]}, ("args", 1), "hf-token"),
+        ({"args": ["--password", "--verbose"]}, ("args", 1), None),
+        ({"args": ["--port", "8080"]}, ("args", 1), None),
         # A name or a key is a name: `secretKeyRef: {name: db, key: password}`.
         ({"r": {"name": "db", "key": "password"}}, ("r", "key"), None),
         ({"labels": {"token-type": "bearer"}}, ("labels", "token-type"), None),
@@ -100,6 +104,12 @@ def test_unquoted_replaces_every_form_of_the_value():
     assert unquoted("12345 is out of range", 12345) == "*** is out of range"
     # A short value is replaced only where quoted: "a" is also a word.
     assert unquoted("'a' is not a valid name", "a") == "*** is not a valid name"
+    # A list or mapping where a string belongs is hidden whole, and so is each value.
+    value = ["hunter2secretvalue", {"k": 918273645}]
+    assert unquoted(f"{value!r} is not of type 'string'", value) == (
+        "*** is not of type 'string'"
+    )
+    assert unquoted("'hunter2secretvalue' is too long", value) == "*** is too long"
 
 
 def _literal_problems(job: dict[str, Any]) -> list[tuple[str, str]]:

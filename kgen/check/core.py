@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from kgen.check.lean import without_descriptions
 from kgen.check.stored import stored_schema, stored_text
-from kgen.errors import DataPath, Problem
+from kgen.errors import DataPath, Problem, unquoted
+from kgen.spec.hidden import secret
 from kgen.spec.keys import suggest
 
 if TYPE_CHECKING:  # loaded on first use: a spec without core objects never needs it
@@ -287,6 +288,9 @@ def check_object(
                 )
             continue
         message = range_message(error) or error.message
+        if secret(value, tuple(error.absolute_path)):
+            # A value under a secret's name is never quoted, whatever is wrong with it.
+            message = unquoted(message, error.instance)
         problems.append(
             Problem(f"invalid {kind}: {message}", "invalid-value", path=where)
         )

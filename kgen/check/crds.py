@@ -185,7 +185,7 @@ def _compile(
             f"this CRD's schema cannot be used: {reason}",
             "fix the schema; the API server would refuse this CRD",
         )
-    return CrdValidator(compiled, rule_tree(schema, where))
+    return CrdValidator(compiled, rule_tree(schema, where), schema=schema)
 
 
 def _at(doc: Document, path: DataPath, message: str, hint: str) -> Problem:
@@ -213,8 +213,16 @@ class CrdValidator:
     MAX_ERRORS).
     """
 
-    def __init__(self, compiled: Any, rules: RuleTree | None = None) -> None:
+    def __init__(
+        self,
+        compiled: Any,
+        rules: RuleTree | None = None,
+        *,
+        schema: dict[str, Any] | None = None,
+    ) -> None:
         self.compiled = compiled
+        # As written: which keys it declares (kgen.check.declared).
+        self.schema = schema
         # The CEL rules (x-kubernetes-validations), which run on a valid object.
         self.rules = rules
 

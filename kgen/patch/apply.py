@@ -86,12 +86,19 @@ def own_copy(tree: Any) -> Any:
 
 
 def patched_rules(
-    objects: list[Manifest], allowed: Collection[str], *, job_file: str
+    objects: list[Manifest],
+    allowed: Collection[str],
+    *,
+    job_file: str,
+    target: str,
+    version: str,
 ) -> list[Problem]:
     """The secret, host-access, image and counting rules, and the labels' and
     annotations' syntax, over what the patches wrote."""
     return (
-        patched_secrets(objects, allowed, job_file=job_file)
+        patched_secrets(
+            objects, allowed, job_file=job_file, target=target, version=version
+        )
         + host_access(objects)
         + floating_images(objects)
         + counted(objects)

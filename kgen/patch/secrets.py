@@ -1,66 +1,68 @@
 """The secret rules over what the patches wrote (kgen.rules.secrets reads the spec, and
-cannot see a patch): a literal under a secret's name in an env list, or a credential in
-any string a patch wrote, would land in git and the cluster. Never silenced; each at
-the patch line, and no message quotes the value."""
+cannot see a patch): a literal under a secret's name (an env variable's, a key such as
+an annotation `db-password`, a flag's as in `args: [--password, …]`), or a credential
+in any string a patch wrote, would land in git and the cluster
+(kgen.rules.object_secrets). Never silenced; each at the patch line, and no message
+quotes the value."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
 
+from kgen.check.declared import declared_keys
 from kgen.errors import DataPath, Problem, format_path
 from kgen.load.document import Origin
 from kgen.render.base import Manifest
-from kgen.rules.credentials import leaks, literal
-from kgen.rules.secret_names import secret_name
+from kgen.rules.object_secrets import string_secret
 
 
 def patched_secrets(
-    objects: list[Manifest], allowed: Collection[str], *, job_file: str
+    objects: list[Manifest],
+    allowed: Collection[str],
+    *,
+    job_file: str,
+    target: str,
+    version: str,
 ) -> list[Problem]:
     """The job's own patches are spec values, whose strings kgen.rules.secrets
-    already screens for credentials: for those, only the names of env variables."""
+    already screens for credentials: for those, only the names (an env variable's, a
+    key's such as an annotation `db-password`, a flag's before its value)."""
     problems = []
     for manifest in objects:
         if manifest.patched is None:
             continue
+        chosen = _chosen(manifest, target, version)
         for path, origin in list(manifest.patched.marks.items()):
             screen = origin.file != job_file
-            found = _secret(manifest.body, path, allowed, screen=screen)
+            found = string_secret(
+                manifest.body, path, allowed, chosen=chosen, screen=screen
+            )
             if found is not None:
-                problems.append(_problem(manifest, path, origin, *found))
+                what = found.what
+                if found.named:
+                    what += ", which looks like a secret,"
+                problems.append(_problem(manifest, path, origin, found.code, what))
     return problems
 
 
-def _secret(
-    body: Any, path: DataPath, allowed: Collection[str], *, screen: bool
-) -> tuple[str, str] | None:
-    """(code, what) when the string at `path` is a secret written out."""
-    parent = _at(body, path[:-1])
-    value = parent.get(path[-1]) if isinstance(parent, dict) else None
-    if not isinstance(value, str):
-        return None
-    env = len(path) >= 3 and path[-1] == "value" and path[-3] == "env"
-    name = parent.get("name") if env and isinstance(parent, dict) else None
-    named = isinstance(name, str) and secret_name(name) and name not in allowed
-    if named and literal(value):
-        return (
-            "secret-env-literal",
-            f"a literal value for {name}, which looks like a secret,",
+def _chosen(
+    manifest: Manifest, target: str, version: str
+) -> Callable[[DataPath], bool]:
+    """Which keys of the object its author chose, by its output schema: a field the
+    API declares (`topologyKey`) says nothing of its value."""
+    # Imported here: the output check has loaded them already, where patches apply.
+    from kgen.check import core
+    from kgen.check.output import CORE_DEFINITIONS, job_schema
+    from kgen.kinds import kind_named
+
+    if kind_named(manifest.kind) is not None:
+        return declared_keys(job_schema(manifest.kind, target, version))
+    definition = CORE_DEFINITIONS.get(manifest.kind)
+    if definition is not None:
+        return declared_keys(
+            {"$ref": "#/$defs/" + definition}, core.definitions(version)
         )
-    found = leaks(value, allowed=allowed) if screen else []
-    if found:
-        return ("secret-env-literal" if env else "secret-literal"), found[0].what
-    return None
-
-
-def _at(body: Any, path: DataPath) -> Any:
-    for part in path:
-        try:
-            body = body[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return body
+    return lambda path: True
 
 
 def _problem(

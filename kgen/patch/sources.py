@@ -42,14 +42,23 @@ class Patcher:
         self.applied = not problems
         return patched, problems
 
-    def rules(self, objects: list[Manifest]) -> list[Problem]:
-        """The rules over the spec cannot see what the patches wrote: these read it.
-        Nothing when a patch did not apply (the objects are half patched)."""
+    def rules(
+        self, objects: list[Manifest], *, target: str, version: str
+    ) -> list[Problem]:
+        """The rules over the spec cannot see what the patches wrote: these read it
+        (the objects' schemas for the API `target` and Kubernetes `version` say which
+        keys are fields). Nothing when a patch did not apply (half patched)."""
         if not self.applied:
             return []
         from kgen.patch.apply import patched_rules
 
-        return patched_rules(objects, self.allowed, job_file=self.job_file)
+        return patched_rules(
+            objects,
+            self.allowed,
+            job_file=self.job_file,
+            target=target,
+            version=version,
+        )
 
 
 def patcher(

@@ -49,7 +49,11 @@ def render_one(
             spec=spec,
         )
     if patch is not None:
-        render_problems += patch.rules(manifests)
+        render_problems += patch.rules(
+            manifests,
+            target=env.target.name,
+            version=stages.context.kubernetes_version,
+        )
     ignored = spec.lint.ignore
     kept = [p for p in render_problems if p.code not in ignored]
     # A patch's problems come located at its line (kgen.patch).

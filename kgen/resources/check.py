@@ -1,7 +1,8 @@
 """Check the team's objects strictly: core kinds against the core definitions of the
 project's Kubernetes version (unknown fields are errors, as kgen's own output), other
 kinds against the project's CRDs; a kind kgen can check neither way is an error, and
-a Secret is refused (kgen never puts credentials in git: docs/guarantees.md)."""
+a Secret, of any group, is refused (kgen never puts credentials in git:
+docs/guarantees.md)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.check import core
-from kgen.errors import Problem
+from kgen.errors import Problem, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
 from kgen.spec.fields import dns_subdomain_problem
+from kgen.spec.hidden import secret
 
 # Core kinds without a namespace: the rest get the environment's when they set none.
 CLUSTER_SCOPED = frozenset(
@@ -81,7 +83,9 @@ def check_object(
                 "resource-invalid",
             )
         ]
-    if kind == "Secret" and api == "v1":
+    # Whatever its group: a Secret is what holds credentials, by its name (a
+    # project's CRD of that kind is no sealed or external secret, which say so).
+    if kind.lower() == "secret":
         return None, [_secret(team)]
     metadata = data.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
@@ -101,7 +105,9 @@ def check_object(
     elif (api, kind) in crds:
         found = [
             Problem(
-                f"invalid {kind}: {e.message}", "invalid-value", path=e.absolute_path
+                f"invalid {kind}: {_crd_message(data, e)}",
+                "invalid-value",
+                path=e.absolute_path,
             )
             for e in crds[(api, kind)].iter_errors(data)
         ]
@@ -112,6 +118,13 @@ def check_object(
         return None, problems
     namespaced = definition is None or kind not in CLUSTER_SCOPED
     return TeamObject(team, kind, name, data, namespaced), []
+
+
+def _crd_message(data: dict[str, Any], error: Any) -> str:
+    """A CRD's error, never quoting a value under a secret's name."""
+    if secret(data, tuple(error.absolute_path)):
+        return unquoted(error.message, error.instance)
+    return str(error.message)
 
 
 def _at(team: TeamFile, path: tuple[str, ...], message: str, code: str) -> Problem:

@@ -9,6 +9,7 @@ from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.resources.check import TeamObject, check_object
 from kgen.resources.read import read_resources
+from kgen.resources.secrets import secret_problems
 
 if TYPE_CHECKING:
     from kgen.load.project import Project
@@ -16,14 +17,19 @@ if TYPE_CHECKING:
 
 def load_resources(project: Project) -> tuple[list[TeamObject], list[Problem]]:
     environments = list(project.spec.environments)
+    version = project.spec.kubernetes_version
+    allowed = frozenset(project.spec.lint.allow_literals)
     files, problems = read_resources(project.root, environments)
     objects: list[TeamObject] = []
     seen: dict[tuple[str | None, str, str], str] = {}
     for team in files:
-        obj, found = check_object(team, project.spec.kubernetes_version, project.crds)
+        obj, found = check_object(team, version, project.crds)
         problems += found
         if obj is None:
             continue
+        problems += secret_problems(
+            obj, version=version, crds=project.crds, allowed=allowed
+        )
         envs = [None, *environments] if team.env is None else [team.env, None]
         earlier = next(
             (

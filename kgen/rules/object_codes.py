@@ -124,7 +124,7 @@ OBJECT_CODES: list[RuleInfo] = [
         "error",
         False,
         "A Secret in resources/",
-        "kgen never writes a credential to git: create Secrets in the cluster (External Secrets, sealed secrets) and refer to them by name.",
+        "kgen never writes a credential to git: create Secrets in the cluster (External Secrets, sealed secrets) and refer to them by name. An object of kind Secret in any group is refused: its kind says what it holds.",
     ),
     rule(
         "resource-unknown-kind",

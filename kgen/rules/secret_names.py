@@ -109,8 +109,13 @@ def secret_place(
     (`labels: {db-password: …}`; of a qualified key, the part after its `/`), or the
     `name` or `key` beside it (`env: [{name: API_TOKEN, value: …}]`, `tolerations:
     [{key: password, value: …}]`, `matchExpressions: [{key: password, values: […]}]`).
-    A list's items take their list's name. `beside(path)` is the value at a path;
-    `chosen(path)` whether the key ending it is one a user chose, not a field's name."""
+    A list's items take their list's name, and an item after a flag named like a
+    secret takes the flag's (`args: [--password, …]`). `beside(path)` is the value at
+    a path; `chosen(path)` whether the key ending it is one a user chose, not a
+    field's name."""
+    flag = _flag_before(path, beside)
+    if flag is not None:
+        return flag
     end = len(path) - 1 if path and isinstance(path[-1], int) else len(path)
     field = path[end - 1] if end else None
     if not isinstance(field, str):
@@ -128,3 +133,23 @@ def secret_place(
     ):
         return field
     return None
+
+
+def _flag_before(path: Path, beside: Callable[[Path], object]) -> str | None:
+    """The name of the flag before a list item (`--password` before its value), if
+    it names a secret and the item is no flag itself."""
+    if not path or not isinstance(path[-1], int) or path[-1] < 1:
+        return None
+    flag = beside((*path[:-1], path[-1] - 1))
+    if not isinstance(flag, str) or not flag.startswith("-"):
+        return None
+    value = beside(path)
+    name = flag.lstrip("-")
+    if isinstance(value, str) and value.startswith("-"):
+        return None
+    if name and _FLAG_NAME.fullmatch(name) and secret_name(name):
+        return name
+    return None
+
+
+_FLAG_NAME = re.compile(r"[A-Za-z][\w.-]*")
