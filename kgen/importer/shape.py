@@ -4,10 +4,9 @@ spec that is a list is the input's fault, reported at its own line with the shap
 API gives it (`spec.pytorchReplicaSpecs.Master must be a mapping (a replica spec), not
 null`), never as the exception reading it would raise.
 
-Only what import reads is checked, and only as far as it reads it: a field import
-passes on whole (a probe, affinity) is the build's to check. A missing or null field
-is left out, as the API server reads it, except where the API has no such thing (a
-role whose replica spec is null, a container that is null).
+Only what import reads is checked, as far as it reads it (a probe, affinity, passed on
+whole, are the build's to check). A missing or null field is left out, as the API server
+reads it, except where the API has none (a null replica spec, a null container).
 """
 
 from __future__ import annotations
