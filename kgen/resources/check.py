@@ -6,6 +6,7 @@ a Secret is refused (kgen never puts credentials in git: docs/guarantees.md)."""
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,22 @@ class TeamObject:
     name: str
     body: dict[str, Any]
     namespaced: bool
+
+
+def file_name(obj: TeamObject) -> str:
+    """The object's file in an environment's output, named as kgen names a job's
+    (kgen.render.base.Manifest.filename)."""
+    return f"{obj.name}.{obj.kind.lower()}.yaml"
+
+
+def file_key(name: str) -> str:
+    """What two file names share when they would be one file: themselves, or, for a
+    name beyond ASCII (a CRD's kind may be), its canonical caseless form, as a
+    case-insensitive or normalising file system (macOS) compares names."""
+    if name.isascii():
+        return name.lower()
+    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+    return unicodedata.normalize("NFC", folded)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.output.emitter import dump_documents
-from kgen.resources.check import TeamObject
+from kgen.resources.check import TeamObject, file_name
 
 
 def object_files(
@@ -26,8 +26,7 @@ def object_files(
             f"# Copied by kgen from {obj.file.display} (environment {env}).\n"
             f"# Do not edit: change {obj.file.display} and run `kgen build`.\n"
         )
-        name = f"{obj.name}.{obj.kind.lower()}.yaml"
-        out[name] = (obj.file.display, dump_documents([body], header=header))
+        out[file_name(obj)] = (obj.file.display, dump_documents([body], header=header))
     return out
 
 

@@ -1,0 +1,68 @@
+"""Two objects that would be one output file, however their names came to be equal: two
+team objects whose kinds differ only in case or in Unicode normalisation. Each is
+`duplicate-object` at the second, exit 1."""
+
+from __future__ import annotations
+
+from tests.hostile.case import Case, Content
+
+BUILD = ("build",)
+PROJECT = """\
+environments:
+  dev:
+    overlays: [v1]
+    namespace: dev
+  old: [v1beta1]
+crds: [crds/one.yaml, crds/two.yaml]
+lint:
+  ignore:
+    resources-missing: each case shows one problem; its specs are minimal
+"""
+
+
+def _crd(group: str, kind: str, plural: str) -> str:
+    return (
+        "apiVersion: apiextensions.k8s.io/v1\n"
+        "kind: CustomResourceDefinition\n"
+        f"metadata: {{name: {plural}.{group}}}\n"
+        "spec:\n"
+        f"  group: {group}\n"
+        f"  names: {{kind: {kind}, plural: {plural}}}\n"
+        "  scope: Namespaced\n"
+        "  versions:\n"
+        "    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema:"
+        " {type: object, x-kubernetes-preserve-unknown-fields: true}}}\n"
+    )
+
+
+def _object(api: str, kind: str, name: str) -> str:
+    return (
+        f"apiVersion: {api}\nkind: {kind}\nmetadata: {{name: {name}}}\nspec: {{a: 1}}\n"
+    )
+
+
+def _two_kinds(first: str, second: str) -> dict[str, Content]:
+    return {
+        "kgen.yaml": PROJECT,
+        "crds/one.yaml": _crd("a.example.com", first, "widgets"),
+        "crds/two.yaml": _crd("b.example.com", second, "widgetsb"),
+        "resources/dev/one.yaml": _object("a.example.com/v1", first, "x"),
+        "resources/dev/two.yaml": _object("b.example.com/v1", second, "x"),
+    }
+
+
+CASES: dict[str, Case] = {
+    "resources-kinds-differ-only-in-case": Case(
+        _two_kinds("Widget", "WIDGET"),
+        about="x.widget.yaml twice: one object was dropped silently",
+    ),
+    "resources-kinds-differ-only-in-case-build": Case(
+        _two_kinds("Widget", "WIDGET"),
+        args=BUILD,
+        about="build refuses it too, and writes nothing",
+    ),
+    "resources-kinds-differ-in-normalisation": Case(
+        _two_kinds("Caf\u00e9", "Cafe\u0301"),
+        about="two file names Linux keeps apart and macOS takes for one",
+    ),
+}
