@@ -1,10 +1,11 @@
 """Two objects that would be one output file, however their names came to be equal: two
-team objects whose kinds differ only in case or in Unicode normalisation. Each is
-`duplicate-object` at the second, exit 1."""
+team objects whose kinds differ only in case or in Unicode normalisation, a team object
+and an object a job renders. Each is `duplicate-object` at the second, exit 1, from
+`validate` as from `build` (validate once said "valid" where build failed)."""
 
 from __future__ import annotations
 
-from tests.hostile.case import Case, Content
+from tests.hostile.case import VALID_JOB, Case, Content
 
 BUILD = ("build",)
 PROJECT = """\
@@ -51,6 +52,17 @@ def _two_kinds(first: str, second: str) -> dict[str, Content]:
     }
 
 
+_CLAIM: dict[str, Content] = {
+    "jobs/train.yaml": VALID_JOB
+    + "volumes:\n  - {name: data, claim: data, mountPath: /data,"
+    + " create: {size: 1Gi, accessModes: [ReadWriteMany]}}\n",
+    "resources/dev/claim.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\n"
+    "metadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n"
+    "  resources: {requests: {storage: 2Gi}}\n",
+    "resources/dev/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
+    "metadata: {name: training}\nspec:\n  hard: {requests.cpu: '8'}\n",
+}
+
 CASES: dict[str, Case] = {
     "resources-kinds-differ-only-in-case": Case(
         _two_kinds("Widget", "WIDGET"),
@@ -64,5 +76,32 @@ CASES: dict[str, Case] = {
     "resources-kinds-differ-in-normalisation": Case(
         _two_kinds("Caf\u00e9", "Cafe\u0301"),
         about="two file names Linux keeps apart and macOS takes for one",
+    ),
+    "resources-object-duplicates-a-job-object-validate": Case(
+        _CLAIM,
+        about="validate, the pull-request check, fails where build would",
+    ),
+    "resources-object-named-like-the-jobs-pytorchjob": Case(
+        {
+            "kgen.yaml": PROJECT.replace(
+                "crds: [crds/one.yaml, crds/two.yaml]", "crds: [crds/one.yaml]"
+            ),
+            "crds/one.yaml": _crd("kubeflow.org", "PyTorchJob", "pytorchjobs"),
+            "resources/dev/train.yaml": _object(
+                "kubeflow.org/v1", "PyTorchJob", "train"
+            ),
+        },
+        about="a CRD's object named as a job's own",
+    ),
+    "validate-one-job-clashes-with-a-team-object": Case(
+        _CLAIM,
+        args=("validate", "jobs/train.yaml"),
+        about="the clash involves the job named: in scope, from the objects' names alone",
+    ),
+    "validate-other-team-file-leaves-the-clash-out": Case(
+        _CLAIM,
+        args=("validate", "resources/dev/quota.yaml"),
+        expected_exit=0,
+        about="neither the job nor the clashing object is named: out of scope",
     ),
 }
