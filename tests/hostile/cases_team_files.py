@@ -93,6 +93,22 @@ CASES: dict[str, Case] = {
         },
         about="a CRD's object named as a job's own",
     ),
+    "resources-kind-folds-to-a-job-objects-file": Case(
+        {
+            **_CLAIM,
+            "kgen.yaml": PROJECT.replace(
+                "crds: [crds/one.yaml, crds/two.yaml]", "crds: [crds/one.yaml]"
+            ),
+            # U+017F LATIN SMALL LETTER LONG S: case-folded, an "s".
+            "crds/one.yaml": _crd(
+                "a.example.com", "Per\u017fistentVolumeClaim", "pvcs"
+            ),
+            "resources/dev/claim.yaml": _object(
+                "a.example.com/v1", "Per\u017fistentVolumeClaim", "data"
+            ),
+        },
+        about="data.per\u017fistentvolumeclaim.yaml is the job's claim's file where names fold",
+    ),
     "validate-one-job-clashes-with-a-team-object": Case(
         _CLAIM,
         args=("validate", "jobs/train.yaml"),
