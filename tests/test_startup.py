@@ -177,11 +177,12 @@ def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path)
 SECRET = "apiVersion: v1\nkind: Secret\nmetadata: {name: token}\n"
 
 
-def test_validate_of_a_job_neither_reads_nor_checks_the_team_objects(tmp_path: Path):
+def test_validate_of_a_job_reads_only_the_names_of_the_team_objects(tmp_path: Path):
     # A problem of an object in resources/ is reported at the object's file, out of
     # the scope of `kgen validate jobs/x.yaml` (kgen.commands.scope): such a run does
-    # not check them at all (a twentieth of it). A path in resources/ or kgen.yaml
-    # (everything) still does.
+    # not check them (a twentieth of it), only reads their kinds and names, for the
+    # job's objects that would be the same file (kgen.resources.clash). A path in
+    # resources/ or kgen.yaml (everything) still checks them.
     assert scope.FOLDER == read.FOLDER
     root = tmp_path / "project"
     generate(root, 1)
@@ -189,11 +190,11 @@ def test_validate_of_a_job_neither_reads_nor_checks_the_team_objects(tmp_path: P
     (root / "resources" / "token.yaml").write_text(SECRET)
     code, modules = imported("validate", "jobs/job-00000.yaml", cwd=root)
     assert code == 0
-    assert {"kgen.resources.read", "kgen.resources.check"} & modules == set()
+    assert "kgen.resources.load" not in modules
     for named in ("resources/token.yaml", "kgen.yaml"):
         code, modules = imported("validate", named, cwd=root)
         assert code == 1
-        assert "kgen.resources.check" in modules
+        assert "kgen.resources.load" in modules
 
 
 def test_the_records_every_run_makes_are_no_dataclasses():

@@ -71,7 +71,8 @@ def expected_tree(
                 header = file_header(render.job.file, render.env.name, render.overlays)
             # Made as a plain tuple is (half the time of the class's own __new__).
             files[path] = new(Digest, (header, out.digest, out.size))
-    conflicts.update(_team_objects(result, output, objects, files))
+    # Each says its environments already.
+    team = _team_objects(result, output, objects, files)
     # Sorted once: an environment's files are one run of the paths (12,000 at 1,000
     # jobs), found by bisection rather than by a pass over all of them for each.
     paths = sorted(files)
@@ -86,7 +87,7 @@ def expected_tree(
         replace(p, context=f"environments {', '.join(envs)}")
         for p, envs in conflicts.items()
     ]
-    return {path: files[path] for path in paths}, problems
+    return {path: files[path] for path in paths}, problems + team
 
 
 def _owners(result: RunResult, output: str) -> dict[str, tuple[str, OutFile]]:
@@ -109,26 +110,18 @@ def _team_objects(
     output: str,
     objects: Sequence[TeamObject],
     files: Expected,
-) -> dict[Problem, list[str]]:
+) -> list[Problem]:
     if not objects:
-        return {}
-    from kgen.resources.emit import object_files, team_conflict
+        return []
+    from kgen.resources.clash import job_clashes
+    from kgen.resources.emit import object_files
 
-    rendered = set(files)  # the renders' paths
-    owners: dict[str, tuple[str, OutFile]] | None = None
-    conflicts: dict[Problem, list[str]] = {}
+    clashes = job_clashes(result, objects)
     for env in result.environments:
-        for name, (source, text) in object_files(
-            objects, env.name, env.namespace
-        ).items():
-            path = f"{output}/{env.name}/{name}"
-            if path in rendered:
-                owners = owners or _owners(result, output)
-                problem = team_conflict(objects, source, name, owners[path][0])
-                conflicts.setdefault(problem, []).append(env.name)
-                continue
-            files[path] = text
-    return conflicts
+        for name, (_, text) in object_files(objects, env.name, env.namespace).items():
+            if (env.name, name) not in clashes.files:
+                files[f"{output}/{env.name}/{name}"] = text
+    return clashes.problems
 
 
 def _conflict(out: OutFile, render: Render, first: str) -> Problem:

@@ -43,7 +43,9 @@ _PROBLEM: dict[str, set[type]] = {
 assert tuple(_PROBLEM) == tuple(f.name for f in dataclasses.fields(Problem))
 _PROBLEM_NAMES = tuple(_PROBLEM)
 _PROBLEM_TYPES = _types(*_PROBLEM.values())
-_FACTS_TYPES = _types({str}, {tuple}, {frozenset}, {JobLoad}, {tuple, _NONE}, {tuple})
+_FACTS_TYPES = _types(
+    {str}, {tuple}, {frozenset}, {JobLoad}, {tuple, _NONE}, {tuple}, {tuple}
+)
 _CLAIM_TYPES = _types({int}, {str}, {bool}, {tuple}, {str, _NONE})
 _LOAD_TYPES = (str,) * 5 + (int, int, Decimal, Decimal)
 _FILE_TYPES = (str, str, str, str, tuple, str, int)
@@ -104,7 +106,7 @@ def _facts_ok(facts: Any) -> bool:
             return False
         if not {*map(type, out.spec_path)} <= _PATH_PART:
             return False
-    return {*map(type, facts.ignore)} <= _TEXT
+    return {*map(type, facts.ignore)} <= _TEXT and {*map(type, facts.names)} <= _TEXT
 
 
 def _problem_ok(problem: Any) -> bool:

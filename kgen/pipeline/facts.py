@@ -2,10 +2,9 @@
 
 A render's pydantic spec and object trees are large and slow to move between processes;
 the rules that span jobs (claims, quotas, in-place changes) and the output tree need only
-these facts: claims, GPU and CPU load, the spec fingerprint and the emitted files. A
-worker process renders and boils each job down to them; the parent never needs more.
-They are named tuples: they cross processes and the cache 4,000 at a time, and tuples
-pickle three times faster than dataclasses.
+these facts: claims, GPU and CPU load, the spec fingerprint, the files' names and texts.
+A worker renders and boils each job down to them; the parent never needs more. Named
+tuples: they cross processes and the cache 4,000 at a time (3x faster than dataclasses).
 """
 
 from __future__ import annotations
@@ -71,6 +70,7 @@ class Facts(NamedTuple):
     # The job object's file name and a digest of its `spec`, for the in-place check.
     fingerprint: tuple[str, str] | None
     files: tuple[OutFile, ...] = ()
+    names: tuple[str, ...] = ()  # each file's, emitted or not (kgen.resources.clash)
 
 
 def file_header(job_file: str, env: str, overlays: tuple[str, ...]) -> str:
@@ -104,6 +104,7 @@ def facts_of(
         job_load(spec, env),
         _fingerprint(manifests[0], texts[0] if texts else None),
         files,
+        tuple([m.filename for m in manifests]),
     )
 
 
@@ -204,6 +205,7 @@ def with_shared_names(renders: list[Facts | None]) -> list[Facts | None]:
                     ),
                     facts.fingerprint,
                     files,
+                    tuple([keep(n, n) for n in facts.names]),
                 ),
             )
         )
@@ -219,8 +221,7 @@ _MAX_COMMON = 4096
 
 
 def _common(value: Any) -> Any:
-    # Keyed by type and repr: Decimal("32") and Decimal("32.0") are equal, and must
-    # each stay as written.
+    # By type and repr: Decimal("32") == Decimal("32.0"), and each stays as written.
     key = (type(value), repr(value))
     found = _COMMON.get(key)
     if found is not None:
@@ -230,8 +231,7 @@ def _common(value: Any) -> Any:
     return value
 
 
-# A mark names its scheme, so marks of another scheme (an older kgen's) are told apart
-# instead of read as a change.
+# A mark names its scheme: an older kgen's marks are told apart, not read as a change.
 FINGERPRINT_SCHEME = "spec-yaml-sha256"
 # The next line that starts at column 0: the end of a top-level key's block. Lines
 # inside the block are indented, or empty within a literal block.

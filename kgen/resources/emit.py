@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.load.jobs import located
 from kgen.output.emitter import dump_documents
-from kgen.resources.check import TeamObject
+from kgen.resources.check import TeamObject, file_name
 
 
 def object_files(
@@ -26,8 +25,7 @@ def object_files(
             f"# Copied by kgen from {obj.file.display} (environment {env}).\n"
             f"# Do not edit: change {obj.file.display} and run `kgen build`.\n"
         )
-        name = f"{obj.name}.{obj.kind.lower()}.yaml"
-        out[name] = (obj.file.display, dump_documents([body], header=header))
+        out[file_name(obj)] = (obj.file.display, dump_documents([body], header=header))
     return out
 
 
@@ -38,22 +36,6 @@ def _namespaced(obj: TeamObject, namespace: str | None) -> dict[str, Any]:
     if metadata.get("namespace"):
         return obj.body
     return {**obj.body, "metadata": {**metadata, "namespace": namespace}}
-
-
-def team_conflict(
-    objects: Sequence[TeamObject], source: str, filename: str, job_file: str
-) -> Problem:
-    """A team object that is also one a job renders."""
-    obj = next(o for o in objects if o.file.display == source)
-    return located(
-        Problem(
-            f"{obj.kind} '{obj.name}' is also rendered from {job_file} ({filename})",
-            "duplicate-object",
-            path=("metadata", "name"),
-            hint="rename it, or leave the object to the job that renders it",
-        ),
-        obj.file.doc,
-    )
 
 
 def unowned_output(path: str) -> Problem:

@@ -6,8 +6,8 @@ source and a problem one place."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from kgen.errors import Problem
 from kgen.load.document import Document
@@ -24,8 +24,7 @@ FOLDER = "resources"
 SUFFIXES = (".yaml", ".yml")
 
 
-@dataclass(frozen=True)
-class TeamFile:
+class TeamFile(NamedTuple):
     """One object file: `env` None for a shared one."""
 
     display: str

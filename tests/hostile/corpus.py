@@ -26,6 +26,7 @@ from tests.hostile import (
     cases_rules,
     cases_secrets,
     cases_targets,
+    cases_team_files,
     cases_trainer,
     cases_values,
 )
@@ -295,6 +296,7 @@ def _all_cases() -> dict[str, Case]:
         cases_rules.CASES,
         cases_attack5.CASES,
         cases_attack7.CASES,
+        cases_team_files.CASES,
     ):
         clash = cases.keys() & group.keys()
         assert not clash, f"hostile cases named twice: {sorted(clash)}"

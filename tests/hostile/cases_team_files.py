@@ -1,0 +1,123 @@
+"""Two objects that would be one output file, however their names came to be equal: two
+team objects whose kinds differ only in case or in Unicode normalisation, a team object
+and an object a job renders. Each is `duplicate-object` at the second, exit 1, from
+`validate` as from `build` (validate once said "valid" where build failed)."""
+
+from __future__ import annotations
+
+from tests.hostile.case import VALID_JOB, Case, Content
+
+BUILD = ("build",)
+PROJECT = """\
+environments:
+  dev:
+    overlays: [v1]
+    namespace: dev
+  old: [v1beta1]
+crds: [crds/one.yaml, crds/two.yaml]
+lint:
+  ignore:
+    resources-missing: each case shows one problem; its specs are minimal
+"""
+
+
+def _crd(group: str, kind: str, plural: str) -> str:
+    return (
+        "apiVersion: apiextensions.k8s.io/v1\n"
+        "kind: CustomResourceDefinition\n"
+        f"metadata: {{name: {plural}.{group}}}\n"
+        "spec:\n"
+        f"  group: {group}\n"
+        f"  names: {{kind: {kind}, plural: {plural}}}\n"
+        "  scope: Namespaced\n"
+        "  versions:\n"
+        "    - {name: v1, served: true, storage: true, schema: {openAPIV3Schema:"
+        " {type: object, x-kubernetes-preserve-unknown-fields: true}}}\n"
+    )
+
+
+def _object(api: str, kind: str, name: str) -> str:
+    return (
+        f"apiVersion: {api}\nkind: {kind}\nmetadata: {{name: {name}}}\nspec: {{a: 1}}\n"
+    )
+
+
+def _two_kinds(first: str, second: str) -> dict[str, Content]:
+    return {
+        "kgen.yaml": PROJECT,
+        "crds/one.yaml": _crd("a.example.com", first, "widgets"),
+        "crds/two.yaml": _crd("b.example.com", second, "widgetsb"),
+        "resources/dev/one.yaml": _object("a.example.com/v1", first, "x"),
+        "resources/dev/two.yaml": _object("b.example.com/v1", second, "x"),
+    }
+
+
+_CLAIM: dict[str, Content] = {
+    "jobs/train.yaml": VALID_JOB
+    + "volumes:\n  - {name: data, claim: data, mountPath: /data,"
+    + " create: {size: 1Gi, accessModes: [ReadWriteMany]}}\n",
+    "resources/dev/claim.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\n"
+    "metadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n"
+    "  resources: {requests: {storage: 2Gi}}\n",
+    "resources/dev/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
+    "metadata: {name: training}\nspec:\n  hard: {requests.cpu: '8'}\n",
+}
+
+CASES: dict[str, Case] = {
+    "resources-kinds-differ-only-in-case": Case(
+        _two_kinds("Widget", "WIDGET"),
+        about="x.widget.yaml twice: one object was dropped silently",
+    ),
+    "resources-kinds-differ-only-in-case-build": Case(
+        _two_kinds("Widget", "WIDGET"),
+        args=BUILD,
+        about="build refuses it too, and writes nothing",
+    ),
+    "resources-kinds-differ-in-normalisation": Case(
+        _two_kinds("Caf\u00e9", "Cafe\u0301"),
+        about="two file names Linux keeps apart and macOS takes for one",
+    ),
+    "resources-object-duplicates-a-job-object-validate": Case(
+        _CLAIM,
+        about="validate, the pull-request check, fails where build would",
+    ),
+    "resources-object-named-like-the-jobs-pytorchjob": Case(
+        {
+            "kgen.yaml": PROJECT.replace(
+                "crds: [crds/one.yaml, crds/two.yaml]", "crds: [crds/one.yaml]"
+            ),
+            "crds/one.yaml": _crd("kubeflow.org", "PyTorchJob", "pytorchjobs"),
+            "resources/dev/train.yaml": _object(
+                "kubeflow.org/v1", "PyTorchJob", "train"
+            ),
+        },
+        about="a CRD's object named as a job's own",
+    ),
+    "resources-kind-folds-to-a-job-objects-file": Case(
+        {
+            **_CLAIM,
+            "kgen.yaml": PROJECT.replace(
+                "crds: [crds/one.yaml, crds/two.yaml]", "crds: [crds/one.yaml]"
+            ),
+            # U+017F LATIN SMALL LETTER LONG S: case-folded, an "s".
+            "crds/one.yaml": _crd(
+                "a.example.com", "Per\u017fistentVolumeClaim", "pvcs"
+            ),
+            "resources/dev/claim.yaml": _object(
+                "a.example.com/v1", "Per\u017fistentVolumeClaim", "data"
+            ),
+        },
+        about="data.per\u017fistentvolumeclaim.yaml is the job's claim's file where names fold",
+    ),
+    "validate-one-job-clashes-with-a-team-object": Case(
+        _CLAIM,
+        args=("validate", "jobs/train.yaml"),
+        about="the clash involves the job named: in scope, from the objects' names alone",
+    ),
+    "validate-other-team-file-leaves-the-clash-out": Case(
+        _CLAIM,
+        args=("validate", "resources/dev/quota.yaml"),
+        expected_exit=0,
+        about="neither the job nor the clashing object is named: out of scope",
+    ),
+}
