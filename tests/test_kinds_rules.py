@@ -219,6 +219,33 @@ def test_an_environment_renders_mpijob_for_one_operator(
     }
 
 
+def test_a_trainer_target_in_an_overlay_that_leaves_a_job_out_is_still_its_target(
+    project: Project, run_kgen: RunKgen
+):
+    # The job the overlay's `match` leaves out was checked as a PyTorchJob and rendered
+    # as a TrainJob: an internal error (exit 3). Its spec is now checked for the
+    # environment's target too.
+    files = {
+        "kgen.yaml": """
+            environments:
+              trainer: {overlays: [t], namespace: ml}
+            lint:
+              ignore: {resources-missing: minimal specs}
+        """,
+        "overlays/t.yaml": "target: trainer-v2.3\nmatch: {names: [other]}\n",
+        "jobs/a.yaml": """
+            framework: pytorch
+            image: x:1
+            command: [torchrun, train.py]
+            roles: {master: {replicas: 1}}
+        """,
+    }
+    root = project(files, base={})
+    result = run_kgen("build", cwd=root)
+    assert result.code == 0, result
+    assert (root / "manifests/trainer/a.trainjob.yaml").is_file()
+
+
 def test_plan_counts_no_gpu_for_the_launcher(project: Project, run_kgen: RunKgen):
     root = project({"jobs/hvd.yaml": MPI_JOB}, base=BASE)
     result = run_kgen("plan", cwd=root)

@@ -813,6 +813,10 @@ KNOWN_UNSEEN = {
     "kgen.rules.spec._unique_env: roles",
     # A node selector key is deleted by a null, which leaves the toleration.
     "kgen.rules.policy._gpu_placement: nodeSelector",
+    # A queued TrainJob that asks for suspend needs both keys set; the corpus changes
+    # one key at a time over bases that set neither.
+    "kgen.kinds.trainer.rules._suspend_queued: labels",
+    "kgen.kinds.trainer.rules._suspend_queued: trainJob",
 }
 
 

@@ -24,7 +24,7 @@ def render_one(
     job: JobSource, env: Environment, overlays: list[Overlay], stages: Stages
 ) -> tuple[RenderedJob | None, list[Problem]]:
     applied = applied_overlays(job, overlays)
-    stage = stages.of(job, applied)
+    stage = stages.of(job, applied, env.target.name)
     spec = stage.spec
     if spec is None:
         return None, list(stage.located)

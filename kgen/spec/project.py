@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, ValidationInfo, field_validator
+from pydantic import BeforeValidator, Field
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION, check_version
 from kgen.kinds.targets import TARGETS
@@ -88,20 +88,6 @@ class OverlaySpec(SpecModel):
         description="Changes to each matching job's rendered objects, after the job's own patches (docs/patches.md).",
         examples=[[{"merge": {"metadata": {"annotations": {"team": "vision"}}}}]],
     )
-
-    @field_validator("target")
-    @classmethod
-    def _whole_environment(cls, value: str | None, info: ValidationInfo) -> str | None:
-        # The target is the environment's operator, for all its jobs: one set beside
-        # `match:` rendered the jobs it matched for one operator and checked the
-        # others' specs for it (an internal error for a trainer target).
-        if value is not None and info.data.get("match") is not None:
-            raise ValueError(
-                "target names the operator of the whole environment, but this overlay"
-                " applies to the jobs `match:` selects only; set target in an overlay"
-                " without match"
-            )
-        return value
 
 
 def _environment_shorthand(value: Any) -> Any:
