@@ -71,6 +71,12 @@ def stoppable(command: Callable[[], int]) -> int:
         code = command()
     except Stopped:
         code = 0
+    except BaseException:
+        if _received is None:
+            raise
+        # The stop, wrapped by the code it interrupted (pydantic-core building a
+        # validator turns it into a SchemaError): it unwound all the same.
+        code = 0
     finally:
         _let_go(installed)
         if noted and signal.getsignal(signal.SIGINT) is _interrupt:

@@ -333,3 +333,37 @@ def test_a_second_signal_during_the_clean_up_is_ignored(
     )
     assert (stopped.returncode, stopped.stderr) == ends
     assert os.listdir(tmp_path) == []
+
+
+# As HOOKED, but what the signal interrupts turns Stopped into another exception, as
+# pydantic-core does when it arrives while a validator is built (a SchemaError).
+WRAPPED = HOOKED.replace(
+    "        os.kill(os.getpid(), int(number))\n",
+    "        try:\n"
+    "            os.kill(os.getpid(), int(number))\n"
+    "            sum(range(1000))\n"
+    "        except BaseException as stop:\n"
+    "            raise RuntimeError('wrapped') from stop\n",
+)
+
+
+@pytest.mark.parametrize("name", SIGNALS)
+def test_a_stop_another_exception_wraps_still_stops_the_build(
+    tmp_path: Path, name: str
+):
+    number = getattr(signal, name)
+    root = _make_project(tmp_path / "p")
+    assert WRAPPED != HOOKED
+    args = (str(number), "build")
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPED, "kgen.output.spool", "write_new", "1", *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+        env={**os.environ, "KGEN_NO_CACHE": "1"},
+    )
+    # It was an internal error (exit 3) with the staging folder left.
+    assert proc.returncode == -number, proc.stderr
+    assert proc.stderr == ""
+    assert [p.name for p in root.iterdir() if p.name.startswith(".")] == []
