@@ -199,6 +199,16 @@ class KgenError(Exception):
         self.problems = list(problems)
 
 
+def value_in(body: Any, path: DataPath) -> Any:
+    """The value at `path` in `body` (a rendered object, a spec's data), or None."""
+    for part in path:
+        try:
+            body = body[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return body
+
+
 def format_path(path: DataPath) -> str:
     """`('roles', 'worker', 'replicas')` -> `roles.worker.replicas`; indexes as `[0]`."""
     out = ""

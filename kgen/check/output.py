@@ -19,7 +19,7 @@ from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
 from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
-from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
+from kgen.errors import DataPath, Problem, format_path, shortened, unquoted, value_in
 from kgen.kinds import kind_named
 from kgen.kinds.targets import TARGETS, pod_schema_version
 from kgen.render.base import Manifest
@@ -235,7 +235,7 @@ def _problems(
         error.instance, dict
     ):
         message = core.range_message(error) or error.message
-        if secret_place(where, lambda path: _at(manifest.body, path)) is not None:
+        if secret_place(where, lambda path: value_in(manifest.body, path)) is not None:
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
         return [_problem(manifest, where, message, spec=spec)]
@@ -254,15 +254,6 @@ def _problems(
             message = "unknown field (the schema has no such property)"
             problems.append(_problem(manifest, path, message, spec=spec))
     return problems
-
-
-def _at(body: Any, path: DataPath) -> Any:
-    for part in path:
-        try:
-            body = body[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return body
 
 
 def _problem(

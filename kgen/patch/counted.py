@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from kgen.errors import DataPath, Problem, format_path
+from kgen.errors import DataPath, Problem, format_path, value_in
 from kgen.kinds import kind_named
 from kgen.render.base import Manifest
 
@@ -48,7 +48,7 @@ def counted(objects: list[Manifest]) -> list[Problem]:
 def _counted(kind: str, job: bool, mark: DataPath, body: Any) -> Iterator[DataPath]:
     """The counted places at `mark` or below it (a copy or a move marks only where it
     wrote, and may carry a whole replica spec)."""
-    stack: list[tuple[DataPath, Any]] = [(mark, _at(body, mark))]
+    stack: list[tuple[DataPath, Any]] = [(mark, value_in(body, mark))]
     while stack:
         path, value = stack.pop()
         if _is_counted(kind, job, path):
@@ -74,12 +74,3 @@ def _is_counted(kind: str, job: bool, path: DataPath) -> bool:
         and path[-2] in ("limits", "requests")
         and "gpu" in str(last).lower()
     )
-
-
-def _at(body: Any, path: DataPath) -> Any:
-    for part in path:
-        try:
-            body = body[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return body

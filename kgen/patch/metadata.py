@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.check.trace import patch_at
-from kgen.errors import DataPath, Problem
+from kgen.errors import DataPath, Problem, value_in
 from kgen.render.base import Manifest
 from kgen.spec.fields import (
     annotations_size_problem,
@@ -30,7 +30,7 @@ def patched_metadata(objects: list[Manifest]) -> list[Problem]:
             where = _metadata_map(path)
             if where is None:
                 continue
-            entries = _at(manifest.body, where)
+            entries = value_in(manifest.body, where)
             if not isinstance(entries, dict):
                 continue
             if where not in seen and where[-1] == "annotations":
@@ -68,12 +68,3 @@ def _metadata_map(path: DataPath) -> DataPath | None:
         if on_object and path[index] == "metadata" and path[index + 1] in _MAPS:
             return path[: index + 2]
     return None
-
-
-def _at(body: Any, path: DataPath) -> Any:
-    for part in path:
-        try:
-            body = body[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return body

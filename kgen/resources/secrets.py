@@ -13,10 +13,10 @@ from typing import Any
 
 from kgen.check import core
 from kgen.check.declared import declared_keys
-from kgen.errors import DataPath, Problem, format_path
+from kgen.errors import DataPath, Problem, format_path, value_in
 from kgen.load.jobs import located
 from kgen.resources.check import TeamObject, core_kinds
-from kgen.rules.object_secrets import Found, at, string_secret
+from kgen.rules.object_secrets import Found, string_secret
 from kgen.spec.validate import MAX_PROBLEMS
 
 _ENV_HINT = (
@@ -77,7 +77,7 @@ def _strings(body: Any) -> Iterator[DataPath]:
 def _problem(obj: TeamObject, path: DataPath, found: Found) -> Problem:
     named = f"{obj.kind} '{obj.name}'"
     if found.code == "secret-env-literal":
-        name = at(obj.body, (*path[:-1], "name"))
+        name = value_in(obj.body, (*path[:-1], "name"))
         if found.named:
             return Problem(
                 f"{named}: {name} looks like a secret, and its literal value would be"

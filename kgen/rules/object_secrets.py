@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any, NamedTuple
 
-from kgen.errors import DataPath
+from kgen.errors import DataPath, value_in
 from kgen.rules.credentials import leaks, literal
 from kgen.rules.secret_names import secret_place
 
@@ -38,7 +38,7 @@ def string_secret(
     """What the string at `path` of `body` is, if it is a secret written out; `chosen`
     says whether a key is one its author chose (kgen.check.declared), `screen` whether
     to look for credentials in it too (not where kgen.rules.secrets already did)."""
-    value = at(body, path)
+    value = value_in(body, path)
     if not isinstance(value, str) or not path:
         return None
     env = is_env_value(path)
@@ -56,7 +56,7 @@ def string_secret(
 def _name(body: Any, path: DataPath, chosen: Callable[[DataPath], bool]) -> str | None:
     """The secret's name the value sits under, beside or after, if any; of a
     qualified key (`example.com/api-key`), the part after its `/`."""
-    name = secret_place(path, lambda where: at(body, where), chosen)
+    name = secret_place(path, lambda where: value_in(body, where), chosen)
     if name is None or is_env_value(path):
         return name
     return name.rpartition("/")[2]
@@ -64,13 +64,3 @@ def _name(body: Any, path: DataPath, chosen: Callable[[DataPath], bool]) -> str 
 
 def is_env_value(path: DataPath) -> bool:
     return len(path) >= 3 and path[-1] == "value" and path[-3] == "env"
-
-
-def at(body: Any, path: DataPath) -> Any:
-    """The value at `path` in `body`, or None."""
-    for part in path:
-        try:
-            body = body[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return body
