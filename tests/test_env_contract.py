@@ -263,6 +263,37 @@ def test_tf_with_chief_ps_and_evaluator():
     assert _config(pods[4].env)["task"] == {"type": "evaluator", "index": 0}
 
 
+@pytest.mark.parametrize("target", ["v1beta2", "training-operator-1.6", "v1"])
+def test_tf_each_role_listed_at_its_own_port(target: str):
+    # kubeflow-api.md §6.3: each address's port is that type's port named tfjob-port,
+    # or 2222 if absent (trainer@v1.9.4:pkg/controller.v1/tensorflow/tensorflow.go
+    # `genClusterSpec`, GetPortFromTFJob); a job that moves it moves the cluster.
+    spec = _tf(
+        {
+            "chief": {"replicas": 1},
+            "worker": {
+                "replicas": 2,
+                "ports": [{"name": "tfjob-port", "containerPort": 3333}],
+            },
+        }
+    )
+    pods = replicas(spec, _env(target))
+    assert _config(pods[0].env)["cluster"] == {
+        "chief": ["tf-chief-0.ml.svc:2222"],
+        "worker": ["tf-worker-0.ml.svc:3333", "tf-worker-1.ml.svc:3333"],
+    }
+
+
+def test_tf_sparse_worker_lists_itself_at_its_port():
+    spec = _tf(
+        {"worker": {"replicas": 2}},
+        ports=[{"name": "tfjob-port", "containerPort": 4444}],
+        enableDynamicWorker=True,
+    )
+    worker = _config(replicas(spec, _env())[1].env)["cluster"]["worker"]
+    assert worker == {"1": "tf-worker-1.ml.svc:4444"}
+
+
 def test_tf_without_chief():
     pods = replicas(
         _tf({"worker": {"replicas": 2}, "ps": {"replicas": 2}}), _env(namespace=None)
