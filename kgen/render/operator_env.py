@@ -1,0 +1,92 @@
+"""A variable the job sets that the operator sets too, on the environment's release.
+
+The training operators append their variables after the container's own env
+(docs/env-contract.md; kubeflow-api.md §6.2, §6.3), and Kubernetes keeps the last of two
+variables of one name: the job's value never reaches the process. A RANK or
+MASTER_ADDR the job sets is dead configuration, and a PYTHONUNBUFFERED=1 the job sets is
+turned back to 0 on training-operator 1.4 to 1.6. Which names collide depends on the
+release, so this is checked per environment, against the kind's own env contract. A
+value equal to the operator's in every pod of the role is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from kgen.errors import DataPath, Problem
+from kgen.render.base import Environment
+from kgen.spec.job import JobSpec, role_items
+from kgen.spec.pod import EnvVar
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
+
+# The kinds whose operator appends its variables after the job's, as documented.
+APPENDING_KINDS = frozenset({"PyTorchJob", "TFJob"})
+# Pods compared per role: the operator's names are the same in each, and a value that
+# differs between pods (RANK, TF_CONFIG) differs from the job's in one of the first.
+SHOWN = 8
+CODE = "operator-env"
+SHORT_VALUE = 40
+
+
+def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
+    """The job's variables the operator of `env`'s target overrides."""
+    if kind.kind not in APPENDING_KINDS:
+        return []
+    name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
+    pods = kind.env_contract(spec, env, name=name, limit=SHOWN)
+    by_role: dict[str, dict[str, set[str]]] = {}
+    for role, _ in role_items(spec):
+        values = by_role.setdefault(role, {})
+        for pod in pods:
+            if pod.pod.startswith(f"{name}-{role}-"):
+                for variable, value in pod.env.items():
+                    values.setdefault(variable, set()).add(value)
+    return list(_collisions(spec, env, by_role))
+
+
+def _collisions(
+    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
+) -> Iterator[Problem]:
+    own = {
+        role: {v.name for v in settings.env or []}
+        for role, settings in role_items(spec)
+    }
+    for index, var in enumerate(spec.env):
+        roles = [role for role in by_role if var.name not in own[role]]
+        yield from _problem(var, ("env", index), roles, by_role, env)
+    for role, settings in role_items(spec):
+        for index, var in enumerate(settings.env or []):
+            path = ("roles", role, "env", index)
+            yield from _problem(var, path, [role], by_role, env)
+
+
+def _problem(
+    var: EnvVar,
+    path: DataPath,
+    roles: list[str],
+    by_role: dict[str, dict[str, set[str]]],
+    env: Environment,
+) -> Iterator[Problem]:
+    hit = [r for r in roles if _overridden(var, by_role[r].get(var.name))]
+    if not hit:
+        return
+    values = sorted(set().union(*(by_role[r][var.name] for r in hit)))
+    short = len(values) == 1 and len(values[0]) <= SHORT_VALUE
+    shown = f" ({var.name}={values[0]})" if short else ""
+    pods = " and ".join(hit)
+    yield Problem(
+        f"{var.name} is set by {env.target.release_name} in the {pods} pods{shown}: "
+        "the operator appends it after the job's env and Kubernetes keeps the last, so the job's value never reaches the process",
+        CODE,
+        path=(*path, "name"),
+        hint="remove it; `kgen explain JOB --env ENV` lists what each pod gets",
+    )
+
+
+def _overridden(var: EnvVar, operator: set[str] | None) -> bool:
+    if operator is None:
+        return False
+    return var.value is None or operator != {var.value}
