@@ -76,10 +76,10 @@ def pod_template(
     main = _ordered(main)
     pod = _pod_fields(spec, settings)
     init = [git_sync_container(spec.code_sync)] if spec.code_sync is not None else []
-    init += map(_with_tcp_ports, settings.init_containers)
+    init += map(_with_crd_defaults, settings.init_containers)
     if init:
         pod["initContainers"] = init
-    pod["containers"] = [main, *map(_with_tcp_ports, settings.containers)]
+    pod["containers"] = [main, *map(_with_crd_defaults, settings.containers)]
     if settings.node_selector:
         pod["nodeSelector"] = settings.node_selector
     if settings.affinity is not None:
@@ -135,6 +135,27 @@ def _pod_fields(spec: JobSpec, settings: RoleSettings) -> dict[str, Any]:
 def _tcp(port: dict[str, Any]) -> dict[str, Any]:
     # The CRD defaults the protocol of every container port (kubeflow-api.md §3.2).
     return port if "protocol" in port else {**port, "protocol": "TCP"}
+
+
+def _grpc_service(probe: Any) -> Any:
+    """The CRDs of training-operator 1.9 (and mpi-operator, Trainer) default a gRPC
+    probe's `service` to "" (kubeflow-api.md §3.2). Inside the containers list Argo CD's
+    legacy diff cannot see that default, and the job stays OutOfSync: written out.
+    An explicit "" is what the default means on every other release."""
+    grpc = probe.get("grpc") if isinstance(probe, dict) else None
+    if not isinstance(grpc, dict) or "service" in grpc:
+        return probe
+    return {**probe, "grpc": {**grpc, "service": ""}}
+
+
+_PROBE_KEYS = ("livenessProbe", "readinessProbe", "startupProbe")
+
+
+def _with_crd_defaults(container: dict[str, Any]) -> dict[str, Any]:
+    probes = {k: _grpc_service(container[k]) for k in _PROBE_KEYS if k in container}
+    if any(probes[k] is not container[k] for k in probes):
+        container = {**container, **probes}
+    return _with_tcp_ports(container)
 
 
 def _with_tcp_ports(container: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +220,7 @@ def training_container(
         out["volumeMounts"] = mounts
     if settings.security_context is not None:
         out["securityContext"] = settings.security_context
-    out.update(settings.probes)
+    out.update({key: _grpc_service(p) for key, p in settings.probes.items()})
     if spec.lifecycle is not None:
         out["lifecycle"] = spec.lifecycle
     return out
