@@ -102,3 +102,19 @@ def test_a_value_equal_to_the_operators_in_every_pod_is_left_alone():
 def test_a_trainjob_is_left_to_its_reserved_env_rule():
     env = [{"name": "PET_NNODES", "value": "4"}]
     assert _codes("pytorch", "trainer-v2.3", PYTORCH, env=env) == []
+
+
+@pytest.mark.parametrize(
+    ("framework", "target", "roles", "variable"),
+    [
+        # training-operator@v1.9.4:pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`
+        ("xgboost", "v1", {"master": {"replicas": 1}}, "WORLD_SIZE"),
+        # training-operator@v1.9.4:pkg/controller.v1/jax/envvar.go `setPodEnv`
+        ("jax", "training-operator-1.9", {"worker": {"replicas": 2}}, "NUM_PROCESSES"),
+    ],
+)
+def test_xgboost_and_jax_append_theirs_too(
+    framework: str, target: str, roles: dict[str, Any], variable: str
+):
+    env = [{"name": variable, "value": "7"}]
+    assert _codes(framework, target, roles, env=env) == ["env.0.name"]
