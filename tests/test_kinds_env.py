@@ -194,3 +194,21 @@ def test_jax_coordinator_port_is_the_one_the_job_moves():
     }
     pods = _contract("training-operator-1.9", data)
     assert {p.env["COORDINATOR_PORT"] for p in pods} == {"7777"}
+
+
+def test_paddle_master_port_is_the_one_the_job_moves():
+    # kubeflow/training-operator@v1.9.4:pkg/controller.v1/paddlepaddle/envvar.go
+    # `setPodEnv`: PADDLE_MASTER's port is getPortFromPaddleJob of the worker
+    # (collective) or the master (parameter-server mode), the port named `master`.
+    data = {
+        "framework": "paddle",
+        "roles": {
+            "worker": {
+                "replicas": 2,
+                "ports": [{"name": "master", "containerPort": 37000}],
+            }
+        },
+    }
+    pods = _contract("v1", data)
+    assert pods[0].env["PADDLE_MASTER"] == "$(POD_IP_DUMMY):37000"
+    assert pods[1].env["PADDLE_MASTER"] == "j-worker-0:37000"

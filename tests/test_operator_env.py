@@ -118,3 +118,10 @@ def test_xgboost_and_jax_append_theirs_too(
 ):
     env = [{"name": variable, "value": "7"}]
     assert _codes(framework, target, roles, env=env) == ["env.0.name"]
+
+
+def test_paddle_appends_its_own_too():
+    # training-operator@v1.9.4:pkg/controller.v1/paddlepaddle/envvar.go `setPodEnv`
+    env = [{"name": "PADDLE_NNODES", "value": "9"}]
+    roles = {"worker": {"replicas": 2}}
+    assert _codes("paddle", "v1", roles, env=env) == ["env.0.name"]

@@ -23,9 +23,12 @@ if TYPE_CHECKING:
     from kgen.kinds.base import Kind
 
 # The kinds whose operator appends its variables after the job's: PyTorchJob and TFJob
-# (docs/env-contract.md), XGBoostJob and JAXJob (training-operator@v1.9.4:
-# pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`, jax/envvar.go `setPodEnv`).
-APPENDING_KINDS = frozenset({"PyTorchJob", "TFJob", "XGBoostJob", "JAXJob"})
+# (docs/env-contract.md), XGBoostJob, JAXJob and PaddleJob (training-operator@v1.9.4:
+# pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`, jax/envvar.go and
+# paddlepaddle/envvar.go `setPodEnv`).
+APPENDING_KINDS = frozenset(
+    {"PyTorchJob", "TFJob", "XGBoostJob", "JAXJob", "PaddleJob"}
+)
 # Pods compared per role: the operator's names are the same in each, and a value that
 # differs between pods (RANK, TF_CONFIG) differs from the job's in one of the first.
 SHOWN = 8
