@@ -125,3 +125,31 @@ def test_paddle_appends_its_own_too():
     env = [{"name": "PADDLE_NNODES", "value": "9"}]
     roles = {"worker": {"replicas": 2}}
     assert _codes("paddle", "v1", roles, env=env) == ["env.0.name"]
+
+
+SIDECAR = [
+    {"name": "side", "image": "x:1", "env": [{"name": "TF_CONFIG", "value": "{}"}]}
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # §6.3: from tf-operator v1.0.1 only the container named tensorflow ...
+        ("v1", []),
+        # ... before it every container (the Nov 2026 correction's account).
+        ("v1beta2", ["containers.0.env.0.name"]),
+    ],
+)
+def test_a_sidecar_only_where_the_operator_fills_every_container(
+    target: str, expected: list[str]
+):
+    roles = {"worker": {"replicas": 2}}
+    assert _codes("tensorflow", target, roles, containers=SIDECAR) == expected
+
+
+def test_a_pytorch_sidecar_of_one_role():
+    # §6.2: PyTorchJob env goes into every container of every replica.
+    side = [{"name": "side", "image": "x:1", "env": [{"name": "RANK", "value": "0"}]}]
+    roles = {"master": {"replicas": 1}, "worker": {"replicas": 1, "containers": side}}
+    assert _codes("pytorch", "v1", roles) == ["roles.worker.containers.0.env.0.name"]

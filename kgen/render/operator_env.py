@@ -12,7 +12,7 @@ value equal to the operator's in every pod of the role is left alone.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
 from kgen.render.base import Environment
@@ -33,6 +33,7 @@ APPENDING_KINDS = frozenset(
 # differs between pods (RANK, TF_CONFIG) differs from the job's in one of the first.
 SHOWN = 8
 CODE = "operator-env"
+EVERY_CONTAINER = "every container"
 SHORT_VALUE = 40
 
 
@@ -49,7 +50,11 @@ def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[P
             if pod.pod.startswith(f"{name}-{role}-"):
                 for variable, value in pod.env.items():
                     values.setdefault(variable, set()).add(value)
-    return list(_collisions(spec, env, by_role))
+    every = any(pod.where == EVERY_CONTAINER for pod in pods)
+    problems = list(_collisions(spec, env, by_role))
+    if every:
+        problems += _sidecar_collisions(spec, env, by_role)
+    return problems
 
 
 def _collisions(
@@ -61,29 +66,56 @@ def _collisions(
     }
     for index, var in enumerate(spec.env):
         roles = [role for role in by_role if var.name not in own[role]]
-        yield from _problem(var, ("env", index), roles, by_role, env)
+        yield from _problem(_pair(var), ("env", index), roles, by_role, env)
     for role, settings in role_items(spec):
         for index, var in enumerate(settings.env or []):
             path = ("roles", role, "env", index)
-            yield from _problem(var, path, [role], by_role, env)
+            yield from _problem(_pair(var), path, [role], by_role, env)
+
+
+def _sidecar_collisions(
+    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
+) -> Iterator[Problem]:
+    """Where the operator fills every container, a sidecar's (`containers:`) env too;
+    never an init container's."""
+    places: list[tuple[DataPath, list[Any], list[str]]] = [
+        (("containers",), spec.containers, list(by_role))
+    ]
+    for role, settings in role_items(spec):
+        places.append(
+            (("roles", role, "containers"), settings.containers or [], [role])
+        )
+    for path, containers, roles in places:
+        for index, container in enumerate(containers):
+            variables = container.get("env") if isinstance(container, dict) else None
+            for at, var in enumerate(variables or []):
+                if isinstance(var, dict) and isinstance(var.get("name"), str):
+                    pair = (var["name"], var.get("value"))
+                    where = (*path, index, "env", at)
+                    yield from _problem(pair, where, roles, by_role, env)
+
+
+def _pair(var: EnvVar) -> tuple[str, str | None]:
+    return var.name, var.value
 
 
 def _problem(
-    var: EnvVar,
+    var: tuple[str, Any],
     path: DataPath,
     roles: list[str],
     by_role: dict[str, dict[str, set[str]]],
     env: Environment,
 ) -> Iterator[Problem]:
-    hit = [r for r in roles if _overridden(var, by_role[r].get(var.name))]
+    name, value = var
+    hit = [r for r in roles if _overridden(value, by_role[r].get(name))]
     if not hit:
         return
-    values = sorted(set().union(*(by_role[r][var.name] for r in hit)))
+    values = sorted(set().union(*(by_role[r][name] for r in hit)))
     short = len(values) == 1 and len(values[0]) <= SHORT_VALUE
-    shown = f" ({var.name}={values[0]})" if short else ""
+    shown = f" ({name}={values[0]})" if short else ""
     pods = " and ".join(hit)
     yield Problem(
-        f"{var.name} is set by {env.target.release_name} in the {pods} pods{shown}: "
+        f"{name} is set by {env.target.release_name} in the {pods} pods{shown}: "
         "the operator appends it after the job's env and Kubernetes keeps the last, so the job's value never reaches the process",
         CODE,
         path=(*path, "name"),
@@ -91,7 +123,7 @@ def _problem(
     )
 
 
-def _overridden(var: EnvVar, operator: set[str] | None) -> bool:
+def _overridden(value: Any, operator: set[str] | None) -> bool:
     if operator is None:
         return False
-    return var.value is None or operator != {var.value}
+    return not isinstance(value, str) or operator != {value}
