@@ -13,6 +13,7 @@ from kgen.kinds import kind_for
 from kgen.kinds.targets import TARGETS
 from kgen.render.base import Environment
 from kgen.render.job import render_job
+from kgen.render.operator_env import APPENDING_KINDS, OPERATOR_NAMES, OPERATOR_PREFIXES
 
 
 def _codes(
@@ -153,3 +154,32 @@ def test_a_pytorch_sidecar_of_one_role():
     side = [{"name": "side", "image": "x:1", "env": [{"name": "RANK", "value": "0"}]}]
     roles = {"master": {"replicas": 1}, "worker": {"replicas": 1, "containers": side}}
     assert _codes("pytorch", "v1", roles) == ["roles.worker.containers.0.env.0.name"]
+
+
+SPECS = [
+    ("pytorch", PYTORCH, {"elasticPolicy": {"rdzvId": "r", "maxRestarts": 2}}),
+    ("pytorch", PYTORCH, {}),
+    ("tensorflow", {"chief": {"replicas": 1}, "worker": {"replicas": 2}}, {}),
+    ("xgboost", {"master": {"replicas": 1}, "worker": {"replicas": 2}}, {}),
+    ("jax", {"worker": {"replicas": 2}}, {}),
+    ("paddle", {"master": {"replicas": 1}, "worker": {"replicas": 2}}, {}),
+    ("paddle", {"worker": {"replicas": 2}}, {}),
+]
+
+
+@pytest.mark.parametrize(("framework", "roles", "extra"), SPECS)
+def test_the_prefilter_knows_every_name_an_operator_sets(
+    framework: str, roles: dict[str, Any], extra: dict[str, Any]
+):
+    # A job none of whose names the prefilter knows is never checked against the
+    # contract: it must know every name of every release's contract.
+    for target in TARGETS.values():
+        kind = kind_for(framework, target)
+        if kind.kind not in APPENDING_KINDS or target.name not in kind.targets:
+            continue
+        data = {"name": "j", "framework": framework, "image": "x:1", "roles": roles}
+        spec = kind.model().model_validate(data | extra)
+        env = Environment("e", target, "ns")
+        for pod in kind.env_contract(spec, env):
+            for name in pod.env:
+                assert name in OPERATOR_NAMES or name.startswith(OPERATOR_PREFIXES)

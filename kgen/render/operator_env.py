@@ -39,7 +39,7 @@ SHORT_VALUE = 40
 
 def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
     """The job's variables the operator of `env`'s target overrides."""
-    if kind.kind not in APPENDING_KINDS:
+    if kind.kind not in APPENDING_KINDS or not _may_collide(spec):
         return []
     name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
     pods = kind.env_contract(spec, env, name=name, limit=SHOWN)
@@ -55,6 +55,48 @@ def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[P
     if every:
         problems += _sidecar_collisions(spec, env, by_role)
     return problems
+
+
+# Every name some release of these operators sets, or starts with (tested against
+# their env contracts): a job that sets none of them, most jobs, costs one pass over its
+# env names, not the contract of its pods.
+OPERATOR_NAMES = frozenset(
+    {
+        "PYTHONUNBUFFERED",
+        "MASTER_PORT",
+        "MASTER_ADDR",
+        "WORLD_SIZE",
+        "RANK",
+        "TF_CONFIG",
+        "WORKER_PORT",
+        "WORKER_ADDRS",
+        "COORDINATOR_PORT",
+        "COORDINATOR_ADDRESS",
+        "NUM_PROCESSES",
+        "PROCESS_ID",
+        "POD_IP_DUMMY",
+    }
+)
+OPERATOR_PREFIXES = ("PET_", "PADDLE_")
+
+
+def _may_collide(spec: JobSpec) -> bool:
+    names = [var.name for var in spec.env]
+    for _, settings in role_items(spec):
+        names += [var.name for var in settings.env or []]
+        names += _sidecar_names(settings.containers or [])
+    names += _sidecar_names(spec.containers)
+    return any(n in OPERATOR_NAMES or n.startswith(OPERATOR_PREFIXES) for n in names)
+
+
+def _sidecar_names(containers: list[Any]) -> list[str]:
+    return [
+        var["name"]
+        for c in containers
+        if isinstance(c, dict) and isinstance(c.get("env"), list)
+        for var in c["env"]
+        if isinstance(var, dict) and isinstance(var.get("name"), str)
+    ]
 
 
 def _collisions(
