@@ -126,6 +126,7 @@ def test_jax_coordinator_is_worker_zero():
             "NUM_PROCESSES": "3",
             "PROCESS_ID": "2",
         },
+        where="every container",
     )
 
 

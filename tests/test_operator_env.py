@@ -183,3 +183,23 @@ def test_the_prefilter_knows_every_name_an_operator_sets(
         for pod in kind.env_contract(spec, env):
             for name in pod.env:
                 assert name in OPERATOR_NAMES or name.startswith(OPERATOR_PREFIXES)
+
+
+@pytest.mark.parametrize(
+    ("framework", "target", "roles", "variable"),
+    [
+        ("xgboost", "v1", {"master": {"replicas": 1}}, "MASTER_ADDR"),
+        ("jax", "training-operator-1.9", {"worker": {"replicas": 2}}, "PROCESS_ID"),
+        ("paddle", "v1", {"worker": {"replicas": 2}}, "PADDLE_NNODES"),
+    ],
+)
+def test_every_container_of_the_other_kinds_too(
+    framework: str, target: str, roles: dict[str, Any], variable: str
+):
+    # Each of these operators fills every container of the pod (`for i := range
+    # podTemplateSpec.Spec.Containers` in xgboost.go, jax/envvar.go,
+    # paddlepaddle/envvar.go at training-operator v1.9.4): a sidecar's value too.
+    side = [{"name": "side", "image": "x:1", "env": [{"name": variable, "value": "x"}]}]
+    assert _codes(framework, target, roles, containers=side) == [
+        "containers.0.env.0.name"
+    ]

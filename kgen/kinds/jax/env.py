@@ -32,5 +32,12 @@ def replicas(
                 "NUM_PROCESSES": str(total),
                 "PROCESS_ID": str(index),
             }
-            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
+            out.append(
+                Replica(
+                    f"{name}-{role}-{index}",
+                    variables,
+                    where="every container",
+                    skipped=skipped,
+                )
+            )
     return out

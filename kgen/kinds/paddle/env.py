@@ -48,5 +48,12 @@ def replicas(
                     "PADDLE_SERVER_NUM" if role == "master" else "PADDLE_TRAINER_NUM"
                 )
                 variables[count] = "1"
-            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
+            out.append(
+                Replica(
+                    f"{name}-{role}-{index}",
+                    variables,
+                    where="every container",
+                    skipped=skipped,
+                )
+            )
     return out

@@ -40,7 +40,14 @@ def replicas(
             }
             if world > 1:
                 variables |= {"WORKER_PORT": worker_port, "WORKER_ADDRS": addresses}
-            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
+            out.append(
+                Replica(
+                    f"{name}-{role}-{index}",
+                    variables,
+                    where="every container",
+                    skipped=skipped,
+                )
+            )
     return out
 
 
