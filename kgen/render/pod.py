@@ -138,10 +138,8 @@ def _tcp(port: dict[str, Any]) -> dict[str, Any]:
 
 
 def _grpc_service(probe: Any) -> Any:
-    """The CRDs of training-operator 1.9 (and mpi-operator, Trainer) default a gRPC
-    probe's `service` to "" (kubeflow-api.md §3.2). Inside the containers list Argo CD's
-    legacy diff cannot see that default, and the job stays OutOfSync: written out.
-    An explicit "" is what the default means on every other release."""
+    """training-operator 1.9's CRDs default a gRPC probe's `service` to "" (§3.2), which
+    Argo CD's legacy diff cannot see in a list item: written out, as on every release."""
     grpc = probe.get("grpc") if isinstance(probe, dict) else None
     if not isinstance(grpc, dict) or "service" in grpc:
         return probe
@@ -153,9 +151,7 @@ _PROBE_KEYS = ("livenessProbe", "readinessProbe", "startupProbe")
 
 def _with_crd_defaults(container: dict[str, Any]) -> dict[str, Any]:
     probes = {k: _grpc_service(container[k]) for k in _PROBE_KEYS if k in container}
-    if any(probes[k] is not container[k] for k in probes):
-        container = {**container, **probes}
-    return _with_tcp_ports(container)
+    return _with_tcp_ports({**container, **probes} if probes else container)
 
 
 def _with_tcp_ports(container: dict[str, Any]) -> dict[str, Any]:
