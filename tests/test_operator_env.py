@@ -13,7 +13,7 @@ from kgen.kinds import kind_for
 from kgen.kinds.targets import TARGETS
 from kgen.render.base import Environment
 from kgen.render.job import render_job
-from kgen.render.operator_env import APPENDING_KINDS, OPERATOR_NAMES, OPERATOR_PREFIXES
+from kgen.render.operator_env import OPERATOR_NAMES, OPERATOR_PREFIXES
 
 
 def _codes(
@@ -175,7 +175,7 @@ def test_the_prefilter_knows_every_name_an_operator_sets(
     # contract: it must know every name of every release's contract.
     for target in TARGETS.values():
         kind = kind_for(framework, target)
-        if kind.kind not in APPENDING_KINDS or target.name not in kind.targets:
+        if not kind.appends_env or target.name not in kind.targets:
             continue
         data = {"name": "j", "framework": framework, "image": "x:1", "roles": roles}
         spec = kind.model().model_validate(data | extra)

@@ -22,13 +22,6 @@ from kgen.spec.pod import EnvVar
 if TYPE_CHECKING:
     from kgen.kinds.base import Kind
 
-# The kinds whose operator appends its variables after the job's: PyTorchJob and TFJob
-# (docs/env-contract.md), XGBoostJob, JAXJob and PaddleJob (training-operator@v1.9.4:
-# pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`, jax/envvar.go and
-# paddlepaddle/envvar.go `setPodEnv`).
-APPENDING_KINDS = frozenset(
-    {"PyTorchJob", "TFJob", "XGBoostJob", "JAXJob", "PaddleJob"}
-)
 # Pods compared per role: the operator's names are the same in each, and a value that
 # differs between pods (RANK, TF_CONFIG) differs from the job's in one of the first.
 SHOWN = 8
@@ -39,7 +32,7 @@ SHORT_VALUE = 40
 
 def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
     """The job's variables the operator of `env`'s target overrides."""
-    if kind.kind not in APPENDING_KINDS or not _may_collide(spec):
+    if not kind.appends_env or not _may_collide(spec):
         return []
     name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
     pods = kind.env_contract(spec, env, name=name, limit=SHOWN)
