@@ -179,6 +179,42 @@ def test_pytorch_from_training_operator_17(target: str, unbuffered: str):
     assert pods[0].env["PET_NNODES"] == "3"
 
 
+@pytest.mark.parametrize(
+    "target", ["v1beta2", "training-operator-1.3", "training-operator-1.6", "v1"]
+)
+def test_pytorch_ports_are_the_ones_the_job_moves(target: str):
+    # kubeflow-api.md §6.2: MASTER_PORT/PET_MASTER_PORT are the containerPort of the
+    # Master's port *named* pytorchjob-port, and PET_RDZV_ENDPOINT's port is rdzvPort
+    # or the Worker's (trainer@v1.9.4:pkg/controller.v1/pytorch/master.go, elastic.go
+    # `getPortFromPyTorchJob`). A job that moves the port moves what the pods read.
+    spec = _pytorch(
+        roles={
+            "master": {
+                "replicas": 1,
+                "ports": [{"name": "pytorchjob-port", "containerPort": 29500}],
+            },
+            "worker": {
+                "replicas": 2,
+                "ports": [{"name": "pytorchjob-port", "containerPort": 29400}],
+            },
+        },
+        **(
+            {}
+            if target in ("v1beta2", "training-operator-1.3")
+            else {"elasticPolicy": {}}
+        ),
+    )
+    env = replicas(spec, _env(target))[1].env
+    assert env["MASTER_PORT"] == "29500"
+    assert env.get("PET_MASTER_PORT", "29500") == "29500"
+    assert env.get("PET_RDZV_ENDPOINT", "ddp-worker-0:29400") == "ddp-worker-0:29400"
+
+
+def test_pytorch_job_wide_port_moves_master_port():
+    spec = _pytorch(ports=[{"name": "pytorchjob-port", "containerPort": 29500}])
+    assert {p.env["MASTER_PORT"] for p in replicas(spec, _env())} == {"29500"}
+
+
 def test_host_names_carry_the_run_id():
     # The operator names pods and addresses after job.Name, the object's real name.
     spec = _pytorch(runId="r7")
@@ -225,6 +261,37 @@ def test_tf_with_chief_ps_and_evaluator():
         '"task":{"type":"worker","index":1},"environment":"cloud"}'
     )
     assert _config(pods[4].env)["task"] == {"type": "evaluator", "index": 0}
+
+
+@pytest.mark.parametrize("target", ["v1beta2", "training-operator-1.6", "v1"])
+def test_tf_each_role_listed_at_its_own_port(target: str):
+    # kubeflow-api.md §6.3: each address's port is that type's port named tfjob-port,
+    # or 2222 if absent (trainer@v1.9.4:pkg/controller.v1/tensorflow/tensorflow.go
+    # `genClusterSpec`, GetPortFromTFJob); a job that moves it moves the cluster.
+    spec = _tf(
+        {
+            "chief": {"replicas": 1},
+            "worker": {
+                "replicas": 2,
+                "ports": [{"name": "tfjob-port", "containerPort": 3333}],
+            },
+        }
+    )
+    pods = replicas(spec, _env(target))
+    assert _config(pods[0].env)["cluster"] == {
+        "chief": ["tf-chief-0.ml.svc:2222"],
+        "worker": ["tf-worker-0.ml.svc:3333", "tf-worker-1.ml.svc:3333"],
+    }
+
+
+def test_tf_sparse_worker_lists_itself_at_its_port():
+    spec = _tf(
+        {"worker": {"replicas": 2}},
+        ports=[{"name": "tfjob-port", "containerPort": 4444}],
+        enableDynamicWorker=True,
+    )
+    worker = _config(replicas(spec, _env())[1].env)["cluster"]["worker"]
+    assert worker == {"1": "tf-worker-1.ml.svc:4444"}
 
 
 def test_tf_without_chief():

@@ -14,7 +14,7 @@ DECLARED = (
     *("framework", "kind", "group", "replica_key", "roles", "api_roles"),
     *("container", "port_name", "port", "default_restart", "targets", "fields"),
     *("clean_pod_policy", "clean_pod_policy_on", "health", "catalog", "package"),
-    *("first_container", "sections"),
+    *("first_container", "sections", "appends_env"),
 )
 
 

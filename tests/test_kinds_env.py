@@ -126,6 +126,7 @@ def test_jax_coordinator_is_worker_zero():
             "NUM_PROCESSES": "3",
             "PROCESS_ID": "2",
         },
+        where="every container",
     )
 
 
@@ -164,3 +165,51 @@ def test_xgboost_long_worker_lists_are_abbreviated_for_explain():
     assert (
         pods[0].env["WORKER_ADDRS"] == "j-worker-0,j-worker-1,...,j-worker-8 (9 names)"
     )
+
+
+def test_xgboost_ports_are_the_ones_the_job_moves():
+    # kubeflow/training-operator@v1.9.4:pkg/controller.v1/xgboost/xgboost.go
+    # `SetPodEnv`: MASTER_PORT is getPortFromXGBoostJob(Master), WORKER_PORT
+    # getPortFromXGBoostJob(Worker): each the port named xgboostjob-port.
+    roles = {
+        "master": {
+            "replicas": 1,
+            "ports": [{"name": "xgboostjob-port", "containerPort": 9100}],
+        },
+        "worker": {
+            "replicas": 2,
+            "ports": [{"name": "xgboostjob-port", "containerPort": 9200}],
+        },
+    }
+    env = _contract("v1", {"framework": "xgboost", "roles": roles})[1].env
+    assert (env["MASTER_PORT"], env["WORKER_PORT"]) == ("9100", "9200")
+
+
+def test_jax_coordinator_port_is_the_one_the_job_moves():
+    # kubeflow/training-operator@v1.9.4:pkg/controller.v1/jax/envvar.go `setPodEnv`:
+    # COORDINATOR_PORT is getPortFromJAXJob(Worker), the port named jaxjob-port.
+    data = {
+        "framework": "jax",
+        "ports": [{"name": "jaxjob-port", "containerPort": 7777}],
+        "roles": {"worker": {"replicas": 2}},
+    }
+    pods = _contract("training-operator-1.9", data)
+    assert {p.env["COORDINATOR_PORT"] for p in pods} == {"7777"}
+
+
+def test_paddle_master_port_is_the_one_the_job_moves():
+    # kubeflow/training-operator@v1.9.4:pkg/controller.v1/paddlepaddle/envvar.go
+    # `setPodEnv`: PADDLE_MASTER's port is getPortFromPaddleJob of the worker
+    # (collective) or the master (parameter-server mode), the port named `master`.
+    data = {
+        "framework": "paddle",
+        "roles": {
+            "worker": {
+                "replicas": 2,
+                "ports": [{"name": "master", "containerPort": 37000}],
+            }
+        },
+    }
+    pods = _contract("v1", data)
+    assert pods[0].env["PADDLE_MASTER"] == "$(POD_IP_DUMMY):37000"
+    assert pods[1].env["PADDLE_MASTER"] == "j-worker-0:37000"

@@ -94,6 +94,7 @@ class Kind:
     # Top-level spec sections only this kind takes (TrainJob's `trainJob:`); its
     # `sections` part refuses them on a target that renders another kind.
     sections: tuple[str, ...]
+    appends_env: bool  # its operator appends env after the containers' own
     _by_name: dict[str, RoleDef]
 
     def __init__(
@@ -118,6 +119,7 @@ class Kind:
         package: str,
         first_container: bool = False,
         sections: tuple[str, ...] = (),
+        appends_env: bool = False,
     ) -> None:
         declared = dict(locals())
         del declared["self"]

@@ -16,6 +16,7 @@ from kgen.errors import Problem
 from kgen.kinds import kind_for
 from kgen.render.base import Environment, Manifest, job_manifest
 from kgen.render.claims import render_claims
+from kgen.render.operator_env import operator_env_problems
 from kgen.render.tensorboard import render_tensorboard
 from kgen.spec.job import JobSpec
 
@@ -31,6 +32,8 @@ def render_job(
     content-hash name covers what the patches wrote."""
     kind = kind_for(spec.framework, env.target)
     body_spec, problems = kind.render(spec, env)
+    if env.target.name in kind.targets:
+        problems = [*problems, *operator_env_problems(kind, spec, env)]
     flux = FLUX_APPLY_ONCE if env.flux and _autoscaled(kind, spec) else {}
     objects = [
         job_manifest(kind.kind, spec, env, body_spec, annotations=flux),

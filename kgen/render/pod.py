@@ -76,10 +76,10 @@ def pod_template(
     main = _ordered(main)
     pod = _pod_fields(spec, settings)
     init = [git_sync_container(spec.code_sync)] if spec.code_sync is not None else []
-    init += map(_with_tcp_ports, settings.init_containers)
+    init += map(_with_crd_defaults, settings.init_containers)
     if init:
         pod["initContainers"] = init
-    pod["containers"] = [main, *map(_with_tcp_ports, settings.containers)]
+    pod["containers"] = [main, *map(_with_crd_defaults, settings.containers)]
     if settings.node_selector:
         pod["nodeSelector"] = settings.node_selector
     if settings.affinity is not None:
@@ -135,6 +135,23 @@ def _pod_fields(spec: JobSpec, settings: RoleSettings) -> dict[str, Any]:
 def _tcp(port: dict[str, Any]) -> dict[str, Any]:
     # The CRD defaults the protocol of every container port (kubeflow-api.md §3.2).
     return port if "protocol" in port else {**port, "protocol": "TCP"}
+
+
+def _grpc_service(probe: Any) -> Any:
+    """training-operator 1.9's CRDs default a gRPC probe's `service` to "" (§3.2), which
+    Argo CD's legacy diff cannot see in a list item: written out, as on every release."""
+    grpc = probe.get("grpc") if isinstance(probe, dict) else None
+    if not isinstance(grpc, dict) or "service" in grpc:
+        return probe
+    return {**probe, "grpc": {**grpc, "service": ""}}
+
+
+_PROBE_KEYS = ("livenessProbe", "readinessProbe", "startupProbe")
+
+
+def _with_crd_defaults(container: dict[str, Any]) -> dict[str, Any]:
+    probes = {k: _grpc_service(container[k]) for k in _PROBE_KEYS if k in container}
+    return _with_tcp_ports({**container, **probes} if probes else container)
 
 
 def _with_tcp_ports(container: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +216,7 @@ def training_container(
         out["volumeMounts"] = mounts
     if settings.security_context is not None:
         out["securityContext"] = settings.security_context
-    out.update(settings.probes)
+    out.update({key: _grpc_service(p) for key, p in settings.probes.items()})
     if spec.lifecycle is not None:
         out["lifecycle"] = spec.lifecycle
     return out

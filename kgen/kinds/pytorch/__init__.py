@@ -44,4 +44,5 @@ KIND = Kind(
     health=TRAINING_JOB_HEALTH,
     catalog=CATALOG,
     package=__name__,
+    appends_env=True,
 )

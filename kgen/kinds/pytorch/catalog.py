@@ -27,6 +27,13 @@ CATALOG: tuple[RuleInfo, ...] = (
         "Without a master the operator sets no MASTER_ADDR or RANK, so every pod is rank 0 and the job hangs at rendezvous (trainer#1988).",
     ),
     rule(
+        "pytorch-init-container-name",
+        "error",
+        False,
+        "A container named init-pytorch in a worker pod",
+        "With a master, the operator adds the init container `init-pytorch` to every worker pod, which waits for the master's address (kubeflow-api.md §6.2). Container names are unique in a pod, so the API server refuses each worker pod that already has one of that name, and the job never starts.",
+    ),
+    rule(
         "target-needs-master",
         "error",
         False,

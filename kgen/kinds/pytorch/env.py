@@ -24,7 +24,10 @@ order below. Three contracts:
   document.
 
 Host names use the job object's real name (`job.Name`): a runId or content-hash suffix
-is part of every address.
+is part of every address. Ports are read from the pods, as every release's
+`GetPortFromPyTorchJob` does (kubeflow-api.md §6.2): MASTER_PORT is the master's port
+named pytorchjob-port, the rendezvous port the worker's, so a job that moves that port
+moves them (23456 when it does not).
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ from kgen.kinds.pytorch import KIND
 from kgen.kinds.pytorch.render import nproc_per_node
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
 from kgen.render.base import Environment
-from kgen.spec.job import JobSpec, role_items
+from kgen.render.roles import role_settings
+from kgen.spec.job import JobSpec, Role, role_items
 
-PORT = str(KIND.port)
 EVERY_CONTAINER = "every container"
 
 
@@ -46,26 +49,35 @@ def replicas(
     job = own(spec)
     total = sum(role.replicas for _, role in role_items(job))
     release = env.target.release
+    master_port = _port(job, "master", job.roles.master)
     out = []
     for role, settings in role_items(job):
         for index, skipped in shown_indices(settings.replicas, limit):
             rank = 0 if role == "master" else index + 1
             if release is None or release < (1, 4):
-                variables = _operator(name, role, rank, total)
+                variables = _operator(name, role, rank, total, master_port)
             elif release < (1, 7):
-                variables = _release_1_4(job, name, rank, total)
+                variables = _release_1_4(job, name, rank, total, master_port)
             else:
-                variables = _release_1_7(job, name, rank, total)
+                variables = _release_1_7(job, name, rank, total, master_port)
             pod = f"{name}-{role}-{index}"
             out.append(Replica(pod, variables, where=EVERY_CONTAINER, skipped=skipped))
     return out
 
 
-def _operator(name: str, role: str, rank: int, total: int) -> dict[str, str]:
+def _port(job: PyTorchJobSpec, name: str, role: Role | None) -> str:
+    """The containerPort of the role's port named pytorchjob-port (the operator finds
+    it by name, kubeflow-api.md §2.4), 23456 when the job does not move it."""
+    if role is None:
+        return str(KIND.port)
+    return str(role_settings(job, name, role).port(KIND.port_name, KIND.port))
+
+
+def _operator(name: str, role: str, rank: int, total: int, port: str) -> dict[str, str]:
     # The master reaches itself at localhost.
     address = "localhost" if role == "master" else f"{name}-master-0"
     return {
-        "MASTER_PORT": PORT,
+        "MASTER_PORT": port,
         "MASTER_ADDR": address,
         "WORLD_SIZE": str(total),
         "RANK": str(rank),
@@ -74,12 +86,12 @@ def _operator(name: str, role: str, rank: int, total: int) -> dict[str, str]:
 
 
 def _release_1_4(
-    job: PyTorchJobSpec, name: str, rank: int, total: int
+    job: PyTorchJobSpec, name: str, rank: int, total: int, port: str
 ) -> dict[str, str]:
     variables = {"PYTHONUNBUFFERED": "0"}
     if job.roles.master is not None:
         variables |= {
-            "MASTER_PORT": PORT,
+            "MASTER_PORT": port,
             "MASTER_ADDR": f"{name}-master-0",
             "WORLD_SIZE": str(total),
             "RANK": str(rank),
@@ -88,7 +100,7 @@ def _release_1_4(
 
 
 def _release_1_7(
-    job: PyTorchJobSpec, name: str, rank: int, total: int
+    job: PyTorchJobSpec, name: str, rank: int, total: int, port: str
 ) -> dict[str, str]:
     variables = {"PYTHONUNBUFFERED": "1"}
     if job.roles.master is not None:
@@ -96,8 +108,8 @@ def _release_1_7(
         world = total * int(nproc) if nproc.isdigit() else total
         master = f"{name}-master-0"
         variables |= {
-            "MASTER_PORT": PORT,
-            "PET_MASTER_PORT": PORT,
+            "MASTER_PORT": port,
+            "PET_MASTER_PORT": port,
             "MASTER_ADDR": master,
             "PET_MASTER_ADDR": master,
             "WORLD_SIZE": str(world),
@@ -112,15 +124,17 @@ def _release_1_7(
 
 def _elastic(job: PyTorchJobSpec, name: str) -> dict[str, str]:
     """elastic.go `ElasticEnvVarGenerator.Generate`, in its order; PET_STANDALONE never
-    (kgen does not offer `standalone`: torchrun cannot parse the "" it gets)."""
+    (kgen does not offer `standalone`: torchrun cannot parse the "" it gets). The
+    endpoint's port is rdzvPort, else the worker's pytorchjob-port."""
     policy = job.elastic_policy
     if policy is None:
         return {}
     workers = job.roles.worker.replicas if job.roles.worker else 0
     low, high = policy.min_replicas or workers, policy.max_replicas or workers
     host = policy.rdzv_host or f"{name}-worker-0"
+    port = policy.rdzv_port or _port(job, "worker", job.roles.worker)
     variables = {
-        "PET_RDZV_ENDPOINT": f"{host}:{policy.rdzv_port or PORT}",
+        "PET_RDZV_ENDPOINT": f"{host}:{port}",
         "PET_RDZV_BACKEND": policy.rdzv_backend,
         "PET_NNODES": f"{low}:{high}",
     }

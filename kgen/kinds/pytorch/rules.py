@@ -121,4 +121,40 @@ def _rendezvous_options(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             )
 
 
-RULES: tuple[Rule, ...] = (_roles, _elastic, _nproc_on_cpu, _rendezvous_options)
+# The operator adds an init container of this name to each Worker pod of a job with a
+# Master, to wait for the master's DNS name (kubeflow-api.md §6.2; initcontainer.go
+# since pytorch-operator). Container names are unique in a pod: one of the job's under
+# that name makes the API server refuse every worker pod, and the job never starts.
+OPERATOR_INIT = "init-pytorch"
+
+
+@reads("roles", "containers", "initContainers")
+def _operator_init_name(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
+    job = own(spec)
+    worker = job.roles.worker
+    if job.roles.master is None or worker is None:
+        return
+    places = (
+        (("initContainers",), job.init_containers),
+        (("containers",), job.containers),
+        (("roles", "worker", "initContainers"), worker.init_containers or []),
+        (("roles", "worker", "containers"), worker.containers or []),
+    )
+    for path, containers in places:
+        for index, container in enumerate(containers):
+            if isinstance(container, dict) and container.get("name") == OPERATOR_INIT:
+                yield Problem(
+                    f"'{OPERATOR_INIT}' is the init container the operator adds to each worker pod: the API server refuses a pod with two containers of one name",
+                    "pytorch-init-container-name",
+                    path=(*path, index, "name"),
+                    hint="rename the container",
+                )
+
+
+RULES: tuple[Rule, ...] = (
+    _roles,
+    _elastic,
+    _nproc_on_cpu,
+    _rendezvous_options,
+    _operator_init_name,
+)

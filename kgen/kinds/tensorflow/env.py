@@ -18,7 +18,9 @@ check the cluster each task sees (`kgen explain`). docs/env-contract.md writes i
 
 The sparse cluster is per role (`convertClusterSpecToSparseClusterSpec`): a PS lists
 only itself, chief and evaluator get `"ps": []`, a worker lists itself and every PS,
-or `"ps": null` in a job without PS. Host names use the job object's real name.
+or `"ps": null` in a job without PS. Host names use the job object's real name, and
+each role's port is its own port named tfjob-port, 2222 when the job does not move it
+(kubeflow-api.md §6.3; tensorflow.go `genClusterSpec`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ from kgen.kinds.targets import ApiTarget
 from kgen.kinds.tensorflow import KIND
 from kgen.kinds.tensorflow.spec import own
 from kgen.render.base import Environment
+from kgen.render.roles import role_settings
 from kgen.spec.job import JobSpec, Role, role_items
 
-PORT = KIND.port
 SINGLE = "a single-replica TFJob gets no TF_CONFIG"
 Cluster = dict[str, list[str]]
 
@@ -47,7 +49,8 @@ def replicas(
     old = target.api_version != "kubeflow.org/v1"
     where = "every container" if old else f"container {KIND.container}"
     domain = env.namespace or "<namespace>"
-    cluster = _cluster(name, roles, domain, limit, old)
+    ports = {role: _port(job, role, settings) for role, settings in roles}
+    cluster = _cluster(name, roles, domain, limit, old, ports)
     sparse_key = _sparse_key(target) if job.enable_dynamic_worker else None
     out = []
     for role, settings in roles:
@@ -56,7 +59,7 @@ def replicas(
             if total == 1 and not old:
                 out.append(Replica(pod, {}, SINGLE, where, skipped))
                 continue
-            own_address = _address(name, role, index, domain)
+            own_address = _address(name, role, index, domain, ports[role])
             config = tf_config(
                 cluster, role, index, sparse_key=sparse_key, address=own_address
             )
@@ -69,12 +72,18 @@ def _sparse_key(target: ApiTarget) -> str:
     return "cluster" if current else "sparseCluster"
 
 
+def _port(job: JobSpec, role: str, settings: Role) -> int:
+    """The role's port named tfjob-port (the operator finds it by name), else 2222."""
+    return role_settings(job, role, settings).port(KIND.port_name, KIND.port)
+
+
 def _cluster(
     name: str,
     roles: list[tuple[str, Role]],
     domain: str,
     limit: int | None,
     old: bool,
+    ports: dict[str, int],
 ) -> Cluster:
     """Every role's hosts, keys sorted as Go marshals a map; past `limit` hosts a list
     keeps the first `limit - 1` and says how many more (explain stays linear)."""
@@ -84,15 +93,15 @@ def _cluster(
             continue
         count = settings.replicas
         shown = range(count) if limit is None or count <= limit else range(limit - 1)
-        hosts = [_address(name, role, i, domain) for i in shown]
+        hosts = [_address(name, role, i, domain, ports[role]) for i in shown]
         if len(hosts) < count:
             hosts.append(f"... {count - len(hosts)} more")
         cluster[role] = hosts
     return cluster
 
 
-def _address(name: str, role: str, index: int, domain: str) -> str:
-    return f"{name}-{role}-{index}.{domain}.svc:{PORT}"
+def _address(name: str, role: str, index: int, domain: str, port: int) -> str:
+    return f"{name}-{role}-{index}.{domain}.svc:{port}"
 
 
 def tf_config(

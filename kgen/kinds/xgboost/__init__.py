@@ -40,4 +40,5 @@ KIND = Kind(
     health=TRAINING_JOB_HEALTH,
     catalog=CATALOG,
     package=__name__,
+    appends_env=True,
 )

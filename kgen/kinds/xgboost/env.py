@@ -1,7 +1,9 @@
 """The environment training-operator gives each XGBoostJob pod (`kgen explain`), in
 every container, after the user's (kubeflow/training-operator
 pkg/controller.v1/xgboost/xgboost.go `SetPodEnv`; read in the 1.4-1.6 line, which no
-later changelog entry touches)."""
+later changelog entry touches). MASTER_PORT is the master's port named
+xgboostjob-port and WORKER_PORT the worker's (`getPortFromXGBoostJob`), 9999 unless the
+job moves it."""
 
 from __future__ import annotations
 
@@ -9,9 +11,8 @@ from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.xgboost import KIND
 from kgen.kinds.xgboost.spec import own
 from kgen.render.base import Environment
-from kgen.spec.job import JobSpec, role_items
-
-PORT = str(KIND.port)
+from kgen.render.roles import role_settings
+from kgen.spec.job import JobSpec, Role, role_items
 
 
 def replicas(
@@ -24,24 +25,39 @@ def replicas(
     # The operator lists WORLD_SIZE - 1 workers, assuming one master; the same list
     # goes to every pod, so a long one is shown once in full length only up to SHOWN.
     addresses = _addresses(name, world - 1)
+    master_port = _port(job, "master", job.roles.master)
+    worker_port = _port(job, "worker", job.roles.worker)
     out = []
     for role, settings in roles:
         for index, skipped in shown_indices(settings.replicas, limit):
             rank = index if role == "master" else index + masters
             variables = {
-                "MASTER_PORT": PORT,
+                "MASTER_PORT": master_port,
                 "MASTER_ADDR": f"{name}-master-0",
                 "WORLD_SIZE": str(world),
                 "RANK": str(rank),
                 "PYTHONUNBUFFERED": "0",
             }
             if world > 1:
-                variables |= {"WORKER_PORT": PORT, "WORKER_ADDRS": addresses}
-            out.append(Replica(f"{name}-{role}-{index}", variables, skipped=skipped))
+                variables |= {"WORKER_PORT": worker_port, "WORKER_ADDRS": addresses}
+            out.append(
+                Replica(
+                    f"{name}-{role}-{index}",
+                    variables,
+                    where="every container",
+                    skipped=skipped,
+                )
+            )
     return out
 
 
 SHOWN = 8
+
+
+def _port(job: JobSpec, name: str, role: Role | None) -> str:
+    if role is None:
+        return str(KIND.port)
+    return str(role_settings(job, name, role).port(KIND.port_name, KIND.port))
 
 
 def _addresses(job: str, count: int) -> str:

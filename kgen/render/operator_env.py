@@ -1,0 +1,164 @@
+"""A variable the job sets that the operator sets too, on the environment's release.
+
+The training operators append their variables after the container's own env
+(docs/env-contract.md; kubeflow-api.md §6.2, §6.3), and Kubernetes keeps the last of two
+variables of one name: the job's value never reaches the process. A RANK or
+MASTER_ADDR the job sets is dead configuration, and a PYTHONUNBUFFERED=1 the job sets is
+turned back to 0 on training-operator 1.4 to 1.6. Which names collide depends on the
+release, so this is checked per environment, against the kind's own env contract. A
+value equal to the operator's in every pod of the role is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from kgen.errors import DataPath, Problem
+from kgen.render.base import Environment
+from kgen.spec.job import JobSpec, role_items
+from kgen.spec.pod import EnvVar
+
+if TYPE_CHECKING:
+    from kgen.kinds.base import Kind
+
+# Pods compared per role: the operator's names are the same in each, and a value that
+# differs between pods (RANK, TF_CONFIG) differs from the job's in one of the first.
+SHOWN = 8
+CODE = "operator-env"
+EVERY_CONTAINER = "every container"
+SHORT_VALUE = 40
+
+
+def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
+    """The job's variables the operator of `env`'s target overrides."""
+    if not kind.appends_env or not _may_collide(spec):
+        return []
+    name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
+    pods = kind.env_contract(spec, env, name=name, limit=SHOWN)
+    by_role: dict[str, dict[str, set[str]]] = {}
+    for role, _ in role_items(spec):
+        values = by_role.setdefault(role, {})
+        for pod in pods:
+            if pod.pod.startswith(f"{name}-{role}-"):
+                for variable, value in pod.env.items():
+                    values.setdefault(variable, set()).add(value)
+    every = any(pod.where == EVERY_CONTAINER for pod in pods)
+    problems = list(_collisions(spec, env, by_role))
+    if every:
+        problems += _sidecar_collisions(spec, env, by_role)
+    return problems
+
+
+# Every name some release of these operators sets, or starts with (tested against
+# their env contracts): a job that sets none of them, most jobs, costs one pass over its
+# env names, not the contract of its pods.
+OPERATOR_NAMES = frozenset(
+    {
+        "PYTHONUNBUFFERED",
+        "MASTER_PORT",
+        "MASTER_ADDR",
+        "WORLD_SIZE",
+        "RANK",
+        "TF_CONFIG",
+        "WORKER_PORT",
+        "WORKER_ADDRS",
+        "COORDINATOR_PORT",
+        "COORDINATOR_ADDRESS",
+        "NUM_PROCESSES",
+        "PROCESS_ID",
+        "POD_IP_DUMMY",
+    }
+)
+OPERATOR_PREFIXES = ("PET_", "PADDLE_")
+
+
+def _may_collide(spec: JobSpec) -> bool:
+    names = [var.name for var in spec.env]
+    for _, settings in role_items(spec):
+        names += [var.name for var in settings.env or []]
+        names += _sidecar_names(settings.containers or [])
+    names += _sidecar_names(spec.containers)
+    return any(n in OPERATOR_NAMES or n.startswith(OPERATOR_PREFIXES) for n in names)
+
+
+def _sidecar_names(containers: list[Any]) -> list[str]:
+    return [
+        var["name"]
+        for c in containers
+        if isinstance(c, dict) and isinstance(c.get("env"), list)
+        for var in c["env"]
+        if isinstance(var, dict) and isinstance(var.get("name"), str)
+    ]
+
+
+def _collisions(
+    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
+) -> Iterator[Problem]:
+    own = {
+        role: {v.name for v in settings.env or []}
+        for role, settings in role_items(spec)
+    }
+    for index, var in enumerate(spec.env):
+        roles = [role for role in by_role if var.name not in own[role]]
+        yield from _problem(_pair(var), ("env", index), roles, by_role, env)
+    for role, settings in role_items(spec):
+        for index, var in enumerate(settings.env or []):
+            path = ("roles", role, "env", index)
+            yield from _problem(_pair(var), path, [role], by_role, env)
+
+
+def _sidecar_collisions(
+    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
+) -> Iterator[Problem]:
+    """Where the operator fills every container, a sidecar's (`containers:`) env too;
+    never an init container's."""
+    places: list[tuple[DataPath, list[Any], list[str]]] = [
+        (("containers",), spec.containers, list(by_role))
+    ]
+    for role, settings in role_items(spec):
+        places.append(
+            (("roles", role, "containers"), settings.containers or [], [role])
+        )
+    for path, containers, roles in places:
+        for index, container in enumerate(containers):
+            variables = container.get("env") if isinstance(container, dict) else None
+            for at, var in enumerate(variables or []):
+                if isinstance(var, dict) and isinstance(var.get("name"), str):
+                    pair = (var["name"], var.get("value"))
+                    where = (*path, index, "env", at)
+                    yield from _problem(pair, where, roles, by_role, env)
+
+
+def _pair(var: EnvVar) -> tuple[str, str | None]:
+    return var.name, var.value
+
+
+def _problem(
+    var: tuple[str, Any],
+    path: DataPath,
+    roles: list[str],
+    by_role: dict[str, dict[str, set[str]]],
+    env: Environment,
+) -> Iterator[Problem]:
+    name, value = var
+    hit = [r for r in roles if _overridden(value, by_role[r].get(name))]
+    if not hit:
+        return
+    values = sorted(set().union(*(by_role[r][name] for r in hit)))
+    short = len(values) == 1 and len(values[0]) <= SHORT_VALUE
+    shown = f" ({name}={values[0]})" if short else ""
+    pods = " and ".join(hit)
+    yield Problem(
+        f"{name} is set by {env.target.release_name} in the {pods} pods{shown}: "
+        "the operator appends it after the job's env and Kubernetes keeps the last, so the job's value never reaches the process",
+        CODE,
+        path=(*path, "name"),
+        hint="remove it; `kgen explain JOB --env ENV` lists what each pod gets",
+    )
+
+
+def _overridden(value: Any, operator: set[str] | None) -> bool:
+    if operator is None:
+        return False
+    return not isinstance(value, str) or operator != {value}
