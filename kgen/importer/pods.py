@@ -218,12 +218,14 @@ def _volumes(
             continue
         empty: dict[str, Any] = {}
         index, source = sources.get(mount["name"], (None, empty))
+        # sharedMemory always renders a sizeLimit: one without a limit stays a volume.
         if (
             "emptyDir" in source
             and source["emptyDir"].get("medium") == "Memory"
+            and "sizeLimit" in source["emptyDir"]
             and mount.get("mountPath") == "/dev/shm"
         ):
-            out["sharedMemory"] = source["emptyDir"].get("sizeLimit", "1Gi")
+            out["sharedMemory"] = source["emptyDir"]["sizeLimit"]
             continue
         volume: dict[str, Any] = {"name": mount["name"]}
         if "mountPath" in mount:

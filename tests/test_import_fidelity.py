@@ -1,0 +1,56 @@
+"""kgen import gives back what teams write: fields their manifests leave out stay out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import RunKgen
+from tests.test_import_left import _import, _rebuilt
+
+# /dev/shm as Kubeflow's examples mount it: a memory emptyDir with no sizeLimit, which
+# the pod's memory limit bounds (k8s.io/api core/v1 EmptyDirVolumeSource.SizeLimit).
+SHM = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: shm
+  namespace: ml
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example.com/train:1
+              volumeMounts:
+                - {name: dshm, mountPath: /dev/shm}
+          volumes:
+            - name: dshm
+              emptyDir: {medium: Memory}
+"""
+
+
+def test_shared_memory_without_a_size_limit_gets_none(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    result = _import(tmp_path, run_kgen, {"shm.yaml": SHM}, "shm.yaml")
+    assert result.code == 0, result
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    pod = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]
+    assert pod["volumes"] == [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
+
+
+def test_shared_memory_with_a_size_limit_is_the_specs_shared_memory(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    sized = SHM.replace("{medium: Memory}", "{medium: Memory, sizeLimit: 8Gi}")
+    assert _import(tmp_path, run_kgen, {"shm.yaml": sized}, "shm.yaml").code == 0
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
+    assert spec["sharedMemory"] == "8Gi"
+    assert "volumes" not in spec
