@@ -54,3 +54,46 @@ def test_shared_memory_with_a_size_limit_is_the_specs_shared_memory(
     spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
     assert spec["sharedMemory"] == "8Gi"
     assert "volumes" not in spec
+
+
+# mpi-operator's MPICH and Intel examples leave `command:` empty above the worker's
+# args: YAML null, which the API server decodes as the field left out.
+NULL_COMMAND = """\
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata:
+  name: pi
+  namespace: ml
+spec:
+  slotsPerWorker: 1
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: mpi
+              image: registry.example.com/pi:1
+              args: [mpirun, -n, "2", /home/mpiuser/pi]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: mpi
+              image: registry.example.com/pi:1
+              command:
+              args: [/usr/sbin/sshd, -De]
+"""
+
+
+def test_a_null_field_imports_as_left_out(tmp_path: Path, run_kgen: RunKgen):
+    result = _import(tmp_path, run_kgen, {"pi.yaml": NULL_COMMAND}, "pi.yaml")
+    assert result.code == 0, result
+    assert "import-as-patch" not in result.err
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    [worker] = job["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"][
+        "containers"
+    ]
+    assert "command" not in worker
+    assert worker["args"] == ["/usr/sbin/sshd", "-De"]

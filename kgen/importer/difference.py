@@ -55,7 +55,8 @@ class Leftover:
             out: dict[str, Any] = {}
             for key, value in given.items():
                 if key not in rendered:
-                    if _defaulted((*path, key), value):
+                    # A null is a field left out, as the API server decodes it.
+                    if value is None or _defaulted((*path, key), value):
                         continue
                     out[key] = copy.deepcopy(value)
                     self.places.append((*path, key))
