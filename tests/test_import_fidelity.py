@@ -97,3 +97,21 @@ def test_a_null_field_imports_as_left_out(tmp_path: Path, run_kgen: RunKgen):
     ]
     assert "command" not in worker
     assert worker["args"] == ["/usr/sbin/sshd", "-De"]
+
+
+def test_shared_memory_named_otherwise_keeps_its_name(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # sharedMemory renders a volume named dshm; RDMA guides name theirs shm.
+    shm = SHM.replace("{medium: Memory}", "{medium: Memory, sizeLimit: 32Gi}")
+    shm = shm.replace("name: dshm", "name: shm")
+    result = _import(tmp_path, run_kgen, {"shm.yaml": shm}, "shm.yaml")
+    assert result.code == 0, result
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    pod = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]
+    assert pod["volumes"] == [
+        {"name": "shm", "emptyDir": {"medium": "Memory", "sizeLimit": "32Gi"}}
+    ]
+    assert pod["containers"][0]["volumeMounts"] == [
+        {"name": "shm", "mountPath": "/dev/shm"}
+    ]
