@@ -115,3 +115,27 @@ def test_shared_memory_named_otherwise_keeps_its_name(
     assert pod["containers"][0]["volumeMounts"] == [
         {"name": "shm", "mountPath": "/dev/shm"}
     ]
+
+
+def test_a_gpu_request_equal_to_its_limit_imports_as_the_gpu_count(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # Kubernetes takes an extended resource's request from its limit, so manifests
+    # often write both; the spec counts GPUs into limits alone.
+    gpus = SHM.replace(
+        "              volumeMounts:",
+        "              resources:\n"
+        "                requests: {nvidia.com/gpu: 2}\n"
+        "                limits: {nvidia.com/gpu: 2}\n"
+        "              volumeMounts:",
+    )
+    result = _import(tmp_path, run_kgen, {"gpu.yaml": gpus}, "gpu.yaml")
+    assert result.code == 0, result
+    assert "import-as-patch" not in result.err
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
+    assert spec["resources"] == {"gpu": 2}
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    [main] = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"][
+        "containers"
+    ]
+    assert main["resources"] == {"limits": {"nvidia.com/gpu": "2"}}

@@ -51,6 +51,8 @@ class Leftover:
     ) -> Any:
         """What of `given` (at `path`; at `at` in the render) the merge must add to
         `rendered`, or SAME."""
+        if path and path[-1] == "resources" and isinstance(given, dict):
+            given = _without_derived_requests(given)
         if isinstance(given, dict) and isinstance(rendered, dict):
             out: dict[str, Any] = {}
             for key, value in given.items():
@@ -134,6 +136,26 @@ def _same(given: Any, rendered: Any) -> bool:
     if kinds == {True, False} and isinstance(given, str | int | float):
         return isinstance(rendered, str | int | float) and str(given) == str(rendered)
     return bool(given == rendered)
+
+
+def _without_derived_requests(resources: dict[str, Any]) -> dict[str, Any]:
+    """`resources` without the extended resources' requests that equal their limits:
+    Kubernetes takes such a request from the limit (and refuses any other), so a spec
+    that counts GPUs into limits gives it back (kubernetes pkg/apis/core/v1/defaults.go
+    SetDefaults_Pod, pkg/apis/core/validation ValidateResourceRequirements, v1.31.0)."""
+    requests, limits = resources.get("requests"), resources.get("limits")
+    if not isinstance(requests, dict) or not isinstance(limits, dict):
+        return resources
+    kept = {
+        name: value
+        for name, value in requests.items()
+        if not ("/" in str(name) and name in limits and _same(value, limits[name]))
+    }
+    return {**resources, "requests": kept} if kept else _dropped(resources)
+
+
+def _dropped(resources: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in resources.items() if k != "requests"}
 
 
 def _defaulted(path: DataPath, value: Any) -> bool:
