@@ -57,7 +57,8 @@ def test_shared_memory_with_a_size_limit_is_the_specs_shared_memory(
 
 
 # mpi-operator's MPICH and Intel examples leave `command:` empty above the worker's
-# args: YAML null, which the API server decodes as the field left out.
+# args, and its NCCL test the worker's `annotations:`: YAML null, which the API server
+# decodes as the field left out.
 NULL_COMMAND = """\
 apiVersion: kubeflow.org/v2beta1
 kind: MPIJob
@@ -78,6 +79,8 @@ spec:
     Worker:
       replicas: 2
       template:
+        metadata:
+          annotations:
         spec:
           containers:
             - name: mpi

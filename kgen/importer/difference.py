@@ -57,8 +57,7 @@ class Leftover:
             out: dict[str, Any] = {}
             for key, value in given.items():
                 if key not in rendered:
-                    # A null is a field left out, as the API server decodes it.
-                    if value is None or _defaulted((*path, key), value):
+                    if _left_out(value) or _defaulted((*path, key), value):
                         continue
                     out[key] = copy.deepcopy(value)
                     self.places.append((*path, key))
@@ -136,6 +135,14 @@ def _same(given: Any, rendered: Any) -> bool:
     if kinds == {True, False} and isinstance(given, str | int | float):
         return isinstance(rendered, str | int | float) and str(given) == str(rendered)
     return bool(given == rendered)
+
+
+def _left_out(value: Any) -> bool:
+    """A null, or a map of nulls only (`metadata: {annotations: }`): fields left out,
+    as the API server decodes them. An empty map (`emptyDir: {}`) is a value."""
+    if isinstance(value, dict):
+        return bool(value) and all(_left_out(v) for v in value.values())
+    return value is None
 
 
 def _without_derived_requests(resources: dict[str, Any]) -> dict[str, Any]:
