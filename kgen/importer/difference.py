@@ -51,11 +51,13 @@ class Leftover:
     ) -> Any:
         """What of `given` (at `path`; at `at` in the render) the merge must add to
         `rendered`, or SAME."""
+        if path and path[-1] == "resources" and isinstance(given, dict):
+            given = _without_derived_requests(given)
         if isinstance(given, dict) and isinstance(rendered, dict):
             out: dict[str, Any] = {}
             for key, value in given.items():
                 if key not in rendered:
-                    if _defaulted((*path, key), value):
+                    if _left_out(value) or _defaulted((*path, key), value):
                         continue
                     out[key] = copy.deepcopy(value)
                     self.places.append((*path, key))
@@ -133,6 +135,34 @@ def _same(given: Any, rendered: Any) -> bool:
     if kinds == {True, False} and isinstance(given, str | int | float):
         return isinstance(rendered, str | int | float) and str(given) == str(rendered)
     return bool(given == rendered)
+
+
+def _left_out(value: Any) -> bool:
+    """A null, or a map of nulls only (`metadata: {annotations: }`): fields left out,
+    as the API server decodes them. An empty map (`emptyDir: {}`) is a value."""
+    if isinstance(value, dict):
+        return bool(value) and all(_left_out(v) for v in value.values())
+    return value is None
+
+
+def _without_derived_requests(resources: dict[str, Any]) -> dict[str, Any]:
+    """`resources` without the extended resources' requests that equal their limits:
+    Kubernetes takes such a request from the limit (and refuses any other), so a spec
+    that counts GPUs into limits gives it back (kubernetes pkg/apis/core/v1/defaults.go
+    SetDefaults_Pod, pkg/apis/core/validation ValidateResourceRequirements, v1.31.0)."""
+    requests, limits = resources.get("requests"), resources.get("limits")
+    if not isinstance(requests, dict) or not isinstance(limits, dict):
+        return resources
+    kept = {
+        name: value
+        for name, value in requests.items()
+        if not ("/" in str(name) and name in limits and _same(value, limits[name]))
+    }
+    return {**resources, "requests": kept} if kept else _dropped(resources)
+
+
+def _dropped(resources: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in resources.items() if k != "requests"}
 
 
 def _defaulted(path: DataPath, value: Any) -> bool:

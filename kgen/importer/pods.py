@@ -14,6 +14,7 @@ from kgen.importer.containers import (
     trainer_extras,
 )
 from kgen.load.document import Document
+from kgen.render.volumes import SHM_VOLUME
 from kgen.spec.addons import GIT_SYNC_IMAGE, repository_name
 
 if TYPE_CHECKING:
@@ -218,12 +219,16 @@ def _volumes(
             continue
         empty: dict[str, Any] = {}
         index, source = sources.get(mount["name"], (None, empty))
+        # sharedMemory renders a volume named dshm with a sizeLimit: another name, or
+        # no limit, stays a volume.
         if (
-            "emptyDir" in source
+            mount["name"] == SHM_VOLUME
+            and "emptyDir" in source
             and source["emptyDir"].get("medium") == "Memory"
+            and "sizeLimit" in source["emptyDir"]
             and mount.get("mountPath") == "/dev/shm"
         ):
-            out["sharedMemory"] = source["emptyDir"].get("sizeLimit", "1Gi")
+            out["sharedMemory"] = source["emptyDir"]["sizeLimit"]
             continue
         volume: dict[str, Any] = {"name": mount["name"]}
         if "mountPath" in mount:

@@ -1,0 +1,144 @@
+"""kgen import gives back what teams write: fields their manifests leave out stay out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from tests.conftest import RunKgen
+from tests.test_import_left import _import, _rebuilt
+
+# /dev/shm as Kubeflow's examples mount it: a memory emptyDir with no sizeLimit, which
+# the pod's memory limit bounds (k8s.io/api core/v1 EmptyDirVolumeSource.SizeLimit).
+SHM = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: shm
+  namespace: ml
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example.com/train:1
+              volumeMounts:
+                - {name: dshm, mountPath: /dev/shm}
+          volumes:
+            - name: dshm
+              emptyDir: {medium: Memory}
+"""
+
+
+def test_shared_memory_without_a_size_limit_gets_none(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    result = _import(tmp_path, run_kgen, {"shm.yaml": SHM}, "shm.yaml")
+    assert result.code == 0, result
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    pod = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]
+    assert pod["volumes"] == [{"name": "dshm", "emptyDir": {"medium": "Memory"}}]
+
+
+def test_shared_memory_with_a_size_limit_is_the_specs_shared_memory(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    sized = SHM.replace("{medium: Memory}", "{medium: Memory, sizeLimit: 8Gi}")
+    assert _import(tmp_path, run_kgen, {"shm.yaml": sized}, "shm.yaml").code == 0
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
+    assert spec["sharedMemory"] == "8Gi"
+    assert "volumes" not in spec
+
+
+# mpi-operator's MPICH and Intel examples leave `command:` empty above the worker's
+# args, and its NCCL test the worker's `annotations:`: YAML null, which the API server
+# decodes as the field left out.
+NULL_COMMAND = """\
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata:
+  name: pi
+  namespace: ml
+spec:
+  slotsPerWorker: 1
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: mpi
+              image: registry.example.com/pi:1
+              args: [mpirun, -n, "2", /home/mpiuser/pi]
+    Worker:
+      replicas: 2
+      template:
+        metadata:
+          annotations:
+        spec:
+          containers:
+            - name: mpi
+              image: registry.example.com/pi:1
+              command:
+              args: [/usr/sbin/sshd, -De]
+"""
+
+
+def test_a_null_field_imports_as_left_out(tmp_path: Path, run_kgen: RunKgen):
+    result = _import(tmp_path, run_kgen, {"pi.yaml": NULL_COMMAND}, "pi.yaml")
+    assert result.code == 0, result
+    assert "import-as-patch" not in result.err
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    [worker] = job["spec"]["mpiReplicaSpecs"]["Worker"]["template"]["spec"][
+        "containers"
+    ]
+    assert "command" not in worker
+    assert worker["args"] == ["/usr/sbin/sshd", "-De"]
+
+
+def test_shared_memory_named_otherwise_keeps_its_name(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # sharedMemory renders a volume named dshm; RDMA guides name theirs shm.
+    shm = SHM.replace("{medium: Memory}", "{medium: Memory, sizeLimit: 32Gi}")
+    shm = shm.replace("name: dshm", "name: shm")
+    result = _import(tmp_path, run_kgen, {"shm.yaml": shm}, "shm.yaml")
+    assert result.code == 0, result
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    pod = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]
+    assert pod["volumes"] == [
+        {"name": "shm", "emptyDir": {"medium": "Memory", "sizeLimit": "32Gi"}}
+    ]
+    assert pod["containers"][0]["volumeMounts"] == [
+        {"name": "shm", "mountPath": "/dev/shm"}
+    ]
+
+
+def test_a_gpu_request_equal_to_its_limit_imports_as_the_gpu_count(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # Kubernetes takes an extended resource's request from its limit, so manifests
+    # often write both; the spec counts GPUs into limits alone.
+    gpus = SHM.replace(
+        "              volumeMounts:",
+        "              resources:\n"
+        "                requests: {nvidia.com/gpu: 2}\n"
+        "                limits: {nvidia.com/gpu: 2}\n"
+        "              volumeMounts:",
+    )
+    result = _import(tmp_path, run_kgen, {"gpu.yaml": gpus}, "gpu.yaml")
+    assert result.code == 0, result
+    assert "import-as-patch" not in result.err
+    spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
+    assert spec["resources"] == {"gpu": 2}
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    [main] = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"][
+        "containers"
+    ]
+    assert main["resources"] == {"limits": {"nvidia.com/gpu": "2"}}
