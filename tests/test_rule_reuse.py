@@ -599,7 +599,7 @@ CORE_PATCHES: dict[str, list[Any]] = {
     ],
     "dnsConfig": [{"options": 1}],
     "hostAliases": [[{"ip": 1}]],
-    "lifecycle": [{"postStart": 1}],
+    "lifecycle": [{"postStart": 1}, {"preStop": {"httpGet": {"port": "nope"}}}],
     "livenessProbe": [{"exec": 1}, {"httpGet": {"port": "nope"}}],
     "readinessProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],
     "startupProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],
