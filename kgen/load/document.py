@@ -36,8 +36,8 @@ class Document:
         self.file = file
         self.data = data
         self.positions: Positions = {} if positions is None else positions
-        # Integers written otherwise than Python prints them (`0755` is 755 in YAML
-        # 1.2), by their origin: messages quote what the user typed
+        # Numbers written otherwise than Python prints them (`0755` is 755 in YAML
+        # 1.2, `1e400` is inf), by their origin: messages quote what the user typed
         # (kgen.pipeline.locate).
         self.written: dict[Origin, str] = {} if written is None else written
 
