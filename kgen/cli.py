@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from kgen import __version__
-from kgen.cli_guard import guarded
+from kgen.cli_guard import EXIT_ABORTED, guarded
 from kgen.cli_options import (
     base_option,
     crds_option,
@@ -241,4 +241,4 @@ def _click_main(argv: list[str] | None) -> object:
         return exc.exit_code
     except click.exceptions.Abort:
         sys.stderr.write("kgen: aborted\n")
-        return 130
+        return EXIT_ABORTED

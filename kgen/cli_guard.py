@@ -2,7 +2,8 @@
 click's own into theirs first) and for kgen.cli_quick alike.
 
 Exit codes: 0 ok; 1 invalid input or drift, a standard output kgen cannot write to, or
-too few file descriptors (kgen.descriptors); 2 usage; 3 internal error.
+too few file descriptors (kgen.descriptors); 2 usage; 3 internal error; 130 aborted
+(Ctrl-C).
 """
 
 from __future__ import annotations
@@ -14,15 +15,17 @@ from kgen.cli_settings import fatal_format
 from kgen.cli_stdout import flush_stdout
 from kgen.descriptors import limit_hinted
 from kgen.errors import KgenError, UsageError, usage_text
+from kgen.stopping import interrupted, noting_interrupts
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_ABORTED = 130
 
 
 def guarded(command: Callable[[], object]) -> int:
     """`command`'s exit code (an int it returns, else 0), or the one its exception means."""
     try:
-        code = command()
+        code = noting_interrupts(command)
         flush_stdout()  # here, where a stdout that cannot take it is reported
     except UsageError as exc:
         # Job and environment names are user input, read before they are validated:
@@ -39,8 +42,19 @@ def guarded(command: Callable[[], object]) -> int:
         reporter(stream=stream).report(limit_hinted(exc.problems))
         return 1
     except Exception as exc:
+        if interrupted():
+            # Ctrl-C, wrapped by the code it interrupted (pydantic-core building a
+            # validator turns it into a SchemaError): the command was aborted.
+            return aborted()
         return ended_by(exc)
     return code if isinstance(code, int) else 0
+
+
+def aborted() -> int:
+    """Say the command was interrupted, as click does, and the exit code that says so."""
+    sys.stderr.write("\n")  # closes the terminal's ^C echo
+    sys.stderr.write("kgen: aborted\n")
+    return EXIT_ABORTED
 
 
 def ended_by(exc: Exception) -> int:

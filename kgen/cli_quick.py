@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -116,9 +115,9 @@ def _as_click_would(command: Callable[[], int]) -> int:
     try:
         return command()
     except (EOFError, KeyboardInterrupt):
-        sys.stderr.write("\n")  # closes the terminal's ^C echo, as click does
-        sys.stderr.write("kgen: aborted\n")
-        return 130
+        from kgen.cli_guard import aborted
+
+        return aborted()
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise

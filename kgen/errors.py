@@ -20,11 +20,28 @@ DataPath = tuple[str | int, ...]
 # a bidirectional override reorder what the reader sees.
 
 
+# Characters Python calls printable that show as nothing (Unicode's default-ignorable
+# ones of categories Mn and Lo: fillers, variation selectors, the grapheme joiner): a
+# value holding one would look like another.
+_INVISIBLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+    "\U000e0100-\U000e01ef]"
+)
+
+
+def shows_as_is(text: str) -> bool:
+    """Whether `text` holds no character `printable` escapes."""
+    return text.isprintable() and _INVISIBLE.search(text) is None
+
+
 def printable(text: str) -> str:
-    """`text` with every unprintable character (newlines too) as a \\x or \\u escape."""
-    if text.isprintable():
+    """`text` with every unprintable or invisible character (newlines too, bidi
+    controls) as a \\x or \\u escape."""
+    if shows_as_is(text):
         return text
-    return "".join(c if c.isprintable() else _escape(c) for c in text)
+    return "".join(
+        c if c.isprintable() and not _INVISIBLE.match(c) else _escape(c) for c in text
+    )
 
 
 def _escape(char: str) -> str:
@@ -46,6 +63,18 @@ def capped(message: str) -> str:
     if len(cut) > MAX_USAGE_MESSAGE:
         cut = cut[:MAX_USAGE_MESSAGE] + "..."
     return cut
+
+
+# A problem quotes a word (a key, a value without spaces) at most this long.
+MAX_QUOTED_WORD = 1024
+_LONG_WORD = re.compile(rf"[^\s']{{{MAX_QUOTED_WORD + 1},}}")
+
+
+def _cut_word(match: re.Match[str]) -> str:
+    cut = match.group()[:MAX_QUOTED_WORD]
+    if cut.endswith("*") and match.group()[MAX_QUOTED_WORD] == "*":
+        cut = cut.rstrip("*") + "***"  # a mask stays whole (as in `shortened`)
+    return cut + "..."
 
 
 def usage_text(message: str) -> str:
@@ -172,13 +201,17 @@ class Problem:
         )
 
     def __post_init__(self) -> None:
+        # The one place every message's quoted values pass: masked, escaped, and a
+        # run too long to read (a 100 KB key) cut short, in that order.
         for name in ("message", "file", "hint", "context"):
             value = getattr(self, name)
             if value is None:
                 continue
             clean = value if name == "file" else masked(value)
-            if not clean.isprintable():
+            if not shows_as_is(clean):
                 clean = printable(clean)
+            if name != "file" and len(clean) > MAX_QUOTED_WORD:
+                clean = _LONG_WORD.sub(_cut_word, clean)
             if clean is not value:
                 object.__setattr__(self, name, clean)
 

@@ -14,6 +14,11 @@ is left as it is. The renames of a build that writes in place still finish first
 (or Ctrl-C) while the first is cleaned up is ignored: the process dies of the first.
 So is SIGTERM or SIGHUP after Ctrl-C, whose clean-up runs then: the command ends as
 aborted (130).
+
+Ctrl-C is noted as it arrives in every command (`noting_interrupts`), as a stop is, and
+raised as ever: what it interrupts may turn KeyboardInterrupt into another exception
+(pydantic-core building a validator raises a SchemaError), and `interrupted` still
+tells kgen.cli_guard that the command was aborted, not that kgen has a bug.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 STOPPING = tuple(
     getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -50,6 +58,29 @@ def at_stop(sweep: Callable[[], None]) -> None:
     """Have `sweep` run if a signal stops the command (once it has unwound)."""
     if sweep not in _sweeps:
         _sweeps.append(sweep)
+
+
+def noting_interrupts(command: Callable[[], T]) -> T:
+    """Run `command` with Ctrl-C noted as it arrives, then raised as Python's own
+    handler raises it (not where SIGINT is ignored or handled by another)."""
+    global _owner, _interrupted
+    _owner, _interrupted = os.getpid(), False
+    try:
+        noted = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        if noted:
+            signal.signal(signal.SIGINT, _interrupt)
+    except ValueError:  # not the main thread: signals are not this run's to handle
+        return command()
+    try:
+        return command()
+    finally:
+        if noted and signal.getsignal(signal.SIGINT) is _interrupt:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C arrived while the last command ran (however it unwound)."""
+    return _interrupted and os.getpid() == _owner
 
 
 def stoppable(command: Callable[[], int]) -> int:
@@ -101,9 +132,9 @@ def _let_go(installed: list[int]) -> None:
 
 def _interrupt(signum: int, frame: object) -> None:
     """Ctrl-C, as Python's own handler, noted: a SIGTERM or SIGHUP while its clean-up
-    runs must not cut that short."""
+    runs must not cut that short, and an exception that wraps it is an interrupt."""
     global _interrupted
-    if os.getpid() == _owner and _running:
+    if os.getpid() == _owner:
         _interrupted = True
     signal.default_int_handler(signum, frame)  # type: ignore[arg-type]
 

@@ -25,6 +25,12 @@ from tests.conftest import copy_example
 
 real_pickled = stage._pickled
 
+GPU_CONTAINER = {
+    "name": "gpu",
+    "image": "b:1",
+    "resources": {"limits": {"nvidia.com/gpu": 1}},
+}
+
 # Top-level keys and values generated overlays set: what the rules read, what they
 # report, and values equal in Python that a manifest tells apart.
 PATCHES: dict[str, list[Any]] = {
@@ -95,7 +101,9 @@ PATCHES: dict[str, list[Any]] = {
     "containers": [
         [{"name": "side", "image": "busybox", "securityContext": {"privileged": True}}],
         [{"name": "pytorch", "image": "busybox"}],
+        [GPU_CONTAINER],  # a GPU pod by its sidecar alone (gpu-placement)
     ],
+    "initContainers": [[GPU_CONTAINER]],
     "ports": [[{"containerPort": 8080, "hostPort": 8080}]],
     "volumes": [
         [{"name": "scratch", "hostPath": {"path": "/x"}, "mountPath": "/x"}],
@@ -591,7 +599,7 @@ CORE_PATCHES: dict[str, list[Any]] = {
     ],
     "dnsConfig": [{"options": 1}],
     "hostAliases": [[{"ip": 1}]],
-    "lifecycle": [{"postStart": 1}],
+    "lifecycle": [{"postStart": 1}, {"preStop": {"httpGet": {"port": "nope"}}}],
     "livenessProbe": [{"exec": 1}, {"httpGet": {"port": "nope"}}],
     "readinessProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],
     "startupProbe": [{"exec": 1}, {"tcpSocket": {"port": "nope"}}],

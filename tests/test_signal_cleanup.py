@@ -367,3 +367,35 @@ def test_a_stop_another_exception_wraps_still_stops_the_build(
     assert proc.returncode == -number, proc.stderr
     assert proc.stderr == ""
     assert [p.name for p in root.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),  # kgen.cli_quick's path
+        ("validate", "jobs/job-000.yaml"),
+        ("list",),
+        ("diff",),
+        ("explain", "-e", "a", "job-000"),
+        ("argocd", "--check"),
+        ("build", "--check"),
+        ("build",),
+    ],
+    ids=" ".join,
+)
+def test_a_ctrl_c_another_exception_wraps_still_aborts_the_command(
+    tmp_path: Path, args: tuple[str, ...]
+):
+    root = _make_project(tmp_path / "p")
+    hook = ("kgen.load.files", "read_input", "1", str(int(signal.SIGINT)))
+    proc = subprocess.run(
+        [sys.executable, "-c", WRAPPED, *hook, *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=120,
+        env={**os.environ, "KGEN_NO_CACHE": "1"},
+    )
+    # It was an internal error (exit 3): "RuntimeError: wrapped".
+    assert (proc.returncode, proc.stderr) == (130, "\nkgen: aborted\n")
+    assert [p.name for p in root.iterdir() if p.name.startswith(".")] == []

@@ -170,6 +170,26 @@ def test_an_unknown_runtime_says_so_and_a_declared_policy_is_shown(
     assert "      ds-launcher-0-0.ds slots=4\n" in result.out
 
 
+def test_explain_offers_the_runtime_a_misspelled_one_is_a_slip_of(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # As trainjob-runtime-misspelled does at validate; explain shows no warning.
+    job = _DS.replace("{name: deepspeed-distributed}", "{name: deepspeed-distributd}")
+    result = run_kgen("explain", "ds", "--env", "ai", cwd=_project(tmp_path, job))
+    assert result.code == 0, result
+    assert (
+        "  every pod\n"
+        "    (nothing: kgen does not know the mlPolicy of the runtime"
+        " deepspeed-distributd (ClusterTrainingRuntime): did you mean"
+        " 'deepspeed-distributed'? (a runtime of your own by this name: declare it in"
+        " trainJob.runtimePolicy, torch or mpi))\n"
+    ) in result.out
+    # A name of the team's own is not taken for a slip.
+    own = _DS.replace("{name: deepspeed-distributed}", "{name: ray-distributed}")
+    result = run_kgen("explain", "ds", "--env", "ai", cwd=_project(tmp_path, own))
+    assert "did you mean" not in result.out, result
+
+
 def test_a_policy_that_contradicts_a_known_runtime_is_an_error(
     tmp_path: Path, run_kgen: RunKgen
 ):

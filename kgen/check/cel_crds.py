@@ -19,14 +19,11 @@ def rule_problems(doc: Document, tree: RuleTree | None) -> list[Problem]:
     is a warning there."""
     problems = []
     for path, message, skipped in compile_problems(tree):
-        origin = doc.origin(path)
         problems.append(
-            Problem(
+            doc.problem_at(
+                path,
                 f"this CRD's x-kubernetes-validations {message}",
                 "cel-rule-skipped" if skipped else "invalid-value",
-                file=doc.file,
-                line=origin.line,
-                column=origin.column,
                 hint=_SKIPPED_HINT if skipped else _HINT,
                 severity="warning" if skipped else "error",
             )

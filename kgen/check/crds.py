@@ -127,7 +127,7 @@ def _bad_ref(schema: dict[str, Any], where: DataPath, doc: Document) -> Problem 
             message = f"$ref '{shortened(ref, 100)}' points to nothing in this schema"
         else:
             continue
-        return _at(doc, path, message, _REF_HINT)
+        return doc.problem_at(path, message, "invalid-value", hint=_REF_HINT)
     return None
 
 
@@ -154,11 +154,11 @@ def _too_complex(
     found = too_complex(schema, where)
     if found is None:
         return None
-    return _at(
-        doc,
+    return doc.problem_at(
         found.path,
         f"this CRD's schema is too complex: {found.reason}",
-        "checking an object against it would take too long; write the schema out"
+        "invalid-value",
+        hint="checking an object against it would take too long; write the schema out"
         " without $ref (Kubernetes accepts none), as the cluster serves it"
         " (kubectl get crd <name> -o yaml)",
     )
@@ -179,25 +179,13 @@ def _compile(
     except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
         inside = tuple(getattr(exc, "instance_path", ()))
         reason = shortened(str(exc).split("\n", 1)[0], 200)
-        return _at(
-            doc,
+        return doc.problem_at(
             (*where, *inside),
             f"this CRD's schema cannot be used: {reason}",
-            "fix the schema; the API server would refuse this CRD",
+            "invalid-value",
+            hint="fix the schema; the API server would refuse this CRD",
         )
     return CrdValidator(compiled, rule_tree(schema, where), schema=schema)
-
-
-def _at(doc: Document, path: DataPath, message: str, hint: str) -> Problem:
-    origin = doc.origin(path)
-    return Problem(
-        message,
-        "invalid-value",
-        file=doc.file,
-        line=origin.line,
-        column=origin.column,
-        hint=hint,
-    )
 
 
 class CrdValidator:

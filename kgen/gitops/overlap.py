@@ -13,6 +13,7 @@ from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.load.project import Project
 from kgen.pipeline.records import RunResult
+from kgen.resources.emit import namespace_in
 
 
 def overlap_problems(
@@ -63,14 +64,8 @@ def _team_objects(
     project: Project, env: str, namespace: str
 ) -> Iterator[tuple[str, str, str]]:
     for obj in project.resources:
-        if obj.file.env not in (None, env):
-            continue
-        if not obj.namespaced:
-            yield obj.kind, obj.name, ""
-            continue
-        metadata = obj.body.get("metadata")
-        own = metadata.get("namespace") if isinstance(metadata, dict) else None
-        yield obj.kind, obj.name, own if isinstance(own, str) and own else namespace
+        if obj.file.env in (None, env):
+            yield obj.kind, obj.name, namespace_in(obj, namespace) or ""
 
 
 def _problem(

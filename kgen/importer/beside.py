@@ -38,14 +38,11 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
     name = meta.get("name") if isinstance(meta, dict) else None
     if not isinstance(kind, str):
         if kind is not None:  # `kind: [PyTorchJob]`: no object kgen can name
-            start = doc.origin(("kind",))
             problems.append(
-                Problem(
+                doc.problem_at(
+                    ("kind",),
                     "cannot import this object: kind must be a string",
                     "import-unsupported",
-                    file=doc.file,
-                    line=start.line,
-                    column=start.column,
                 )
             )
         return None
@@ -60,7 +57,6 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
         where: tuple[str, ...] = ("kind",)
         if kind not in _REFUSED and kind.isalnum():
             where = ("metadata", "name") if isinstance(name, str) else ("metadata",)
-        start = doc.origin(where if data.get("apiVersion") else ())
         reason = _REFUSED.get(
             kind,
             "it has no apiVersion, kind or metadata.name kgen can name a file after",
@@ -68,12 +64,10 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
         if kind == "Kustomization":
             reason += _listed(data.get("resources"))
         problems.append(
-            Problem(
+            doc.problem_at(
+                where if data.get("apiVersion") else (),
                 f"cannot import this {kind}: {reason}",
                 "import-unsupported",
-                file=doc.file,
-                line=start.line,
-                column=start.column,
             )
         )
         return None

@@ -82,12 +82,5 @@ def wrong_shape(doc: Document, shape: Shape) -> Problem | None:
 def located(
     doc: Document, path: DataPath, message: str, hint: str | None = None
 ) -> Problem:
-    start = doc.origin(path)
-    return Problem(
-        message,
-        "import-unsupported",
-        file=doc.file,
-        line=start.line,
-        column=start.column,
-        hint=hint,
-    )
+    """Why import refuses `doc`, at the value of `path`."""
+    return doc.problem_at(path, message, "import-unsupported", hint=hint)

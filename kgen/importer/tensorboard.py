@@ -187,14 +187,11 @@ def loose_boards(boards: Boards, problems: list[Problem]) -> list[Beside]:
 
 def _unchecked(doc: Document) -> Problem:
     name = printable(str(doc.data["metadata"]["name"]))
-    start = doc.origin(("kind",))
-    return Problem(
+    return doc.problem_at(
+        ("kind",),
         f"Tensorboard {name} is no TensorBoard an imported job renders, and kgen build"
         " checks a Tensorboard only against its CRD; not imported",
         "import-unchecked",
-        file=doc.file,
-        line=start.line,
-        column=start.column,
         hint="import it with the job whose tensorboard: renders it, or list Kubeflow's Tensorboard"
         " CRD under kgen.yaml crds: and copy the object into resources/",
         severity="warning",

@@ -42,7 +42,7 @@ class Constructor:
             )
         if isinstance(node, ScalarNode):
             value = self.scalar(node, path)
-            if type(value) is int and node.value != str(value):
+            if type(value) in (int, float) and node.value != str(value):
                 origin = self.doc.positions.get(path)
                 if origin is not None:
                     self.doc.written[origin] = node.value

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from kgen.errors import DataPath
+from kgen.errors import DataPath, Problem, Severity
 
 
 class Origin(NamedTuple):
@@ -36,8 +36,8 @@ class Document:
         self.file = file
         self.data = data
         self.positions: Positions = {} if positions is None else positions
-        # Integers written otherwise than Python prints them (`0755` is 755 in YAML
-        # 1.2), by their origin: messages quote what the user typed
+        # Numbers written otherwise than Python prints them (`0755` is 755 in YAML
+        # 1.2, `1e400` is inf), by their origin: messages quote what the user typed
         # (kgen.pipeline.locate).
         self.written: dict[Origin, str] = {} if written is None else written
 
@@ -61,6 +61,27 @@ class Document:
     def origin(self, path: DataPath) -> Origin:
         """The origin of `path`, or of its deepest existing ancestor."""
         return nearest_origin(self.positions, path, self.file)
+
+    def problem_at(
+        self,
+        path: DataPath,
+        message: str,
+        code: str,
+        *,
+        hint: str | None = None,
+        severity: Severity = "error",
+    ) -> Problem:
+        """A problem at the value of `path` in this file (or its deepest ancestor's)."""
+        origin = self.origin(path)
+        return Problem(
+            message,
+            code,
+            file=self.file,
+            line=origin.line,
+            column=origin.column,
+            hint=hint,
+            severity=severity,
+        )
 
 
 def nearest_origin(positions: Positions, path: DataPath, file: str) -> Origin:

@@ -70,8 +70,9 @@ def _plain(text: str) -> Any:
     value = tagged_value(tag, text)
     if value is REFUSED:  # the full loader says why
         raise _Decline
-    if type(value) is int and text != str(value):
-        raise _Decline  # `0755`, `0x1F`: the full loader keeps what was written
+    if type(value) in (int, float) and text != str(value):
+        # `0755`, `0x1F`, `1e400` (inf): the full loader keeps what was written
+        raise _Decline
     return value
 
 

@@ -55,18 +55,39 @@ def _written(origin: Origin, job: JobSource, layers: list[Layer]) -> str | None:
 
 
 def _as_written(problem: Problem, written: str) -> Problem:
-    """The message quoting the integer as the user wrote it (`0755`, not 755)."""
-    text = written.replace("_", "")
-    body = text.lstrip("+-")
-    base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
-    number = int(body[2:] if base != 10 else body, base)
-    canonical = ("-" if text.startswith("-") and number else "") + str(number)
+    """The message quoting the number as the user wrote it (`0755`, not 755; `1e400`,
+    not inf)."""
+    canonical = _as_python_prints(written)
+    if canonical is None:
+        return problem
     message = re.sub(
         rf"(?<![\w.]){re.escape(canonical)}(?![\w.])",
         lambda _: written,
         problem.message,
     )
     return replace(problem, message=message)
+
+
+# YAML's spellings of the floats Python prints as inf and nan.
+_SPECIAL = {".inf": "inf", "+.inf": "inf", "-.inf": "-inf", ".nan": "nan"}
+
+
+def _as_python_prints(written: str) -> str | None:
+    """How Python prints the number written as `written` (what a message quotes)."""
+    text = written.replace("_", "")
+    special = _SPECIAL.get(text.lower())
+    if special is not None:
+        return special
+    body = text.lstrip("+-")
+    base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
+    try:
+        number = int(body[2:] if base != 10 else body, base)
+    except ValueError:
+        try:
+            return str(float(text))
+        except ValueError:  # pragma: no cover - the loader read it as a number
+            return None
+    return ("-" if text.startswith("-") and number else "") + str(number)
 
 
 def merge_environments(

@@ -29,13 +29,23 @@ def object_files(
     return out
 
 
+def namespace_in(obj: TeamObject, namespace: str | None) -> str | None:
+    """The namespace `obj` is deployed into in an environment whose namespace is
+    `namespace`: its own where it sets one, else the environment's; None where the
+    object is cluster-scoped. What the output says and kgen.gitops.overlap compares."""
+    if not obj.namespaced:
+        return None
+    metadata = obj.body.get("metadata")
+    own = metadata.get("namespace") if isinstance(metadata, dict) else None
+    return own if isinstance(own, str) and own else namespace
+
+
 def _namespaced(obj: TeamObject, namespace: str | None) -> dict[str, Any]:
     metadata = obj.body.get("metadata")
-    if not obj.namespaced or not namespace or not isinstance(metadata, dict):
+    into = namespace_in(obj, namespace)
+    if not into or not isinstance(metadata, dict) or metadata.get("namespace"):
         return obj.body
-    if metadata.get("namespace"):
-        return obj.body
-    return {**obj.body, "metadata": {**metadata, "namespace": namespace}}
+    return {**obj.body, "metadata": {**metadata, "namespace": into}}
 
 
 def unowned_output(path: str) -> Problem:

@@ -196,7 +196,7 @@ _RULES = [
         "warning",
         True,
         "GPUs requested without the project's GPU placement",
-        "kgen.yaml declares the node selector keys or tolerations that reach GPU nodes (`gpuPlacement`); a GPU pod without any of them waits for a GPU that its nodes do not have, or lands on a node it should not.",
+        "kgen.yaml declares the node selector keys or tolerations that reach GPU nodes (`gpuPlacement`); a GPU pod (one whose trainer, sidecar or init container asks for a GPU) without any of them waits for a GPU that its nodes do not have, or lands on a node it should not.",
     ),
     rule(
         "claim-undeclared",

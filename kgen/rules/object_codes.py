@@ -39,8 +39,8 @@ OBJECT_CODES: list[RuleInfo] = [
         "probe-unknown-port",
         "error",
         False,
-        "A probe on a port name its container does not declare",
-        "The kubelet looks a probe's named port (httpGet, tcpSocket) up among the ports of the probed container only, so it can never probe it: a liveness probe restarts the container over and over, a readiness or startup probe keeps it from ever being ready, and the API server accepts the pod all the same. The trainer declares the operator's port (`pytorchjob-port`, `tfjob-port`, ...) and the job's and its role's `ports`; a sidecar or init container declares its own. Name one of them, or declare the port.",
+        "A probe or lifecycle hook on a port name its container does not declare",
+        "The kubelet looks a probe's or a postStart or preStop hook's named port (httpGet, tcpSocket) up among the ports of its own container only, so it can never reach it: a liveness probe restarts the container over and over, a readiness or startup probe keeps it from ever being ready, a postStart hook that fails kills the container, a preStop hook's clean-up never runs, and the API server accepts the pod all the same. The trainer declares the operator's port (`pytorchjob-port`, `tfjob-port`, ...) and the job's and its role's `ports`; a sidecar or init container declares its own. Name one of them, or declare the port.",
     ),
     rule(
         "extended-resource-limit",

@@ -6,13 +6,15 @@ Literal secrets, which no reason excuses, are kgen.rules.secrets."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from kgen.errors import DataPath, Problem
-from kgen.render.roles import role_gpus, role_settings
+from kgen.render.requests import container_requests
+from kgen.render.roles import RoleSettings, role_gpus, role_settings
 from kgen.rules.claim_access import CLAIM_RULES
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.reads import reads
-from kgen.spec.job import JobSpec, role_items
+from kgen.spec.job import JobSpec, Role, role_items
 from kgen.spec.pod import Resources
 from kgen.spec.validate import gpu_hint
 
@@ -63,31 +65,23 @@ def _resources_set(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
-@reads("resources", "roles", "nodeSelector", "tolerations")
+@reads(
+    "resources", "roles", "nodeSelector", "tolerations", "containers", "initContainers"
+)
 def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     placement = ctx.gpu_placement
     if placement is None:
         return
-    gpus = spec.resources.gpu_resource
-    # GPUs written in limits as `nvidia.com/gpu` are an unknown-key error already
-    # (kgen.rules.pod): a warning about them would follow from a value in error.
-    in_error = gpu_hint(gpus, ("resources", "limits", gpus)) is not None
     for name, role in role_items(spec):
         settings = role_settings(spec, name, role)
-        if gpus not in settings.limits or (
-            in_error and not role_gpus(spec, name, role)
-        ):
+        gpu_path = _gpus_asked(spec, name, role, settings)
+        if gpu_path is None:
             continue
         selected = set(settings.node_selector) & set(placement.node_selector_keys)
         tolerated = {t.key for t in settings.tolerations} & set(
             placement.toleration_keys
         )
         if not selected and not tolerated:
-            gpu_path: DataPath = (
-                ("roles", name, "resources", "gpu")
-                if role.resources and role.resources.gpu
-                else ("resources", "gpu")
-            )
             keys = ", ".join(
                 [*placement.node_selector_keys, *placement.toleration_keys]
             )
@@ -97,6 +91,44 @@ def _gpu_placement(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
                 path=gpu_path,
                 hint=f"add a nodeSelector or toleration for one of: {keys} (kgen.yaml gpuPlacement)",
             )
+
+
+def _gpus_asked(
+    spec: JobSpec, name: str, role: Role, settings: RoleSettings
+) -> DataPath | None:
+    """Where the role's pods ask for GPUs: the trainer's, else the first sidecar or
+    init container that does (each needs a GPU node as much); None if none does."""
+    gpus = spec.resources.gpu_resource
+    # GPUs written in limits as `nvidia.com/gpu` are an unknown-key error already
+    # (kgen.rules.pod): a warning about them would follow from a value in error.
+    in_error = gpu_hint(gpus, ("resources", "limits", gpus)) is not None
+    if gpus in settings.limits and not (in_error and not role_gpus(spec, name, role)):
+        if role.resources and role.resources.gpu:
+            return ("roles", name, "resources", "gpu")
+        return ("resources", "gpu")
+    own: list[tuple[DataPath, list[dict[str, Any]]]] = [
+        (("roles", name, "containers"), role.containers or []),
+        (("containers",), spec.containers),
+        (("roles", name, "initContainers"), role.init_containers or []),
+        (("initContainers",), spec.init_containers),
+    ]
+    for container in [*settings.containers, *settings.init_containers]:
+        if container_requests(container, (gpus,)).get(gpus, 0) <= 0:
+            continue
+        for where, written in own:
+            index = next((i for i, c in enumerate(written) if c == container), None)
+            if index is not None:
+                return _container_gpu_path((*where, index), container, gpus)
+    return None
+
+
+def _container_gpu_path(
+    where: DataPath, container: dict[str, Any], gpus: str
+) -> DataPath:
+    resources = container.get("resources")
+    limits = resources.get("limits") if isinstance(resources, dict) else None
+    side = "limits" if isinstance(limits, dict) and gpus in limits else "requests"
+    return (*where, "resources", side, gpus)
 
 
 POLICY_RULES: tuple[Rule, ...] = (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from kgen.kinds.base import Replica, shown_indices
 from kgen.kinds.trainer import NODE, TORCH_PORT, mpi_env
-from kgen.kinds.trainer.policy import policy, runtime_name
+from kgen.kinds.trainer.policy import misspelled_runtime, policy, runtime_name
 from kgen.kinds.trainer.render import num_nodes, num_proc_per_node, runtime_ref
 from kgen.kinds.trainer.spec import TrainJobSpec, own
 from kgen.render.base import Environment
@@ -54,7 +54,11 @@ def _torch(job: TrainJobSpec, name: str, limit: int | None) -> list[Replica]:
 
 def _unknown(job: TrainJobSpec, found: str | None) -> Replica:
     runtime = f"{runtime_name(job)} ({runtime_ref(job)['kind']})"
-    if found is None:
+    close = misspelled_runtime(job)
+    if found is None and close is not None:
+        # As trainjob-runtime-misspelled says at validate.
+        why = f"kgen does not know the mlPolicy of the runtime {runtime}: did you mean '{close}'? (a runtime of your own by this name: declare it in trainJob.runtimePolicy, torch or mpi)"
+    elif found is None:
         why = f"kgen does not know the mlPolicy of the runtime {runtime}; declare it in trainJob.runtimePolicy (torch or mpi)"
     else:
         why = f"the runtime {runtime} has mlPolicy {found}, whose environment kgen does not describe"

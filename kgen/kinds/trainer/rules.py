@@ -10,7 +10,12 @@ from collections.abc import Iterator
 
 from kgen.errors import Problem
 from kgen.kinds.trainer import INSTALLED_RUNTIMES, LAUNCHER, NODE, RUNTIMES
-from kgen.kinds.trainer.policy import installed_policy, policy, runtime_name
+from kgen.kinds.trainer.policy import (
+    installed_policy,
+    misspelled_runtime,
+    policy,
+    runtime_name,
+)
 from kgen.kinds.trainer.spec import own
 from kgen.render.kueue import queued
 from kgen.render.names import run_name
@@ -18,7 +23,6 @@ from kgen.rules.context import Rule, RuleContext
 from kgen.rules.reads import reads
 from kgen.rules.spec import MAX_NAME
 from kgen.spec.job import JobSpec, role_items
-from kgen.spec.keys import spelled_like
 
 RESERVED_ENV = (
     "PET_NNODES",
@@ -126,32 +130,20 @@ def _suspend_queued(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         )
 
 
-# How alike a runtime's name and an installed one's must be to call it a slip
-# (difflib's ratio). Kubeflow's runtimes share `-distributed`, so a team's own
-# (ray-distributed, xgb-distributed) scores up to 0.88 against one of them; a letter
-# or two off (torch-distribted, troch-distributed) scores 0.94 and more.
-_SLIP = 0.9
-
-
 @reads("trainJob")
 def _runtime_misspelled(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     # Trainer's webhook refuses a TrainJob whose runtime does not exist ("specified
     # clusterTrainingRuntime must be created before the TrainJob is created",
     # kubeflow/trainer pkg/runtime/core/clustertrainingruntime.go). kgen cannot read the
     # cluster's runtimes: a name it does not know may be the team's own, so only one a
-    # slip away from a runtime Kubeflow installs is reported.
-    ref = own(spec).train_job.runtime_ref
-    if ref is None or ref.kind != "ClusterTrainingRuntime":
-        return
-    if ref.name in INSTALLED_RUNTIMES:
-        return
-    close = spelled_like(ref.name, sorted(INSTALLED_RUNTIMES), cutoff=_SLIP)
-    # One that extends an installed name (torch-distributed-gpu, pytorch-distributed)
-    # is the team's own variant of it.
-    if close is None or close in ref.name:
+    # slip away from a runtime Kubeflow installs is reported (`kgen explain` says
+    # the same where it cannot tell the runtime's environment).
+    job = own(spec)
+    close = misspelled_runtime(job)
+    if close is None:
         return
     yield Problem(
-        f"runtimeRef names the ClusterTrainingRuntime {ref.name}, which Kubeflow does not install: Trainer refuses a TrainJob whose runtime the cluster lacks",
+        f"runtimeRef names the ClusterTrainingRuntime {runtime_name(job)}, which Kubeflow does not install: Trainer refuses a TrainJob whose runtime the cluster lacks",
         "trainjob-runtime-misspelled",
         path=("trainJob", "runtimeRef", "name"),
         hint=f"did you mean '{close}'? (a runtime of your own by this name: silence the rule with a reason)",

@@ -1,0 +1,65 @@
+"""What a problem quotes of a value the user wrote: the value as written (`1e400`, not
+inf), a word too long to read cut short, and characters that would hide or reorder
+text escaped (kgen.errors.Problem, kgen.pipeline.locate)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kgen.errors import Problem
+from tests.conftest import RunKgen, write_tree
+
+# The longest word a problem quotes whole (kgen.errors.MAX_QUOTED_WORD).
+QUOTED_WORD = 1024
+PROJECT = {
+    "kgen.yaml": "environments:\n  dev: []\n",
+}
+JOB = """\
+framework: pytorch
+image: repo/train:1.0
+{extra}
+resources:
+  requests: {{cpu: "1", memory: 1Gi}}
+  limits: {{memory: 1Gi}}
+roles:
+  master: {{replicas: 1}}
+  worker: {{replicas: 1}}
+"""
+
+
+def _validate(tmp_path: Path, run_kgen: RunKgen, extra: str) -> str:
+    files = {**PROJECT, "jobs/train.yaml": JOB.format(extra=extra)}
+    result = run_kgen("validate", cwd=write_tree(tmp_path, files))
+    assert result.code == 1, result
+    return result.out + result.err
+
+
+def test_a_number_is_quoted_as_written_not_as_python_reads_it(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    out = _validate(tmp_path, run_kgen, "sharedMemory: 1e400\nrunPolicy: -1e400")
+    # It was 'inf', which the user never wrote.
+    assert "jobs/train.yaml:3:15: error: '1e400' is not a Kubernetes quantity" in out
+    assert "inf" not in out
+
+
+def test_a_key_too_long_to_read_is_cut_short(tmp_path: Path, run_kgen: RunKgen):
+    key = "k" * 1100  # over YAML's 1,024 of a simple key: written as `? key`
+    out = _validate(tmp_path, run_kgen, f"? {key}\n: 1")
+    # It was quoted whole.
+    assert f"unknown key '{'k' * QUOTED_WORD}...' (unknown-key)" in out
+    assert key not in out
+
+
+def test_characters_that_hide_or_reorder_text_are_escaped(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    value = "a\u202eb\u3164c\ufe0fd\u200b"
+    out = _validate(tmp_path, run_kgen, f'labels: {{team: "{value}"}}')
+    assert "'a\\u202eb\\u3164c\\ufe0fd\\u200b' is not a valid label value" in out
+    assert not any(c in out for c in "\u202e\u3164\ufe0f\u200b")
+
+
+def test_a_mask_cut_short_stays_whole():
+    problem = Problem("x" * (QUOTED_WORD - 1) + "*" * 5, "invalid-value")
+    assert problem.message == "x" * (QUOTED_WORD - 1) + "***..."
