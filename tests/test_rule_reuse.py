@@ -30,6 +30,8 @@ GPU_CONTAINER = {
     "image": "b:1",
     "resources": {"limits": {"nvidia.com/gpu": 1}},
 }
+# The name of the init container the PyTorch operator adds (pytorch-init-container-name).
+INIT_PYTORCH = {"name": "init-pytorch", "image": "b:1"}
 
 # Top-level keys and values generated overlays set: what the rules read, what they
 # report, and values equal in Python that a manifest tells apart.
@@ -102,8 +104,9 @@ PATCHES: dict[str, list[Any]] = {
         [{"name": "side", "image": "busybox", "securityContext": {"privileged": True}}],
         [{"name": "pytorch", "image": "busybox"}],
         [GPU_CONTAINER],  # a GPU pod by its sidecar alone (gpu-placement)
+        [INIT_PYTORCH],
     ],
-    "initContainers": [[GPU_CONTAINER]],
+    "initContainers": [[GPU_CONTAINER], [INIT_PYTORCH]],
     "ports": [[{"containerPort": 8080, "hostPort": 8080}]],
     "volumes": [
         [{"name": "scratch", "hostPath": {"path": "/x"}, "mountPath": "/x"}],
@@ -463,6 +466,7 @@ KIND_PATCHES: dict[str, list[Any]] = {
         {"worker": {"replicas": 40}},
         {"worker": {"command": ["sleep"]}},
         {"worker": {"resources": {"gpu": 1}}},
+        {"worker": {"initContainers": [INIT_PYTORCH]}},
     ],
     "env": [[{"name": "PET_NNODES", "value": "2"}]],
     "command": [None, ["torchrun", "x.py"]],
