@@ -1,0 +1,76 @@
+"""The labels and annotations of a team object, held to the rules a job's and a
+patch's are (kgen.spec.fields, kgen.patch.metadata): the API server refuses an object
+whose label key or value, or annotation key, is not one, or whose annotations are over
+256 KiB in all (k8s.io/apimachinery pkg/api/validation/objectmeta.go), which no
+OpenAPI schema says. The object's own metadata and each it embeds (a pod template's,
+a CronJob's job template's, a StatefulSet's claim templates')."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from kgen.errors import DataPath, Problem, shortened, unquoted
+from kgen.spec.fields import (
+    annotations_size_problem,
+    label_key_problem,
+    label_value_problem,
+)
+from kgen.spec.hidden import secret
+from kgen.spec.validate import MAX_QUOTED
+
+# The keys under which an ObjectMeta is embedded.
+_EMBEDDED = ("template", "jobTemplate")
+
+
+def metadata_problems(data: dict[str, Any]) -> list[Problem]:
+    problems: list[Problem] = []
+    for where, entries in _maps(data, ()):
+        if where[-1] == "annotations":
+            size = annotations_size_problem(entries)
+            if size is not None:
+                problems.append(Problem(size, "invalid-value", path=where))
+        for key, value in entries.items():
+            path = (*where, key)
+            message = label_key_problem(str(key))
+            if message is not None:
+                message = _short(message, str(key))
+                problems.append(
+                    Problem(message, "invalid-value", path=path, at_key=True)
+                )
+            labelled = where[-1] == "labels" and isinstance(value, str)
+            message = label_value_problem(value) if labelled else None
+            if message is not None:
+                hidden = secret(data, path)
+                message = unquoted(message, value) if hidden else _short(message, value)
+                problems.append(Problem(message, "invalid-value", path=path))
+    return problems
+
+
+def _short(message: str, value: str) -> str:
+    """`message` with `value` quoted at most MAX_QUOTED characters long, as the
+    spec's messages quote it."""
+    if len(value) <= MAX_QUOTED:
+        return message
+    return message.replace(value, shortened(value, MAX_QUOTED))
+
+
+def _maps(node: Any, path: DataPath) -> Iterator[tuple[DataPath, dict[str, Any]]]:
+    """Every labels or annotations map of an ObjectMeta in `node`, with its path."""
+    if isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _maps(item, (*path, index))
+        return
+    if not isinstance(node, dict):
+        return
+    meta = node.get("metadata")
+    embedded = (
+        not path or path[-1] in _EMBEDDED or path[-2:-1] == ("volumeClaimTemplates",)
+    )
+    if embedded and isinstance(meta, dict):
+        for name in ("labels", "annotations"):
+            if isinstance(meta.get(name), dict):
+                yield (*path, "metadata", name), meta[name]
+    for key, value in node.items():
+        if key != "metadata" and isinstance(value, dict | list):
+            yield from _maps(value, (*path, key))
