@@ -31,19 +31,28 @@ def metadata_problems(data: dict[str, Any]) -> list[Problem]:
             if size is not None:
                 problems.append(Problem(size, "invalid-value", path=where))
         for key, value in entries.items():
-            path = (*where, key)
-            message = label_key_problem(str(key))
-            if message is not None:
-                message = _short(message, str(key))
-                problems.append(
-                    Problem(message, "invalid-value", path=path, at_key=True)
-                )
-            labelled = where[-1] == "labels" and isinstance(value, str)
-            message = label_value_problem(value) if labelled else None
-            if message is not None:
-                hidden = secret(data, path)
-                message = unquoted(message, value) if hidden else _short(message, value)
-                problems.append(Problem(message, "invalid-value", path=path))
+            problems += entry_problems(data, (*where, key), value, at_key=True)
+    return problems
+
+
+def entry_problems(
+    data: Any, path: DataPath, value: Any, *, at_key: bool
+) -> list[Problem]:
+    """The problems of one label or annotation of `data` (what its path ends in): its
+    key, and a label's value, quoted short and never under a secret's name (a patch's
+    too: kgen.patch.metadata)."""
+    problems: list[Problem] = []
+    key = str(path[-1])
+    message = label_key_problem(key)
+    if message is not None:
+        message = _short(message, key)
+        problems.append(Problem(message, "invalid-value", path=path, at_key=at_key))
+    labelled = path[-2] == "labels" and isinstance(value, str)
+    message = label_value_problem(value) if labelled else None
+    if message is not None:
+        hidden = secret(data, path)
+        message = unquoted(message, value) if hidden else _short(message, value)
+        problems.append(Problem(message, "invalid-value", path=path))
     return problems
 
 
