@@ -32,7 +32,33 @@ def metadata_problems(data: dict[str, Any]) -> list[Problem]:
                 problems.append(Problem(size, "invalid-value", path=where))
         for key, value in entries.items():
             problems += entry_problems(data, (*where, key), value, at_key=True)
+            if not isinstance(value, str):
+                # A custom resource's schema may leave metadata untyped; the API
+                # server still reads it as a map of strings.
+                problems.append(_not_a_string(where, key, value))
     return problems
+
+
+# What a value is, never what it says (it may be a secret's).
+_KINDS = {
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    list: "a list",
+    dict: "a mapping",
+    type(None): "null",
+}
+
+
+def _not_a_string(where: DataPath, key: str, value: Any) -> Problem:
+    what = "label" if where[-1] == "labels" else "annotation"
+    got = _KINDS.get(type(value), "a value of another kind")
+    return Problem(
+        f"{what} '{_short(str(key), str(key))}' must be a string, got {got}",
+        "wrong-type",
+        path=(*where, key),
+        hint="quote it",
+    )
 
 
 def entry_problems(

@@ -136,6 +136,7 @@ CASES: dict[str, Case] = {
         },
         about="a team object's label and annotation keys and label values, its own and"
         " a template's, are held to the API server's rules as a job's are: quoted short,"
-        " never a secret's value, a wrong type left to the schema",
+        " never a secret's value; a value that is no string refused where a CRD leaves"
+        " metadata untyped",
     ),
 }
