@@ -139,4 +139,14 @@ CASES: dict[str, Case] = {
         " never a secret's value; a value that is no string refused where a CRD leaves"
         " metadata untyped",
     ),
+    "resources-configmap-keys-the-api-server-refuses": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: settings}\n"
+            "data: {ok.conf: a, 'a b': b, '..': c, ../escape: d}\n"
+            f"binaryData: {{'{'k' * 300}': aGk=}}\n",
+        },
+        about="a ConfigMap's keys are its file names when mounted: the API server"
+        " refuses one outside [-._a-zA-Z0-9], '.' and '..', and so does kgen, at the key",
+    ),
 }
