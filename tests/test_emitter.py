@@ -204,3 +204,18 @@ def test_a_shared_map_is_written_as_a_copy_would_be_at_every_indentation():
     assert dump_documents([document]) == expected
     assert dump_documents([document]) == expected  # and again, from what it kept
     assert expected == _dump_with_pyyaml([copy.deepcopy(document)])
+
+
+@pytest.mark.parametrize("value", ["a\u2028b", "\u2029", "x\x85", "a\u2028\nb"])
+def test_other_line_breaks_are_escaped_on_one_line(value: str):
+    # A team object's ConfigMap key "a\u2028b" was written quoted as it was, folded
+    # over two lines: a manifest no YAML reader could load.
+    from kgen.load.yaml import load_bytes
+
+    document = {"data": {value: value}, "list": [value]}
+    text = dump_documents([document])
+    assert yaml.safe_load(text) == document  # YAML 1.1, as kubectl reads it
+    assert YAML(typ="safe", pure=True).load(text) == document  # YAML 1.2
+    read, problems = load_bytes(text.encode(), "out.yaml")  # and kgen, as it does
+    assert problems == []  # a committed render
+    assert read is not None and read.data == document

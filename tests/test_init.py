@@ -99,6 +99,26 @@ def test_init_never_writes_through_a_link(tmp_path: Path, run_kgen: RunKgen):
     assert not (project / "kgen.yaml").exists()
 
 
+@pytest.mark.parametrize("folder", ["away", "away/project", "./away/"])
+def test_init_never_writes_into_a_linked_project_folder(
+    tmp_path: Path, run_kgen: RunKgen, folder: str
+):
+    # A pull request can plant the folder CI runs `kgen init DIR` on as a link.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "away").symlink_to(outside)
+    refused = run_kgen("init", folder, cwd=checkout)
+    assert (refused.code, refused.err) == (
+        1,
+        "away: error: away is a symbolic link; kgen does not write through links (io)\n"
+        "    hint: remove the link; kgen writes the file itself\n"
+        "kgen: 1 error in 1 file\n",
+    )
+    assert os.listdir(outside) == []
+
+
 def test_init_in_the_current_folder_says_no_cd(tmp_path: Path, run_kgen: RunKgen):
     made = run_kgen("init", cwd=tmp_path)
     assert made.err.splitlines()[-1] == (

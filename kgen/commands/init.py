@@ -10,7 +10,12 @@ from pathlib import Path
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, Outcome, listed
 from kgen.commands.outcome import report as report_problems
 from kgen.errors import Problem, UsageError, printable
-from kgen.output.generated import stale_files, unwritable, write_files
+from kgen.output.generated import (
+    link_problem,
+    stale_files,
+    unwritable,
+    write_files,
+)
 from kgen.scaffold.project import (
     existing,
     gitignore,
@@ -27,7 +32,15 @@ def init(options: Options, folder: Path, *, force: bool) -> int:
     # The schemas come last: building them is most of init's time, and a place kgen
     # cannot write to is refused before any of it.
     files = scaffold(folder)
-    _, problems = stale_files({**files, folder / ".gitignore": ""}, root=folder)
+    # The project folder named on the command line, and the folders on its way inside
+    # the current one, are never a link either: a link planted there sends the whole
+    # project elsewhere.
+    linked = link_problem(folder, Path("."))
+    _, problems = (
+        (None, [linked])
+        if linked is not None
+        else stale_files({**files, folder / ".gitignore": ""}, root=folder)
+    )
     made: list[Path] = []
     try:
         if not problems:

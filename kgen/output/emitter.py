@@ -27,6 +27,9 @@ _AMBIGUOUS = re.compile(
     re.VERBOSE,
 )
 
+# What YAML also takes for a line break (NEL, LINE and PARAGRAPH SEPARATOR).
+_OTHER_BREAKS = re.compile("[\x85\u2028\u2029]")
+
 
 @functools.cache
 def pyyaml() -> tuple[Any, type[yaml.CSafeDumper]]:
@@ -42,6 +45,11 @@ def pyyaml() -> tuple[Any, type[yaml.CSafeDumper]]:
             return True
 
     def represent_str(dumper: Dumper, value: str) -> yaml.ScalarNode:
+        if _OTHER_BREAKS.search(value):
+            # Escaped (\N, \L, \P) on one line: written as they are, they fold a
+            # quoted scalar over lines (a key written so is no YAML at all), and no
+            # reader that keeps line numbers (kgen's own) takes them.
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
         if "\n" in value:
             return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
         if _AMBIGUOUS.match(value):

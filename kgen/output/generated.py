@@ -204,6 +204,13 @@ def link_on_the_way(path: Path, root: Path) -> Path | None:
     return None
 
 
+def link_problem(path: Path, root: Path) -> Problem | None:
+    """The problem of a `path` that is a symbolic link or lies below one inside
+    `root`, or None."""
+    linked = link_on_the_way(path, root)
+    return None if linked is None else _linked(linked)
+
+
 def _linked(path: Path) -> Problem:
     return Problem(
         f"{path.as_posix()} is a symbolic link; kgen does not write through links",

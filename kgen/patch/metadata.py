@@ -11,11 +11,8 @@ from typing import Any
 from kgen.check.trace import patch_at
 from kgen.errors import DataPath, Problem, value_in
 from kgen.render.base import Manifest
-from kgen.spec.fields import (
-    annotations_size_problem,
-    label_key_problem,
-    label_value_problem,
-)
+from kgen.resources.metadata import entry_problems
+from kgen.spec.fields import annotations_size_problem
 
 _MAPS = ("labels", "annotations")
 
@@ -47,11 +44,8 @@ def _entry(
     key = str(path[-1])
     if key not in entries:
         return []
-    found = _problems(manifest, path, label_key_problem(key))
-    value = entries[key]
-    if path[-2] == "labels" and isinstance(value, str):
-        found += _problems(manifest, path, label_value_problem(value))
-    return found
+    found = entry_problems(manifest.body, path, entries[key], at_key=False)
+    return [patch_at(manifest, path, problem) for problem in found]
 
 
 def _problems(manifest: Manifest, path: DataPath, message: str | None) -> list[Problem]:

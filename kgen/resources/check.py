@@ -7,11 +7,12 @@ docs/guarantees.md)."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from kgen.check import core
-from kgen.errors import Problem, unquoted
+from kgen.errors import Problem, shortened, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
 from kgen.spec.fields import dns_subdomain_problem
@@ -119,6 +120,7 @@ def check_object(
     definition = core_kinds(version).get((api, kind))
     if definition is not None:
         found = core.check_object(data, definition, path=(), version=version)
+        found += _config_keys(data) if kind == "ConfigMap" and not found else []
     elif (api, kind) in crds:
         found = [
             Problem(
@@ -135,6 +137,31 @@ def check_object(
         return None, problems
     namespaced = definition is None or kind not in CLUSTER_SCOPED
     return TeamObject(team, kind, name, data, namespaced), []
+
+
+# k8s.io/apimachinery IsConfigMapKey: what a ConfigMap's data keys may be (the file
+# names of a mounted ConfigMap), which no OpenAPI schema says.
+_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]{1,253}")
+
+
+def _config_keys(data: dict[str, Any]) -> list[Problem]:
+    keys = [
+        (field, key)
+        for field in ("data", "binaryData")
+        if isinstance(data.get(field), dict)
+        for key in data[field]
+        if not _CONFIG_KEY.fullmatch(str(key)) or key in (".", "..")
+    ]
+    return [
+        Problem(
+            f"'{shortened(str(key), 200)}' is not a ConfigMap key: at most 253"
+            " letters, digits, '-', '_' or '.', and not '.' or '..'",
+            "invalid-value",
+            path=(field, key),
+            at_key=True,
+        )
+        for field, key in keys
+    ]
 
 
 def _crd_message(data: dict[str, Any], error: Any) -> str:

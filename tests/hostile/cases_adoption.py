@@ -83,6 +83,16 @@ CASES: dict[str, Case] = {
         args=("flux",),
         about="a duration Flux cannot parse is refused at its line",
     ),
+    "flux-durations-past-go-int64": Case(
+        {
+            "kgen.yaml": _FLUX
+            + "  interval: 2562048h\n"
+            + f"  timeout: 1{'0' * 30}h{'0' * 10_000}m\n"
+        },
+        args=("flux",),
+        about="a duration past time.Duration's int64 nanoseconds, which Go's parser"
+        " and so the API server refuse, is refused at its line, however many digits",
+    ),
     "argocd-environment-without-namespace": Case(
         {
             "kgen.yaml": "environments:\n  dev: [v1]\n"

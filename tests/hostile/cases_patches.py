@@ -118,4 +118,13 @@ CASES: dict[str, Case] = {
         ),
         about="only $patch directives; anything else is refused, not ignored",
     ),
+    "patches-metadata-quoted-short-and-masked": Case(
+        _patched(
+            "  - merge:\n      metadata:\n"
+            f"        annotations: {{'{'y' * 1_000}': x}}\n"
+            f"        labels: {{team: '{'q' * 1_000}', db-password: 'hunter2 not shown'}}\n"
+        ),
+        about="a label or annotation a patch writes is quoted as the spec's is: cut"
+        " short, and never under a secret's name",
+    ),
 }

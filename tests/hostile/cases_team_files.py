@@ -120,4 +120,33 @@ CASES: dict[str, Case] = {
         expected_exit=0,
         about="neither the job nor the clashing object is named: out of scope",
     ),
+    "resources-metadata-the-api-server-refuses": Case(
+        {
+            "kgen.yaml": PROJECT,
+            "crds/one.yaml": _crd("a.example.com", "Widget", "widgets"),
+            "crds/two.yaml": _crd("b.example.com", "Gadget", "gadgets"),
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: settings\n"
+            "  labels: {'team name': 'vision team', db-password: 'not a label'}\n"
+            '  annotations: {"a\\u2028b": x, ok.example.com/fine: y}\n'
+            "data: {a: b}\n",
+            "resources/dev/widget.yaml": "apiVersion: a.example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, labels: {count: 5}}\n"
+            "spec: {template: {metadata: {labels: {" + "z" * 300 + ": x}}}}\n",
+        },
+        about="a team object's label and annotation keys and label values, its own and"
+        " a template's, are held to the API server's rules as a job's are: quoted short,"
+        " never a secret's value; a value that is no string refused where a CRD leaves"
+        " metadata untyped",
+    ),
+    "resources-configmap-keys-the-api-server-refuses": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: settings}\n"
+            "data: {ok.conf: a, 'a b': b, '..': c, ../escape: d}\n"
+            f"binaryData: {{'{'k' * 300}': aGk=}}\n",
+        },
+        about="a ConfigMap's keys are its file names when mounted: the API server"
+        " refuses one outside [-._a-zA-Z0-9], '.' and '..', and so does kgen, at the key",
+    ),
 }
