@@ -99,7 +99,11 @@ class EnvelopePart(Protocol):
 
 class ImporterPart(Protocol):
     def read_fields(
-        self, spec: dict[str, Any], target: str, out: dict[str, Any]
+        self,
+        spec: dict[str, Any],
+        target: str,
+        out: dict[str, Any],
+        notes: list[Problem],
     ) -> dict[str, Any]: ...
 
 

@@ -10,7 +10,7 @@ dropped silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -166,9 +166,11 @@ def _import_document(
         entry |= _role_overrides(shared, pod or {})
         out["roles"][role.lower()] = entry
     out |= _run_policy(reader, spec_in, target, kind, roles)
-    out |= kind.read_fields(spec_in, target, out)
+    notes: list[Problem] = []  # what the spec cannot keep, at paths of `given`
+    out |= kind.read_fields(spec_in, target, out, notes)
     if own is not None:
-        out |= own.read_fields(source, target, out)
+        out |= own.read_fields(source, target, out, notes)
+    problems += [_placed(given, note) for note in notes]
     env = (target, meta.get("namespace"))
     out, board = fold_board(out, boards.of(given, out["name"]), env)
     others = beside(claim_docs, doc) | {
@@ -180,6 +182,11 @@ def _import_document(
     result.kept += count
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
     boards.folded |= {id(d) for d in board}  # rendered by the job, not beside it
+
+
+def _placed(doc: Document, note: Problem) -> Problem:
+    origin = doc.origin(note.path)
+    return replace(note, file=doc.file, line=origin.key_line, column=origin.key_column)
 
 
 def _kind_target(

@@ -13,7 +13,7 @@ in modules the record imports on first use, named by their job:
   each on the environment's operator release;
 - `rules.py`: `RULES`, its own rules over a validated spec;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
-- `importer.py`: `read_fields(spec, target, out)`, its own fields of an existing object.
+- `importer.py`: `read_fields(spec, target, out, notes)`, its own fields of an object;
 - `view.py` (only a kind without replica specs): `replica_view(doc, kind, as_kind)`, an
   object of it as the replica-spec job it renders from, for import;
 - `sections.py` (only a kind that declares `sections`): `foreign_sections(data, target)`,
@@ -54,6 +54,8 @@ if TYPE_CHECKING:
     from kgen.rules.context import Rule
     from kgen.spec.job import JobSpec
 
+    Data = dict[str, Any]  # an object or spec as import reads it
+    Notes = list[Problem]  # what import cannot keep of an object, at its paths
 
 _PARTS: dict[str, ModuleType] = {}
 
@@ -267,10 +269,8 @@ class Kind:
         fields: dict[str, Any] = self._part("envelope").fields(target)
         return fields
 
-    def read_fields(
-        self, spec: dict[str, Any], target: str, out: dict[str, Any]
-    ) -> dict[str, Any]:
-        fields: dict[str, Any] = self._part("importer").read_fields(spec, target, out)
+    def read_fields(self, spec: Data, target: str, out: Data, notes: Notes) -> Data:
+        fields: Data = self._part("importer").read_fields(spec, target, out, notes)
         return fields
 
     def spec_path(self, out: DataPath) -> DataPath:

@@ -71,7 +71,7 @@ def _sections() -> list[Section]:
             (
                 f"jobs/<name>.yaml ({k.framework} as a {k.kind} only)",
                 k.model(),
-                tuple(KINDS[k.framework].model().model_fields),
+                _inherited(k.model(), KINDS[k.framework].model()),
             )
             for k in TARGET_KINDS
         ),
@@ -106,6 +106,13 @@ def _sections() -> list[Section]:
         ("kgen.yaml flux", FluxSettings, ()),
         ("kgen.yaml flux.sourceRef", SourceRef, ()),
     ]
+
+
+def _inherited(model: type[BaseModel], base: type[BaseModel]) -> tuple[str, ...]:
+    """The fields `model` takes from `base` as they are: those it declares again (a
+    TrainJob's optional image) belong in its own section."""
+    own = vars(model).get("__annotations__", {})
+    return tuple(name for name in base.model_fields if name not in own)
 
 
 SECTIONS: list[Section] = _sections()

@@ -19,7 +19,7 @@ class RoleSettings(NamedTuple):
     dataclass's methods were compiled from source at import (this one's, 0.7% of a
     one-spec validate)."""
 
-    image: str
+    image: str | None  # None only for a TrainJob: the runtime's image runs
     command: list[str] | None
     args: list[str] | None
     env: list[EnvVar]

@@ -45,11 +45,18 @@ _RULES = [
         "The `status` of an object read from a cluster, and the metadata the API server sets (`uid`, `resourceVersion`, `creationTimestamp`, `managedFields`, ...): no manifest sets them, so the import leaves them out and says where they were.",
     ),
     rule(
+        "import-default-differs",
+        "warning",
+        False,
+        "A default of an imported job that kgen's spec does not keep",
+        "A field the imported object leaves to its operator or runtime, whose default there is not what kgen renders without it, and which the spec cannot say as it was: the process count of a PyTorchJob (training-operator 1.7 and later) or of a TrainJob on the torch runtime, torchrun's `auto`, on pods without GPUs where the command starts torchrun (one process per CPU core of the node: kgen renders 1, and refuses `auto` there, `nproc-auto-on-cpu`; without torchrun nothing reads the count), or the numProcPerNode of a runtime kgen does not know. The import names the job's line; set the field to what each pod should start.",
+    ),
+    rule(
         "import-unchecked",
         "warning",
         False,
         "An imported object kgen import could not check",
-        "The spec import wrote does not validate (a TrainJob without a trainer image), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. A Kubeflow Tensorboard that no imported job renders is named and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list (`resource-unknown-kind`). Import it with its job, or list the CRD under kgen.yaml `crds:` and copy the object into `resources/`.",
+        "The spec import wrote does not validate (a value the job spec refuses), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. A Kubeflow Tensorboard that no imported job renders is named and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list (`resource-unknown-kind`). Import it with its job, or list the CRD under kgen.yaml `crds:` and copy the object into `resources/`.",
     ),
     rule(
         "job-changed-in-place",

@@ -21,7 +21,10 @@ from kgen.spec.validate import gpu_hint
 
 @reads("image", "roles")
 def _image_pinned(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
-    images: list[tuple[str, DataPath]] = [(spec.image, ("image",))]
+    # A TrainJob may leave its image to the runtime, which pins its own.
+    images: list[tuple[str, DataPath]] = (
+        [(spec.image, ("image",))] if spec.image else []
+    )
     images += [
         (r.image, ("roles", name, "image")) for name, r in role_items(spec) if r.image
     ]

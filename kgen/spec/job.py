@@ -78,7 +78,7 @@ class JobSpec(SpecModel):
         examples=[{"sidecar.istio.io/inject": "false"}],
     )
     image: Image = Field(
-        description="The training image.",
+        description="The training image. A TrainJob may leave it out (its own section below).",
         examples=["docker.io/pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime"],
     )
     image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | None = Field(

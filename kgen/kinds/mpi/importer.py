@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgen.errors import Problem
 from kgen.kinds.mpi import KIND, V2
 from kgen.kinds.mpi.render import V2_DEFAULTS, V2_LAUNCHER_RESTART
 
@@ -11,7 +12,7 @@ _V2_FIELDS = {key: default for key, _, default in V2_DEFAULTS}
 
 
 def read_fields(
-    spec: dict[str, Any], target: str, out: dict[str, Any]
+    spec: dict[str, Any], target: str, out: dict[str, Any], notes: list[Problem]
 ) -> dict[str, Any]:
     """slotsPerWorker as it is; mpi-operator's fields where they are not its defaults;
     and the launcher's restart policy, whose default differs on mpi-operator."""

@@ -14,6 +14,9 @@ from kgen.kinds.targets import MPI_OPERATOR, TARGETS, TRAINER_TARGETS, targets_w
 # (kubeflow-api.md §1; the 1.6 CRDs have no nprocPerNode).
 ELASTIC = targets_with("elasticPolicy")
 NPROC = targets_with("nprocPerNode")
+# What starts torchrun, which reads PET_NPROC_PER_NODE: the command itself, or
+# Python's module of it.
+TORCHRUN = ("torchrun", "torch.distributed.run", "torch.distributed.launch")
 # Worker-only jobs need training-operator 1.4 or later (trainer#1762).
 WORKER_ONLY = targets_with("worker-only")
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgen.errors import Problem
+
 
 def read_fields(
-    spec: dict[str, Any], target: str, out: dict[str, Any]
+    spec: dict[str, Any], target: str, out: dict[str, Any], notes: list[Problem]
 ) -> dict[str, Any]:
     """successPolicy and enableDynamicWorker as they are."""
     return {

@@ -5,6 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgen.errors import Problem
+from kgen.kinds.pytorch.importer import (
+    auto_on_cpu,
+    default_nproc,
+    gpus,
+    runs_torchrun,
+)
 from kgen.kinds.trainer import CONTROLLER, RUNTIMES
 
 # Where each release keeps the pod template of the runtime's `node` job, under spec
@@ -24,11 +31,24 @@ PATCHED_POD: tuple[str | int, ...] = (
 )
 
 
+# The numProcPerNode each ClusterTrainingRuntime Kubeflow installs gives a TrainJob
+# that leaves it out (kubeflow/trainer@v2.3.0 manifests/base/runtimes/: the torch
+# runtime's `auto`, written out at v2.1.0 and the API's default since v2.2; the MPI
+# runtimes' mlPolicy.mpi.numProcPerNode).
+RUNTIME_NPROC = {
+    "torch-distributed": "auto",
+    "deepspeed-distributed": "1",
+    "mlx-distributed": "1",
+}
+
+
 def read_fields(
-    spec: dict[str, Any], target: str, out: dict[str, Any]
+    spec: dict[str, Any], target: str, out: dict[str, Any], notes: list[Problem]
 ) -> dict[str, Any]:
-    """runtimeRef unless it is the framework's default, numProcPerNode, the
-    initializers, suspend and managedBy unless they are the defaults."""
+    """runtimeRef unless it is the framework's default, numProcPerNode (the runtime's
+    where the TrainJob leaves it out and kgen's default differs, or a note where the
+    spec cannot say it), the initializers, suspend and managedBy unless they are the
+    defaults."""
     section: dict[str, Any] = {}
     ref = _mapping(spec.get("runtimeRef"))
     kind = ref.get("kind") or "ClusterTrainingRuntime"
@@ -37,9 +57,14 @@ def read_fields(
         section["runtimeRef"] = {"name": ref["name"]} | (
             {"kind": kind} if kind != "ClusterTrainingRuntime" else {}
         )
-    trainer = _mapping(spec.get("trainer"))
-    if trainer.get("numProcPerNode") is not None:
-        section["numProcPerNode"] = trainer["numProcPerNode"]
+    nproc = _mapping(spec.get("trainer")).get("numProcPerNode")
+    if nproc is not None:
+        section["numProcPerNode"] = nproc
+    else:  # the runtime's
+        name = ref.get("name") or default
+        runtime = RUNTIME_NPROC.get(name) if kind == "ClusterTrainingRuntime" else None
+        section |= _runtime_nproc(runtime, out)
+        notes += _left_to_runtime(name, runtime, out)
     initializer = _initializer(spec.get("initializer"))
     if initializer:
         section["initializer"] = initializer
@@ -48,6 +73,38 @@ def read_fields(
     if spec.get("managedBy") not in (None, CONTROLLER):
         section["managedBy"] = spec["managedBy"]
     return {"trainJob": section} if section else {}
+
+
+def _runtime_nproc(runtime: str | None, out: dict[str, Any]) -> dict[str, Any]:
+    """The runtime's number where kgen's default would differ (an MPI runtime's 1
+    slot on GPU nodes): written out, the hostfile keeps its slots."""
+    if runtime is None or not runtime.isdigit() or runtime == default_nproc(out):
+        return {}
+    return {"numProcPerNode": int(runtime)}
+
+
+def _left_to_runtime(
+    name: str, runtime: str | None, out: dict[str, Any]
+) -> list[Problem]:
+    """What the spec cannot say of a count the TrainJob left to its runtime: torchrun's
+    auto on nodes without GPUs, or the count of a runtime kgen does not know."""
+    where = ("spec", "trainer")
+    if runtime == "auto":
+        if gpus(out) or not runs_torchrun(out):  # auto is the GPUs; or unread
+            return []
+        return [auto_on_cpu(where, "trainJob.numProcPerNode", f"the runtime {name}")]
+    if runtime is not None:
+        return []
+    return [
+        Problem(
+            f"numProcPerNode is left to the runtime {name}, whose default kgen cannot"
+            f" read; kgen renders {default_nproc(out)}",
+            "import-default-differs",
+            path=where,
+            hint="set trainJob.numProcPerNode to the runtime's mlPolicy numProcPerNode",
+            severity="warning",
+        )
+    ]
 
 
 def _mapping(value: Any) -> dict[str, Any]:

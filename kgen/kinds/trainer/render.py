@@ -82,7 +82,8 @@ def _source(source: StorageSource) -> dict[str, Any]:
 def _trainer(
     job: TrainJobSpec, settings: RoleSettings, target: ApiTarget
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {"image": settings.image}
+    # Left out, the runtime's trainer node keeps its own image.
+    out: dict[str, Any] = {} if settings.image is None else {"image": settings.image}
     if settings.command is not None:
         out["command"] = list(settings.command)
     if settings.args is not None:

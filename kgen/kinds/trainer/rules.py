@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kgen.errors import Problem
+from kgen.kinds.pytorch import TORCHRUN
 from kgen.kinds.trainer import INSTALLED_RUNTIMES, LAUNCHER, NODE, RUNTIMES
 from kgen.kinds.trainer.policy import (
     installed_policy,
@@ -31,8 +32,6 @@ RESERVED_ENV = (
     "PET_MASTER_ADDR",
     "PET_MASTER_PORT",
 )
-# What starts torchrun: the command itself, or Python's module of it.
-_TORCHRUN = ("torchrun", "torch.distributed.run", "torch.distributed.launch")
 
 
 @reads("roles")
@@ -67,7 +66,7 @@ def _torchrun(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if policy(job) != "torch":  # an MPI launcher runs mpirun or deepspeed
         return
     words = [*(job.command or []), *(job.args or [])]
-    if any(name in word for word in words for name in _TORCHRUN):
+    if any(name in word for word in words for name in TORCHRUN):
         return
     yield Problem(
         "the torch runtime sets no MASTER_ADDR, RANK or WORLD_SIZE: without torchrun every node trains alone",

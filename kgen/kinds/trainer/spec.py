@@ -13,7 +13,7 @@ from kgen.kinds.pytorch.spec import NprocPerNode, PyTorchJobSpec, PyTorchRoles
 from kgen.kinds.pytorch.spec import scale_limit as scale_limit
 from kgen.kinds.trainer import CONTROLLER, MULTIKUEUE
 from kgen.spec.base import SpecModel
-from kgen.spec.fields import ObjectName, checked
+from kgen.spec.fields import Image, ObjectName, checked
 from kgen.spec.job import JobSpec
 
 # kubeflow/trainer@v2.3.0 trainjob_types.go: StorageURI's CEL rule and MaxLength.
@@ -116,6 +116,15 @@ class TrainJobSection(SpecModel):
 
 class TrainJobSpec(PyTorchJobSpec):
     """A PyTorch job rendered as a TrainJob."""
+
+    # A TrainJob without trainer.image runs the runtime's trainer node's image
+    # (kubeflow/trainer@v2.3.0: examples/yaml/basic/01-hello-world.yaml); every other
+    # kind has no such default and requires it (kgen.spec.job).
+    image: Image | None = Field(  # type: ignore[assignment]
+        None,
+        description="The training image. A TrainJob may leave it out: the runtime's trainer node's image runs.",
+        examples=["docker.io/pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime"],
+    )
 
     train_job: TrainJobSection = Field(
         TrainJobSection.model_construct(),
