@@ -82,6 +82,24 @@ def test_a_jobs_tensorboard_comes_back_as_its_section(
     assert _bodies(out) == _bodies(root)
 
 
+def test_a_run_comes_back_as_its_job_and_run_id_with_its_tensorboard(
+    tmp_path: Path, run_kgen: RunKgen
+) -> None:
+    # A job with a runId renders as <name>-<runId>, labelled kgen.io/job: <name>; its
+    # TensorBoard and claims go by the name. Import read the run's name as the job's,
+    # so the TensorBoard stayed beside the jobs and the claim was renamed.
+    spec = yaml.safe_load(JOB) | {"tensorboard": KUBEFLOW, "runId": "r7"}
+    write_tree(tmp_path, {**PROJECT, "jobs/tf.yaml": yaml.safe_dump(spec)})
+    assert run_kgen("build", cwd=tmp_path).code == 0
+    assert (tmp_path / "manifests/prod/tf-r7.tfjob.yaml").exists()
+    err, out = _import(tmp_path, run_kgen)
+    assert "beside them" not in err
+    back = yaml.safe_load((out / "jobs" / "tf.yaml").read_text())
+    assert (back["name"], back["runId"], back["tensorboard"]) == ("tf", "r7", KUBEFLOW)
+    assert "patches" not in back
+    assert _bodies(out) == _bodies(tmp_path)
+
+
 def test_what_the_section_cannot_say_is_kept_as_a_patch(
     tmp_path: Path, run_kgen: RunKgen
 ) -> None:

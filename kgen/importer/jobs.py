@@ -10,6 +10,7 @@ dropped silently.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,9 @@ from kgen.kinds.targets import (
     target_of_manifest,
 )
 from kgen.load.document import Document
+from kgen.render.job import JOB_LABEL
 from kgen.render.kueue import QUEUE_LABEL
+from kgen.spec.job import RUN_ID_LENGTH, RUN_ID_PATTERN
 
 
 @dataclass
@@ -104,6 +107,21 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     return result
 
 
+RUN_ID = re.compile(RUN_ID_PATTERN)
+
+
+def _run_name(meta: dict[str, Any]) -> dict[str, str]:
+    """The job's name, and the run id kgen appended to it (`<name>-<runId>`, the
+    name in the `kgen.io/job` label): its TensorBoard and claims go by the name."""
+    name = meta["name"]
+    job = (meta.get("labels") or {}).get(JOB_LABEL)
+    if isinstance(job, str) and RUN_ID.fullmatch(job) and name.startswith(f"{job}-"):
+        run_id = name[len(job) + 1 :]
+        if len(run_id) <= RUN_ID_LENGTH and RUN_ID.fullmatch(run_id):
+            return {"name": job, "runId": run_id}
+    return {"name": name}
+
+
 def _import_document(
     doc: Document,
     result: ImportResult,
@@ -135,16 +153,13 @@ def _import_document(
     spec_in = data.get("spec") or {}
     queued = QUEUE_LABEL in ((data.get("metadata") or {}).get("labels") or {})
     target = _kind_target(kind, data["apiVersion"], source, queued=queued)
-    out: dict[str, Any] = {
-        "name": data["metadata"]["name"],
-        "framework": kind.framework,
-    }
-    out["image"] = ""  # filled from the pods below; keeps the usual key order
     meta = data.get("metadata") or {}
+    out: dict[str, Any] = {**_run_name(meta), "framework": kind.framework}
+    out["image"] = ""  # filled from the pods below; keeps the usual key order
     labels = {
         k: v
         for k, v in (meta.get("labels") or {}).items()
-        if k not in ("app.kubernetes.io/managed-by", "kgen.io/job")
+        if k not in ("app.kubernetes.io/managed-by", JOB_LABEL)
     }
     if labels:
         out["labels"] = labels

@@ -38,7 +38,9 @@ __all__ = ["JobSpec", "Role", "framework_field", "role_field", "role_items"]
 if TYPE_CHECKING:
     from kgen.kinds.base import Kind, RoleDef
 
-RunId = Annotated[str, Field(pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", max_length=20)]
+RUN_ID_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+RUN_ID_LENGTH = 20
+RunId = Annotated[str, Field(pattern=RUN_ID_PATTERN, max_length=RUN_ID_LENGTH)]
 
 
 class JobSpec(SpecModel):
