@@ -35,7 +35,7 @@ _RULES = [
         "warning",
         False,
         "A field kgen import kept as a patch",
-        "A field of an imported job that no job spec field says (a pod's `enableServiceLinks`, a container's `stdin`): the import renders the spec it wrote, compares it with the input object and keeps what the render lacks in the spec's `patches:` (a strategic merge), so `kgen build` gives the same object back. Each field is named at its line; move it to a spec field where there is one.",
+        "A field of an imported job that no job spec field says (a pod's `enableServiceLinks`, a container's `stdin`): the import renders the spec it wrote, compares it with the input object and keeps what the render lacks in the spec's `patches:` (a strategic merge), so `kgen build` gives the same object back. Each field is named at its line; move it to a spec field where there is one. The name of an MPIJob's container is kept without a warning: both its operators take the first container whatever its name.",
     ),
     rule(
         "import-dropped",
