@@ -336,8 +336,8 @@ def test_what_a_patch_cannot_give_back_stays_an_error(
     result = _import(tmp_path, run_kgen, {"job.yaml": other}, "job.yaml")
     assert result.code == 1
     assert result.err.startswith(
-        "job.yaml:28:11: error: cannot import Worker without a container named pytorch: kgen has no equivalent (import-unsupported)\n"
-        "    hint: add it by hand after import, or leave it out\n"
+        "job.yaml:28:11: error: cannot import Worker without a container named pytorch: its operator rejects the job (training-operator requires a container named pytorch in every replica type) (import-unsupported)\n"
+        "    hint: name the role's main container pytorch, then import again\n"
         f"job.yaml:28:11: error: cannot keep what this PyTorchJob mnist has beyond the spec as a patch: the patched render still differs at {WORKER}.containers (import-unsupported)\n"
         "    hint: add it by hand after import, or leave it out\n"
     ), result.err

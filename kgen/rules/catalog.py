@@ -28,7 +28,7 @@ _RULES = [
         "error",
         False,
         "Something kgen import cannot express",
-        "An object kgen import cannot turn into a job (no name, an apiVersion kgen does not render, a role without its container), or fields no spec field says that a patch would not give back either (a container kgen renders that the input lacks, more values than a patch may add, nesting deeper than a spec may have): the import says where, so nothing is dropped silently. What a patch gives back is kept as one (`import-as-patch`).",
+        "An object kgen import cannot turn into a job (no name, an apiVersion kgen does not render, a role without the container its operator looks up by name, which the operator itself rejects), or fields no spec field says that a patch would not give back either (a container kgen renders that the input lacks, more values than a patch may add, nesting deeper than a spec may have): the import says where, so nothing is dropped silently. What a patch gives back is kept as one (`import-as-patch`).",
     ),
     rule(
         "import-as-patch",
