@@ -587,6 +587,53 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
     assert "- settings.configmap.yaml" in (built / "kustomization.yaml").read_text()
 
 
+# Beside TrainJobs, the runtimes they name (kubeflow/trainer@v2.3.0
+# manifests/base/runtimes: ClusterTrainingRuntime; TrainingRuntime, namespaced).
+RUNTIMES = """\
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata: {name: team-torch}
+spec: {mlPolicy: {numNodes: 1, torch: {numProcPerNode: 1}}}
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: team-torch-ns, namespace: NS}
+spec: {mlPolicy: {numNodes: 1, torch: {numProcPerNode: 1}}}
+"""
+
+
+def test_objects_of_a_crds_kind_are_named_at_import_not_a_failed_build(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """In resources/ they failed the imported project's first build
+    (resource-unknown-kind): the build checks such a kind only against its CRD."""
+    (tmp_path / "job.yaml").write_text(
+        IMPORTED_JOB.replace("NS", "ml") + RUNTIMES.replace("NS", "ml")
+    )
+    result = run_kgen("import", "job.yaml", "--out", "p", cwd=tmp_path)
+    hint = (
+        "    hint: list its CustomResourceDefinition under kgen.yaml crds: and copy the"
+        " object into resources/\n"
+    )
+    line = len(IMPORTED_JOB.splitlines()) + 3
+    assert (result.code, result.err) == (
+        0,
+        f"job.yaml:{line}:7: warning: ClusterTrainingRuntime team-torch: kgen build"
+        " checks a ClusterTrainingRuntime of trainer.kubeflow.org/v1alpha1 only against"
+        " its CRD, which the imported project does not list; not imported"
+        " (import-unchecked)\n"
+        + hint
+        + f"job.yaml:{line + 5}:7: warning: TrainingRuntime team-torch-ns: kgen build"
+        " checks a TrainingRuntime of trainer.kubeflow.org/v1alpha1 only against its"
+        " CRD, which the imported project does not list; not imported"
+        " (import-unchecked)\n" + hint + "kgen: 2 warnings in 1 file\n"
+        "kgen: imported 1 job into p/ (3 files); run `kgen build -C p`\n",
+    )
+    assert not (tmp_path / "p" / "resources").exists()
+    assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
+
+
 IMPORTED_JOB = """\
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob

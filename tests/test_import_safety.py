@@ -103,8 +103,9 @@ def test_an_error_in_a_job_it_imports_writes_nothing(
         1,
         "",
         "in/a.yaml:4:70: error: cannot import Master without a container named"
-        " pytorch: kgen has no equivalent (import-unsupported)\n"
-        "    hint: add it by hand after import, or leave it out\n"
+        " pytorch: its operator rejects the job (training-operator requires a"
+        " container named pytorch in every replica type) (import-unsupported)\n"
+        "    hint: name the role's main container pytorch, then import again\n"
         "kgen: 1 error in 1 file\n"
         "kgen: nothing written to imp/: an import with errors writes no project\n",
     )

@@ -143,8 +143,14 @@ def test_a_tensorboard_of_no_imported_job_is_named_not_written(
     err, out = _import(root, run_kgen)
     assert (
         "manifests/prod/tf-tensorboard.tensorboard.yaml:5:7: warning: Tensorboard"
-        " eval-tensorboard is no TensorBoard an imported job renders, and kgen build"
-        " checks a Tensorboard only against its CRD; not imported (import-unchecked)"
+        " eval-tensorboard: kgen build checks a Tensorboard of"
+        " tensorboard.kubeflow.org/v1alpha1"
+        " only against its CRD, which the imported project does not list; not"
+        " imported"
+        " (import-unchecked)\n"
+        "    hint: import it with the job whose tensorboard: renders it, or list its"
+        " CustomResourceDefinition under kgen.yaml crds: and copy the object into"
+        " resources/\n"
     ) in err
     assert "beside them" not in err
     assert not (out / "resources").exists()

@@ -1,7 +1,10 @@
 """`kgen import`, the objects beside the jobs (issue 18): a ConfigMap, Namespace or
 ResourceQuota becomes a file of `resources/` (an environment's, or shared when every
 environment has the same one), a Secret and a kustomization are reported, so nothing
-vanishes from the import silently."""
+vanishes from the import silently. An object of a kind a CRD defines (a Kubeflow
+Tensorboard, a ClusterTrainingRuntime) is named and left out: the build checks such a
+kind only against its CRD (kgen.resources.check), which an imported project does not
+list, so in resources/ it would fail the project's first build."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kgen.errors import Problem
+from kgen.errors import Problem, printable
 from kgen.load.document import Document
 from kgen.spec.fields import dns_subdomain_problem
 
@@ -30,7 +33,11 @@ class Beside:
     body: dict[str, Any]
 
 
-def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
+def beside_object(
+    doc: Document, problems: list[Problem], *, instead: str = ""
+) -> Beside | None:
+    """The object for resources/, or None with the problem that says why not (`instead`:
+    what else the user may do with an object of a CRD's kind, first in the hint)."""
     data = doc.data
     if not isinstance(data, dict):
         return None
@@ -72,7 +79,32 @@ def beside_object(doc: Document, problems: list[Problem]) -> Beside | None:
         )
         return None
     assert isinstance(name, str)
+    if not _core_kind(str(data["apiVersion"]), kind):
+        problems.append(_of_a_crd(doc, kind, name, instead))
+        return None
     return Beside(doc.file, kind, name, data)
+
+
+def _core_kind(api: str, kind: str) -> bool:
+    """A kind the build checks without a CRD, for the Kubernetes version an imported
+    project's kgen.yaml leaves at its default."""
+    from kgen.check.core import DEFAULT_KUBERNETES_VERSION
+    from kgen.resources.check import core_kinds
+
+    return (api, kind) in core_kinds(DEFAULT_KUBERNETES_VERSION)
+
+
+def _of_a_crd(doc: Document, kind: str, name: str, instead: str) -> Problem:
+    api = printable(str(doc.data["apiVersion"]))
+    return doc.problem_at(
+        ("kind",),
+        f"{kind} {printable(name)}: kgen build checks a {kind} of {api} only against"
+        " its CRD, which the imported project does not list; not imported",
+        "import-unchecked",
+        hint=f"{instead}list its CustomResourceDefinition under kgen.yaml crds: and copy"
+        " the object into resources/",
+        severity="warning",
+    )
 
 
 def _listed(resources: Any) -> str:

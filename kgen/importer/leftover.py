@@ -64,7 +64,9 @@ def kept_as_patches(
         message = f"{what} was not compared with its render, as the imported spec does not validate: fields no spec field says may be missing"
         hint = "run `kgen validate` on the imported project, fix the input and import again"
         return [], [*problems, _problem(doc, (), message, "import-unchecked", hint)], 0
-    patches, problems, count = _kept_for(doc, rendered[0], None, problems)
+    patches, problems, count = _kept_for(
+        doc, rendered[0], None, problems, by_position=_by_position(spec, env[0])
+    )
     for body in rendered[1:]:
         target = {"kind": str(body.get("kind")), "name": body["metadata"]["name"]}
         other = (beside or {}).get((target["kind"], target["name"]))
@@ -76,6 +78,13 @@ def kept_as_patches(
     return patches, problems, count
 
 
+def _by_position(spec: dict[str, Any], target: str) -> bool:
+    """Whether the job's operator takes its pods' first container whatever its name."""
+    from kgen.kinds import kind_for
+
+    return kind_for(spec["framework"], target).first_container
+
+
 def _what(data: dict[str, Any]) -> str:
     return f"{data.get('kind')} {printable(str(data['metadata']['name']))}"
 
@@ -85,9 +94,13 @@ def _kept_for(
     rendered: dict[str, Any],
     target: dict[str, str] | None,
     problems: list[Problem],
+    *,
+    by_position: bool = False,
 ) -> tuple[list[dict[str, Any]], list[Problem], int]:
     """The patches that keep what `doc`'s object has beyond `rendered` (the object
-    `target` selects; the job's own without one)."""
+    `target` selects; the job's own without one). With `by_position` (an operator that
+    takes the first container whatever its name), that container's own name is kept
+    without a word: the name makes no difference to the job."""
     data, what = doc.data, _what(doc.data)
     leftover = Leftover()
     given = _comparable(data)
@@ -104,7 +117,8 @@ def _kept_for(
         problem = _problem(doc, at, message, "import-unsupported", hint)
         return [], [*problems, problem], 0
     problems = [p for p in problems if not _kept(p, leftover.places)]
-    for path in leftover.places[:MAX_REPORTED]:
+    places = [p for p in leftover.places if not (by_position and _first_name(p))]
+    for path in places[:MAX_REPORTED]:
         problems.append(
             _problem(
                 doc,
@@ -114,12 +128,12 @@ def _kept_for(
                 "kgen build renders it through `patches:` (docs/patches.md); move it to a spec field if one comes",
             )
         )
-    if len(leftover.places) > MAX_REPORTED:
-        rest = len(leftover.places) - MAX_REPORTED
+    if len(places) > MAX_REPORTED:
+        rest = len(places) - MAX_REPORTED
         problems.append(
             _problem(
                 doc,
-                leftover.places[MAX_REPORTED],
+                places[MAX_REPORTED],
                 f"{what}: {rest:,} more fields kept as a patch, from here on",
                 "import-as-patch",
                 None,
@@ -127,7 +141,13 @@ def _kept_for(
         )
     if target is not None:
         patches = [{"target": target, **patch} for patch in patches]
-    return patches, problems, len(leftover.places)
+    return patches, problems, len(places)
+
+
+def _first_name(place: DataPath) -> bool:
+    """`place` is the name of a pod's first container: a rename (kgen.importer.difference
+    names a container by the whole item otherwise)."""
+    return place[-3:] == ("containers", 0, "name")
 
 
 def keeps(doc: Document, rendered: dict[str, Any]) -> bool:

@@ -39,17 +39,23 @@ class PodReader:
     def __init__(self, doc: Document, problems: list[Problem]) -> None:
         self.doc, self.problems = doc, problems
 
-    def unsupported(self, path: DataPath, what: str) -> None:
+    def unsupported(
+        self,
+        path: DataPath,
+        what: str,
+        *,
+        why: str = "kgen has no equivalent",
+        hint: str = "add it by hand after import, or leave it out",
+    ) -> None:
         origin = self.doc.origin(path)
-        message = f"cannot import {what}: kgen has no equivalent"
         self.problems.append(
             Problem(
-                message,
+                f"cannot import {what}: {why}",
                 "import-unsupported",
                 file=origin.file,
                 line=origin.key_line,
                 column=origin.key_column,
-                hint="add it by hand after import, or leave it out",
+                hint=hint,
                 path=path,  # a patch that keeps it withdraws this (kgen.importer.leftover)
             )
         )
@@ -74,11 +80,7 @@ def pod_settings(
         None,
     )
     if main is None:
-        reader.unsupported(
-            (*base, "spec", "containers"),
-            f"{role} without a container"
-            + (f" named {container}" if container else ""),
-        )
+        _without_main(reader, (*base, "spec", "containers"), role, container)
         return None
     out: dict[str, Any] = {}
     tmeta = template.get("metadata") or {}
@@ -118,6 +120,25 @@ def pod_settings(
     )
     out |= sidecars(containers, main)
     return out
+
+
+def _without_main(
+    reader: PodReader, path: DataPath, role: str, container: str | None
+) -> None:
+    """A role without the container its operator looks up by name: the operator
+    itself refuses the job. training-operator's validation of every kind that names
+    one (pkg/webhooks/<kind>/*_webhook.go, "must have at least one container with
+    name ...", v1.8.0 to v1.9.4; the controller's xgboost_validation.go before)."""
+    if container is None:
+        reader.unsupported(path, f"{role} without a container")
+        return
+    reader.unsupported(
+        path,
+        f"{role} without a container named {container}",
+        why=f"its operator rejects the job (training-operator requires a container"
+        f" named {container} in every replica type)",
+        hint=f"name the role's main container {container}, then import again",
+    )
 
 
 def _code_sync(

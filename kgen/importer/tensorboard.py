@@ -12,7 +12,7 @@ import posixpath
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.errors import Problem, printable
+from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object, env_name
 from kgen.importer.leftover import keeps, rendered_objects
 from kgen.importer.refused import wrong_shape
@@ -170,29 +170,14 @@ def _deployment(deployment: Any, service: Any) -> dict[str, Any] | None:
 
 def loose_boards(boards: Boards, problems: list[Problem]) -> list[Beside]:
     """The TensorBoard objects no imported job renders back, as objects beside the
-    jobs; a Tensorboard among them is reported instead, since the build refuses a
-    kind it has no CRD for (resource-unknown-kind) and an import writes no CRD."""
+    jobs (a Tensorboard among them is named instead, as every object of a CRD's kind:
+    kgen.importer.beside)."""
     out = []
     for docs in boards.by_job.values():
         for doc in docs:
             if id(doc) in boards.folded:
                 continue
-            if doc.data["kind"] == "Tensorboard":
-                problems.append(_unchecked(doc))
-                continue
-            found = beside_object(doc, problems)
+            instead = "import it with the job whose tensorboard: renders it, or "
+            found = beside_object(doc, problems, instead=instead)
             out += [found] if found is not None else []
     return out
-
-
-def _unchecked(doc: Document) -> Problem:
-    name = printable(str(doc.data["metadata"]["name"]))
-    return doc.problem_at(
-        ("kind",),
-        f"Tensorboard {name} is no TensorBoard an imported job renders, and kgen build"
-        " checks a Tensorboard only against its CRD; not imported",
-        "import-unchecked",
-        hint="import it with the job whose tensorboard: renders it, or list Kubeflow's Tensorboard"
-        " CRD under kgen.yaml crds: and copy the object into resources/",
-        severity="warning",
-    )

@@ -28,14 +28,14 @@ _RULES = [
         "error",
         False,
         "Something kgen import cannot express",
-        "An object kgen import cannot turn into a job (no name, an apiVersion kgen does not render, a role without its container), or fields no spec field says that a patch would not give back either (a container kgen renders that the input lacks, more values than a patch may add, nesting deeper than a spec may have): the import says where, so nothing is dropped silently. What a patch gives back is kept as one (`import-as-patch`).",
+        "An object kgen import cannot turn into a job (no name, an apiVersion kgen does not render, a role without the container its operator looks up by name, which the operator itself rejects), or fields no spec field says that a patch would not give back either (a container kgen renders that the input lacks, more values than a patch may add, nesting deeper than a spec may have): the import says where, so nothing is dropped silently. What a patch gives back is kept as one (`import-as-patch`).",
     ),
     rule(
         "import-as-patch",
         "warning",
         False,
         "A field kgen import kept as a patch",
-        "A field of an imported job that no job spec field says (a pod's `enableServiceLinks`, a container's `stdin`): the import renders the spec it wrote, compares it with the input object and keeps what the render lacks in the spec's `patches:` (a strategic merge), so `kgen build` gives the same object back. Each field is named at its line; move it to a spec field where there is one.",
+        "A field of an imported job that no job spec field says (a pod's `enableServiceLinks`, a container's `stdin`): the import renders the spec it wrote, compares it with the input object and keeps what the render lacks in the spec's `patches:` (a strategic merge), so `kgen build` gives the same object back. Each field is named at its line; move it to a spec field where there is one. The name of an MPIJob's container is kept without a warning: both its operators take the first container whatever its name.",
     ),
     rule(
         "import-dropped",
@@ -56,7 +56,7 @@ _RULES = [
         "warning",
         False,
         "An imported object kgen import could not check",
-        "The spec import wrote does not validate (a value the job spec refuses), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. A Kubeflow Tensorboard that no imported job renders is named and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list (`resource-unknown-kind`). Import it with its job, or list the CRD under kgen.yaml `crds:` and copy the object into `resources/`.",
+        "The spec import wrote does not validate (a value the job spec refuses), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. An object beside the jobs of a kind a CRD defines (a Kubeflow Tensorboard no imported job renders, a ClusterTrainingRuntime or TrainingRuntime) is named at its line and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list, and the project's first build would fail (`resource-unknown-kind`). List the CRD under kgen.yaml `crds:` and copy the object into `resources/` (a Tensorboard: or import it with its job).",
     ),
     rule(
         "job-changed-in-place",
