@@ -203,3 +203,41 @@ def test_nulls_inside_copied_fields_import_as_left_out(
         "containers"
     ]
     assert main["env"] == [{"name": "MODE", "value": ""}]
+
+
+def _run(name: str, image: str) -> str:
+    return (
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n"
+        f"  name: {name}\n  namespace: ml\n  labels: {{kgen.io/job: tf}}\n"
+        "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+        "      template:\n        spec:\n          containers:\n"
+        f"            - {{name: pytorch, image: '{image}'}}\n"
+    )
+
+
+def test_two_runs_of_a_job_for_one_environment_are_refused(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # A namespace exported with two runs of a job: both import as job tf, and one
+    # environment renders one job of a name. Import wrote an overlay listed twice (a
+    # project that did not build), one run lost, and exited 0.
+    runs = (
+        _run("tf-r1", "r.example.com/x:1")
+        + "---\n"
+        + _run("tf-r2", "r.example.com/y:1")
+    )
+    result = _import(tmp_path, run_kgen, {"ml/runs.yaml": runs}, "ml/runs.yaml")
+    assert result.code == 1, result
+    assert result.err.splitlines()[:2] == [
+        "ml/runs.yaml:19:9: error: cannot import this PyTorchJob: job tf is imported"
+        " from ml/runs.yaml for environment ml already, and an environment has one job"
+        " of a name (import-unsupported)",
+        "    hint: import each run of a job from a folder of its own: each folder is an"
+        " environment",
+    ]
+    assert not (tmp_path / "p").exists()
+    apart = {"a/r1.yaml": _run("tf-r1", "r.example.com/x:1")}
+    apart["b/r2.yaml"] = _run("tf-r2", "r.example.com/y:1")
+    result = _import(tmp_path, run_kgen, apart, "a/r1.yaml", "b/r2.yaml")
+    assert result.code == 0, result
+    assert len(_rebuilt(tmp_path, run_kgen)) == 2
