@@ -142,3 +142,102 @@ def test_a_gpu_request_equal_to_its_limit_imports_as_the_gpu_count(
         "containers"
     ]
     assert main["resources"] == {"limits": {"nvidia.com/gpu": "2"}}
+
+
+# Nulls inside the fields import copies: the API server prunes a null the CRD's schema
+# does not allow, so each is a value left out. Import read them as Python's None, and
+# wrote the text "None" as the variable's value and as a quantity (a spec that did not
+# validate), and null labels and annotations the spec refuses.
+NULL_VALUES = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: nulls
+  namespace: ml
+  labels: {team: a, owner: null}
+  annotations: {note: null}
+spec:
+  nprocPerNode: "1"
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        metadata:
+          labels: {app: x, gone: null}
+          annotations: {gone: null}
+        spec:
+          nodeSelector: null
+          containers:
+            - name: pytorch
+              image: registry.example.com/train:1
+              workingDir: null
+              env:
+                - {name: MODE, value: null}
+              resources:
+                requests: {cpu: null, memory: 1Gi}
+                limits: {memory: 1Gi, cpu: null}
+"""
+
+
+def test_nulls_inside_copied_fields_import_as_left_out(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    result = _import(tmp_path, run_kgen, {"nulls.yaml": NULL_VALUES}, "nulls.yaml")
+    assert result.code == 0, result
+    assert "import-unchecked" not in result.err
+    assert "import-as-patch" not in result.err
+    text = (tmp_path / "p" / "jobs" / "nulls.yaml").read_text()
+    assert "None" not in text
+    assert ": null\n" not in text
+    spec = yaml.safe_load(text)
+    assert spec["env"] == [{"name": "MODE", "value": ""}]
+    assert spec["resources"] == {
+        "requests": {"memory": "1Gi"},
+        "limits": {"memory": "1Gi"},
+    }
+    assert (spec["labels"], spec["podLabels"]) == ({"team": "a"}, {"app": "x"})
+    assert "annotations" not in spec and "podAnnotations" not in spec
+    [job] = _rebuilt(tmp_path, run_kgen).values()
+    [main] = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"][
+        "containers"
+    ]
+    assert main["env"] == [{"name": "MODE", "value": ""}]
+
+
+def _run(name: str, image: str) -> str:
+    return (
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n"
+        f"  name: {name}\n  namespace: ml\n  labels: {{kgen.io/job: tf}}\n"
+        "spec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"
+        "      template:\n        spec:\n          containers:\n"
+        f"            - {{name: pytorch, image: '{image}'}}\n"
+    )
+
+
+def test_two_runs_of_a_job_for_one_environment_are_refused(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # A namespace exported with two runs of a job: both import as job tf, and one
+    # environment renders one job of a name. Import wrote an overlay listed twice (a
+    # project that did not build), one run lost, and exited 0.
+    runs = (
+        _run("tf-r1", "r.example.com/x:1")
+        + "---\n"
+        + _run("tf-r2", "r.example.com/y:1")
+    )
+    result = _import(tmp_path, run_kgen, {"ml/runs.yaml": runs}, "ml/runs.yaml")
+    assert result.code == 1, result
+    assert result.err.splitlines()[:2] == [
+        "ml/runs.yaml:19:9: error: cannot import this PyTorchJob: job tf is imported"
+        " from ml/runs.yaml for environment ml already, and an environment has one job"
+        " of a name (import-unsupported)",
+        "    hint: import each run of a job from a folder of its own: each folder is an"
+        " environment",
+    ]
+    assert not (tmp_path / "p").exists()
+    apart = {"a/r1.yaml": _run("tf-r1", "r.example.com/x:1")}
+    apart["b/r2.yaml"] = _run("tf-r2", "r.example.com/y:1")
+    result = _import(tmp_path, run_kgen, apart, "a/r1.yaml", "b/r2.yaml")
+    assert result.code == 0, result
+    assert len(_rebuilt(tmp_path, run_kgen)) == 2

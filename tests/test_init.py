@@ -119,6 +119,35 @@ def test_init_never_writes_into_a_linked_project_folder(
     assert os.listdir(outside) == []
 
 
+# init reports the link as a problem (1), import as a usage error (2), as ever.
+@pytest.mark.parametrize(
+    ("command", "code"), [(("init",), 1), (("import", "j.yaml", "--out"), 2)]
+)
+@pytest.mark.parametrize("how", ["absolute", "new/../away/project"])
+def test_no_command_writes_into_a_linked_folder_named_another_way(
+    tmp_path: Path, run_kgen: RunKgen, command: tuple[str, ...], code: int, how: str
+):
+    # The same link reached by an absolute path, or through `..` past a folder kgen
+    # makes on the way: both were read as outside the current folder, and kgen wrote
+    # the project where the link pointed.
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "away").symlink_to(outside)
+    (checkout / "j.yaml").write_text(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: a}\n"
+        "spec: {pytorchReplicaSpecs: {Master: {replicas: 1, template: {spec:"
+        " {containers: [{name: pytorch, image: 'r.example.com/x:1'}]}}}}}\n"
+    )
+    folder = str(checkout / "away" / "project") if how == "absolute" else how
+    refused = run_kgen(*command, folder, cwd=checkout)
+    assert refused.code == code, refused
+    assert "is a symbolic link" in refused.err
+    assert os.listdir(outside) == []
+    assert not (checkout / "new").exists()
+
+
 def test_init_in_the_current_folder_says_no_cd(tmp_path: Path, run_kgen: RunKgen):
     made = run_kgen("init", cwd=tmp_path)
     assert made.err.splitlines()[-1] == (

@@ -23,7 +23,7 @@ from kgen.errors import DataPath, Problem, format_path, shortened, unquoted, val
 from kgen.kinds import kind_named
 from kgen.kinds.targets import TARGETS, pod_schema_version
 from kgen.render.base import Manifest
-from kgen.rules.secret_names import secret_place
+from kgen.rules.secret_names import holds_secret
 
 if TYPE_CHECKING:  # jsonschema loads only when an object fails the compiled check
     from jsonschema import Draft202012Validator, ValidationError
@@ -235,7 +235,7 @@ def _problems(
         error.instance, dict
     ):
         message = core.range_message(error) or error.message
-        if secret_place(where, lambda path: value_in(manifest.body, path)) is not None:
+        if holds_secret(where, lambda path: value_in(manifest.body, path)):
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
         return [_problem(manifest, where, message, spec=spec)]

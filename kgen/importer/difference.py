@@ -56,8 +56,10 @@ class Leftover:
         if isinstance(given, dict) and isinstance(rendered, dict):
             out: dict[str, Any] = {}
             for key, value in given.items():
+                if _left_out(value):  # the API server reads it as left out
+                    continue
                 if key not in rendered:
-                    if _left_out(value) or _defaulted((*path, key), value):
+                    if _defaulted((*path, key), value):
                         continue
                     out[key] = copy.deepcopy(value)
                     self.places.append((*path, key))

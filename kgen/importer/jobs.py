@@ -19,9 +19,9 @@ from kgen.errors import Problem
 from kgen.importer.beside import Beside, beside_object
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
-from kgen.importer.pods import PodReader, pod_settings
+from kgen.importer.pods import PodReader, pod_settings, without_nulls
 from kgen.importer.read import read_manifests
-from kgen.importer.refused import located, name_of, refused, wrong_shape
+from kgen.importer.refused import located, name_of, refused, taken, wrong_shape
 from kgen.importer.shape import CLAIM, TRAIN_JOB, Unreadable, replica_job
 from kgen.importer.tensorboard import Boards, find_boards, fold_board, loose_boards
 from kgen.kinds import kind_for, kind_named
@@ -155,16 +155,19 @@ def _import_document(
     target = _kind_target(kind, data["apiVersion"], source, queued=queued)
     meta = data.get("metadata") or {}
     out: dict[str, Any] = {**_run_name(meta), "framework": kind.framework}
+    if clash := taken(given, out["name"], result.jobs):
+        result.problems.append(clash)
+        return
     out["image"] = ""  # filled from the pods below; keeps the usual key order
     labels = {
         k: v
-        for k, v in (meta.get("labels") or {}).items()
+        for k, v in without_nulls(meta.get("labels")).items()
         if k not in ("app.kubernetes.io/managed-by", JOB_LABEL)
     }
     if labels:
         out["labels"] = labels
-    if meta.get("annotations"):
-        out["annotations"] = meta["annotations"]
+    if without_nulls(meta.get("annotations")):
+        out["annotations"] = without_nulls(meta["annotations"])
     roles = spec_in.get(kind.replica_key) or {}
     settings = [
         pod_settings(reader, role, body, kind, claims) for role, body in roles.items()

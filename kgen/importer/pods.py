@@ -84,12 +84,12 @@ def pod_settings(
         return None
     out: dict[str, Any] = {}
     tmeta = template.get("metadata") or {}
-    if tmeta.get("labels"):
-        out["podLabels"] = tmeta["labels"]
-    if tmeta.get("annotations"):
-        out["podAnnotations"] = tmeta["annotations"]
+    if without_nulls(tmeta.get("labels")):
+        out["podLabels"] = without_nulls(tmeta["labels"])
+    if without_nulls(tmeta.get("annotations")):
+        out["podAnnotations"] = without_nulls(tmeta["annotations"])
     for key in CONTAINER_FIELDS:
-        if key in main:
+        if main.get(key) is not None:
             out[key] = main[key]
     if main.get("env"):
         out["env"] = [_env(var) for var in main["env"]]
@@ -98,7 +98,7 @@ def pod_settings(
     out |= _resources(main.get("resources") or {})
     out |= trainer_extras(main, port_name=kind.port_name, port=kind.port)
     for key, name in POD_FIELDS.items():
-        if key in pod:
+        if pod.get(key) is not None:
             out[name] = pod[key]
     if pod.get("hostNetwork"):
         out["hostNetwork"] = True
@@ -190,7 +190,14 @@ def _env(var: dict[str, Any]) -> dict[str, Any]:
     for key in ("secretKeyRef", "configMapKeyRef"):
         if key in source:
             return {"name": var["name"], key: source[key]}
-    return {"name": var["name"], "value": str(var.get("value", ""))}
+    value = var.get("value")
+    return {"name": var["name"], "value": "" if value is None else str(value)}
+
+
+def without_nulls(entries: dict[str, Any] | None) -> dict[str, Any]:
+    """`entries` without its nulls: the API server prunes a null a CRD's schema does
+    not allow, as if it were left out (the value was read as the text "None")."""
+    return {k: v for k, v in (entries or {}).items() if v is not None}
 
 
 def _env_from(item: dict[str, Any]) -> dict[str, Any]:
@@ -203,8 +210,8 @@ def _env_from(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _resources(resources: dict[str, Any]) -> dict[str, Any]:
-    limits = {k: str(v) for k, v in (resources.get("limits") or {}).items()}
-    requests = {k: str(v) for k, v in (resources.get("requests") or {}).items()}
+    limits = {k: str(v) for k, v in without_nulls(resources.get("limits")).items()}
+    requests = {k: str(v) for k, v in without_nulls(resources.get("requests")).items()}
     out: dict[str, Any] = {}
     gpu_key = next((k for k in limits if k in GPU_RESOURCES), None)
     if gpu_key:

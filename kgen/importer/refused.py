@@ -4,9 +4,11 @@ may have, an apiVersion no target of kgen's has, or a shape the API does not giv
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from kgen.errors import DataPath, Problem
+from kgen.importer.beside import env_name
 from kgen.importer.difference import field_name
 from kgen.importer.shape import Shape, first_wrong
 from kgen.kinds.targets import TARGETS
@@ -84,3 +86,35 @@ def located(
 ) -> Problem:
     """Why import refuses `doc`, at the value of `path`."""
     return doc.problem_at(path, message, "import-unsupported", hint=hint)
+
+
+class _Imported(Protocol):  # kgen.importer.jobs.Imported
+    file: str
+    spec: dict[str, Any]
+
+
+def taken(doc: Document, name: str, imported: Iterable[_Imported]) -> Problem | None:
+    """Why `doc`, imported as job `name`, cannot be: a job of that name was imported
+    from a file of its environment already (its folder, kgen.importer.beside), and an
+    environment renders one job of a name. Two runs of one job (`<name>-<runId>`, each
+    labelled kgen.io/job: <name>) are such a pair."""
+    env = env_name(doc.file)
+    first = next(
+        (
+            j.file
+            for j in imported
+            if j.spec["name"] == name and env_name(j.file) == env
+        ),
+        None,
+    )
+    if first is None:
+        return None
+    return located(
+        doc,
+        ("metadata", "name"),
+        f"cannot import this {doc.data.get('kind')}: job {name} is imported from"
+        f" {first} for environment {env} already, and an environment has one job of"
+        " a name",
+        hint="import each run of a job from a folder of its own: each folder is an"
+        " environment",
+    )

@@ -193,13 +193,17 @@ def _read(path: Path) -> bytes | None:
 
 def link_on_the_way(path: Path, root: Path) -> Path | None:
     """The file itself if it is a symbolic link, or a linked folder above it inside
-    `root`."""
+    `root`. Inside is where the folder lies once `..` is read: `$PWD/link/x` and
+    `new/../link/x` are below the link at ./link as much as `link/x` is (and `new`,
+    made on the way, is no link)."""
     if path.is_symlink():
         return path
+    top = Path(os.path.abspath(root))
     for parent in path.parents:
-        if parent == root or root not in parent.parents:
-            break
-        if parent.is_symlink():
+        place = Path(os.path.abspath(parent))
+        if place == top or not place.is_relative_to(top):
+            continue
+        if parent.is_symlink() or place.is_symlink():
             return parent
     return None
 

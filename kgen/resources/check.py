@@ -161,6 +161,27 @@ def _config_keys(data: dict[str, Any]) -> list[Problem]:
             at_key=True,
         )
         for field, key in keys
+    ] + _in_both(data)
+
+
+def _in_both(data: dict[str, Any]) -> list[Problem]:
+    """binaryData's keys that data has too: the API server refuses the ConfigMap
+    (ValidateConfigMap, "duplicate of key present in data"), both being one file."""
+    text, binary = data.get("data"), data.get("binaryData")
+    if not isinstance(text, dict) or not isinstance(binary, dict):
+        return []
+    named = {str(key) for key in text}
+    return [
+        Problem(
+            f"'{shortened(str(key), 200)}' is a key of data too: a ConfigMap's key is"
+            " in data or in binaryData, not both",
+            "invalid-value",
+            path=("binaryData", key),
+            at_key=True,
+            hint="keep it in one of them (binaryData for bytes that are not UTF-8)",
+        )
+        for key in binary
+        if str(key) in named
     ]
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
@@ -133,6 +134,32 @@ def secret_place(
     ):
         return field
     return None
+
+
+def holds_secret(path: Path, beside: Callable[[Path], object]) -> bool:
+    """Whether the value at `path` is under a secret's name or holds one, at any depth:
+    a message that quotes a list or mapping whole (`{'password': ...} is not of type
+    'string'`) quotes every value inside it."""
+    # What the walk has seen, for the names beside each value: not looked up again.
+    seen: dict[Path, object] = {}
+
+    def look(place: Path) -> object:
+        return seen[place] if place in seen else beside(place)
+
+    stack = [(path, beside(path))]
+    while stack:
+        place, node = stack.pop()
+        if secret_place(place, look) is not None:
+            return True
+        items: Iterable[tuple[Any, object]] = ()
+        if isinstance(node, dict):
+            items = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        for key, value in items:
+            seen[(*place, key)] = value
+            stack.append(((*place, key), value))
+    return False
 
 
 def _flag_before(path: Path, beside: Callable[[Path], object]) -> str | None:

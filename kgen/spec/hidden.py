@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import DataPath, unquoted
-from kgen.rules.secret_names import secret_place
+from kgen.rules.secret_names import holds_secret
 
 
 class Hidden:
@@ -24,7 +24,8 @@ class Hidden:
 
 
 def secret(data: Any, loc: DataPath) -> bool:
-    return secret_place(loc, lambda path: value_at(data, path)) is not None
+    """Whether the value at `loc` is under a secret's name, or holds one."""
+    return holds_secret(loc, lambda path: value_at(data, path))
 
 
 def value_at(data: Any, path: DataPath) -> Any:

@@ -216,6 +216,19 @@ CASES: dict[str, Case] = {
             "tolerations:\n  - {key: password, operator: Equal, value: 123456789012}"
         )
     ),
+    "secret-inside-a-mapping-where-a-string-goes": Case(
+        {
+            "jobs/train.yaml": VALID_JOB
+            + "containers:\n  - name: side\n    image: registry.example.com/s:1\n"
+            + "    env: [{name: MODE, value: {password: Hunter2xHunter2}}]\n"
+            + "    args: [{api_token: Hunter3xHunter3}]\n",
+            "resources/config.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            + "metadata:\n  name: config\n"
+            + "  annotations: {note: {db-password: Hunter4xHunter4}}\n",
+        },
+        about="a schema error quotes a mapping whole: one holding a secret's name is"
+        " not quoted, as the value under the name is not",
+    ),
     # --- F11: literals under secret-like keys never reach the manifests
     "secret-literals-under-secret-like-keys": Case(
         job(

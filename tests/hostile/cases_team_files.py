@@ -149,4 +149,14 @@ CASES: dict[str, Case] = {
         about="a ConfigMap's keys are its file names when mounted: the API server"
         " refuses one outside [-._a-zA-Z0-9], '.' and '..', and so does kgen, at the key",
     ),
+    "resources-configmap-key-in-data-and-binary-data": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: settings}\n"
+            "data: {a.conf: a, '1': b}\n"
+            "binaryData: {a.conf: aGk=, 1: aGk=, b.conf: aGk=}\n",
+        },
+        about="one key in data and binaryData is one file twice: the API server"
+        " refuses the ConfigMap, and so does kgen, at the second",
+    ),
 }
