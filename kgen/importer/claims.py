@@ -48,3 +48,19 @@ def unclaimed(
         for doc in docs
     ]
     return [obj for obj in found if obj is not None]
+
+
+def claim_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """A claim's spec as a volume's `create:` says it."""
+    out: dict[str, Any] = {
+        "size": str(
+            ((spec.get("resources") or {}).get("requests") or {}).get("storage", "1Gi")
+        )
+    }
+    if "storageClassName" in spec:
+        out["storageClass"] = spec["storageClassName"]
+    if spec.get("accessModes") and spec["accessModes"] != ["ReadWriteOnce"]:
+        out["accessModes"] = spec["accessModes"]
+    if spec.get("volumeMode") == "Block":
+        out["volumeMode"] = "Block"
+    return out

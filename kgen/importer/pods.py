@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
+from kgen.importer.claims import claim_spec
 from kgen.importer.containers import (
     core_source,
     pod_extras,
@@ -268,7 +269,7 @@ def _volumes(
             claim = source["persistentVolumeClaim"]["claimName"]
             volume["claim"] = claim
             if claim in claims:
-                volume["create"] = _claim_spec(claims[claim])
+                volume["create"] = claim_spec(claims[claim])
         elif "configMap" in source:
             volume["configMap"] = source["configMap"]["name"]
         elif "secret" in source:
@@ -286,19 +287,4 @@ def _volumes(
         volumes.append(volume)
     if volumes:
         out["volumes"] = volumes
-    return out
-
-
-def _claim_spec(spec: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "size": str(
-            ((spec.get("resources") or {}).get("requests") or {}).get("storage", "1Gi")
-        )
-    }
-    if "storageClassName" in spec:
-        out["storageClass"] = spec["storageClassName"]
-    if spec.get("accessModes") and spec["accessModes"] != ["ReadWriteOnce"]:
-        out["accessModes"] = spec["accessModes"]
-    if spec.get("volumeMode") == "Block":
-        out["volumeMode"] = "Block"
     return out
