@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.importer.beside import Beside, beside_object
+from kgen.importer.beside import Beside, beside_object, env_name
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
@@ -57,6 +57,8 @@ class ImportResult:
     objects: list[Beside] = field(default_factory=list)
     # Fields of the inputs no spec field says, kept as patches (kgen.importer.leftover).
     kept: int = 0
+    # The file each job came from, by environment and name (kgen.importer.refused.taken).
+    named: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
@@ -155,7 +157,7 @@ def _import_document(
     target = _kind_target(kind, data["apiVersion"], source, queued=queued)
     meta = data.get("metadata") or {}
     out: dict[str, Any] = {**_run_name(meta), "framework": kind.framework}
-    if clash := taken(given, out["name"], result.jobs):
+    if clash := taken(given, out["name"], result.named):
         result.problems.append(clash)
         return
     out["image"] = ""  # filled from the pods below; keeps the usual key order
@@ -199,6 +201,7 @@ def _import_document(
     result.problems += problems
     result.kept += count
     result.jobs.append(Imported(doc.file, out, target, meta.get("namespace")))
+    result.named.setdefault((env_name(doc.file), out["name"]), doc.file)
     boards.folded |= {id(d) for d in board}  # rendered by the job, not beside it
 
 

@@ -4,8 +4,8 @@ may have, an apiVersion no target of kgen's has, or a shape the API does not giv
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
 from kgen.errors import DataPath, Problem
 from kgen.importer.beside import env_name
@@ -88,25 +88,16 @@ def located(
     return doc.problem_at(path, message, "import-unsupported", hint=hint)
 
 
-class _Imported(Protocol):  # kgen.importer.jobs.Imported
-    file: str
-    spec: dict[str, Any]
-
-
-def taken(doc: Document, name: str, imported: Iterable[_Imported]) -> Problem | None:
+def taken(
+    doc: Document, name: str, named: Mapping[tuple[str, str], str]
+) -> Problem | None:
     """Why `doc`, imported as job `name`, cannot be: a job of that name was imported
-    from a file of its environment already (its folder, kgen.importer.beside), and an
-    environment renders one job of a name. Two runs of one job (`<name>-<runId>`, each
-    labelled kgen.io/job: <name>) are such a pair."""
+    from a file of its environment already (its folder, kgen.importer.beside; `named`
+    holds the first file of each environment and job name), and an environment
+    renders one job of a name. Two runs of one job (`<name>-<runId>`, each labelled
+    kgen.io/job: <name>) are such a pair."""
     env = env_name(doc.file)
-    first = next(
-        (
-            j.file
-            for j in imported
-            if j.spec["name"] == name and env_name(j.file) == env
-        ),
-        None,
-    )
+    first = named.get((env, name))
     if first is None:
         return None
     return located(
