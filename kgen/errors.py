@@ -36,7 +36,8 @@ def shows_as_is(text: str) -> bool:
 
 def printable(text: str) -> str:
     """`text` with every unprintable or invisible character (newlines too, bidi
-    controls) as a \\x or \\u escape."""
+    controls) as a \\x, \\u or \\U escape, each one a YAML double-quoted string (and
+    Python) reads back as the same character."""
     if shows_as_is(text):
         return text
     return "".join(
@@ -46,7 +47,10 @@ def printable(text: str) -> str:
 
 def _escape(char: str) -> str:
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    # Past U+FFFF, eight digits: `\ue0041` is no escape, and YAML reads `\ue004` + `1`.
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 # A usage message quotes what was typed: a 100 KB argument is not repeated whole.

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from kgen.errors import Problem
 from tests.conftest import RunKgen, write_tree
 
@@ -63,3 +65,16 @@ def test_characters_that_hide_or_reorder_text_are_escaped(
 def test_a_mask_cut_short_stays_whole():
     problem = Problem("x" * (QUOTED_WORD - 1) + "*" * 5, "invalid-value")
     assert problem.message == "x" * (QUOTED_WORD - 1) + "***..."
+
+
+def test_a_character_past_u_ffff_is_escaped_as_yaml_reads_it_back(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # A tag character (U+E0041, invisible: "ASCII smuggling") and a variation selector
+    # of the supplement (U+E0100).
+    value = "a\U000e0041b\U000e0100c"
+    out = _validate(tmp_path, run_kgen, f'labels: {{team: "{value}"}}')
+    # It was `\ue0041`: no escape any reader knows, and `\ue004` + `1` to YAML.
+    assert "'a\\U000e0041b\\U000e0100c' is not a valid label value" in out
+    escaped = out.split("'")[1]
+    assert yaml.safe_load(f'"{escaped}"') == value
