@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
 
@@ -167,6 +168,23 @@ def _unquoted_all(message: str, value: list[Any] | dict[Any, Any]) -> str:
     return message
 
 
+def readable(text: str) -> str:
+    """`text` as a problem's message shows it: masked, escaped, and a run too long to
+    read (a 100 KB key) cut short, in that order; `text` itself when nothing changes."""
+    clean = masked(text)
+    if not shows_as_is(clean):
+        clean = printable(clean)
+    if len(clean) > MAX_QUOTED_WORD:
+        clean = _LONG_WORD.sub(_cut_word, clean)
+    return clean
+
+
+def shown_path(path: DataPath) -> str:
+    """A data path as every output format shows it (json's `field`), read as the
+    message that names the same key is: never a raw bidi override or a 100 KB key."""
+    return readable(format_path(path))
+
+
 @dataclass(frozen=True)
 class Problem:
     """What is wrong, where (1-based line and column), and how to fix it."""
@@ -211,11 +229,7 @@ class Problem:
             value = getattr(self, name)
             if value is None:
                 continue
-            clean = value if name == "file" else masked(value)
-            if not shows_as_is(clean):
-                clean = printable(clean)
-            if name != "file" and len(clean) > MAX_QUOTED_WORD:
-                clean = _LONG_WORD.sub(_cut_word, clean)
+            clean = printable(value) if name == "file" else readable(value)
             if clean is not value:
                 object.__setattr__(self, name, clean)
 
