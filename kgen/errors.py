@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kgen.flow_style import flow_style
 
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
@@ -136,15 +137,18 @@ def shortened(text: str, limit: int) -> str:
 
 def unquoted(message: str, value: Any) -> str:
     """`message` with `value` (a secret by its name) as `***` wherever it is quoted or
-    stands whole: as written, as Python or JSON quotes it. A list or mapping (a wrong
+    stands whole: as written, as Python, JSON or YAML's flow style quotes it. A list or mapping (a wrong
     type under a secret's name) is hidden whole, and so is every value inside it."""
     if isinstance(value, list | dict):
         return _unquoted_all(message, value)
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return message
-    forms = [repr(value), json.dumps(value)]
-    # Bare only if it cannot be a word of the message itself ("a", "is").
+    forms = [repr(value), json.dumps(value), flow_style(value)]
+    # Bare only if it cannot be a word of the message itself ("a", "is"); inside a
+    # quoted list or mapping, as flow style writes it there (`'it''s'`).
     forms += [str(value)] if not isinstance(value, str) or len(value) > 3 else []
+    inside = flow_style([value])[1:-1]
+    forms += [inside] if inside != str(value) else []
     for form in dict.fromkeys(forms):
         if form:
             message = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "***", message)
@@ -154,7 +158,7 @@ def unquoted(message: str, value: Any) -> str:
 def _unquoted_all(message: str, value: list[Any] | dict[Any, Any]) -> str:
     # The whole first, as jsonschema quotes it (`['x'] is not of type 'string'`), then
     # each value inside, wherever a message quotes one alone.
-    for form in (repr(value), json.dumps(value, default=str)):
+    for form in (repr(value), json.dumps(value, default=str), flow_style(value)):
         message = message.replace(form, "***")
     stack: list[Any] = [value]
     while stack:

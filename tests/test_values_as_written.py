@@ -1,0 +1,132 @@
+"""Values a message quotes are spelled as the user writes them, in YAML flow style
+(`true`, `null`, `{b: c}`, `[a]`, `!!float 5`), never as Python prints them (`True`,
+`None`, `{'b': 'c'}`, `['a']`, `5.0`) or as JSON (`"x"`): kgen.flow_style, used by
+the pydantic, jsonschema and jsonschema-rs messages (kgen.check.schema_words)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+import pytest
+
+from kgen.check.schema_words import python_worded, rs_worded
+from kgen.flow_style import flow_style
+from tests.conftest import RunKgen, write_tree
+
+PROJECT = {"kgen.yaml": "environments:\n  dev: []\n"}
+JOB = """\
+framework: pytorch
+image: repo/train:1.0
+{extra}
+roles:
+  master: {{replicas: 1}}
+"""
+
+
+def _validate(tmp_path: Path, run_kgen: RunKgen, files: dict[str, str]) -> str:
+    result = run_kgen("validate", cwd=write_tree(tmp_path, {**PROJECT, **files}))
+    assert result.code == 1, result
+    return result.err
+
+
+def _job(extra: str) -> dict[str, str]:
+    return {"jobs/train.yaml": JOB.format(extra=extra)}
+
+
+def test_a_spec_value_is_quoted_in_flow_style(tmp_path: Path, run_kgen: RunKgen):
+    extra = "imagePullPolicy: {b: c, d: [null]}\ndnsPolicy: true"
+    assert _validate(tmp_path, run_kgen, _job(extra)) == (
+        # They were `{'b': 'c', 'd': [None]}` and `True`.
+        "jobs/train.yaml:3:18: error: {b: c, d: [null]} is not allowed here: input"
+        " should be 'Always', 'IfNotPresent' or 'Never' (invalid-value)\n"
+        "jobs/train.yaml:4:12: error: true is not allowed here: input should be"
+        " 'ClusterFirst', 'ClusterFirstWithHostNet', 'Default' or 'None'"
+        " (invalid-value)\n"
+        "kgen: 2 errors in 1 file\n"
+    )
+
+
+def test_an_unknown_framework_is_quoted_in_flow_style(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    files = {"jobs/train.yaml": "framework: null\nimage: repo/train:1.0\n"}
+    out = _validate(tmp_path, run_kgen, files)
+    # It was `None`.
+    assert out.startswith("jobs/train.yaml:1:12: error: unknown framework null ")
+
+
+CONFIGMAP = """\
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: cfg}
+data: {colour: {shade: null, "on": true, list: [x y, "1"]}}
+"""
+
+
+def test_a_team_objects_schema_error_quotes_in_flow_style(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    files = {**_job(""), "resources/cm.yaml": CONFIGMAP}
+    # It was `{'shade': None, 'on': True, 'list': ['x y', '1']}`.
+    assert (
+        "resources/cm.yaml:4:16: error: invalid ConfigMap: {shade: null, 'on': true,"
+        " list: ['x y', '1']} is not of type 'string', 'null' (invalid-value)\n"
+    ) in _validate(tmp_path, run_kgen, files)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (None, "null"),
+        (True, "true"),
+        ("x", "'x'"),
+        ({"b": "c"}, "{b: c}"),
+        (
+            ["a", "it's", "", "yes", "8080", "a: b"],
+            "[a, 'it''s', '', 'yes', '8080', 'a: b']",
+        ),
+        (
+            [1, 2.5, float("inf"), -float("inf"), float("nan")],
+            "[1, 2.5, .inf, -.inf, .nan]",
+        ),
+        ({"k": {"n": []}, "e": {}}, "{k: {'n': []}, e: {}}"),
+    ],
+)
+def test_flow_style(value: Any, shown: str):
+    assert flow_style(value) == shown
+
+
+SCHEMA = {
+    "properties": {
+        "a": {"type": "string"},
+        "b": {"enum": ["x", None]},
+        "c": {"const": {"k": [True]}},
+        "d": {"type": "string", "pattern": "^a$"},
+    },
+    "required": ["z"],
+}
+INSTANCE = {"a": {"b": "c", "n": None}, "b": False, "c": None, "d": "b"}
+WORDED = [
+    "{b: c, 'n': null} is not of type 'string'",
+    "false is not one of [x, null]",
+    "{k: [true]} was expected",
+    "'b' does not match '^a$'",
+    "'z' is a required property",
+]
+
+
+def test_jsonschemas_messages_are_respelled():
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    found = [python_worded(e.message, e) for e in validator.iter_errors(INSTANCE)]
+    assert sorted(found) == sorted(WORDED)
+
+
+def test_jsonschema_rs_messages_are_respelled():
+    # As JSON: `{"b":"c","n":null} is not of type "string"`, `"z" is ...`.
+    validator = jsonschema_rs.validator_for(SCHEMA)
+    found = [rs_worded(e.message, e.instance) for e in validator.iter_errors(INSTANCE)]
+    assert {found[0], found[-1]} <= set(WORDED), found
+    assert "'b' does not match '^a$'" in found
