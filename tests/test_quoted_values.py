@@ -104,3 +104,14 @@ def test_a_field_path_is_masked_and_cut_as_the_message_is():
     problem = Problem("unknown key", "unknown-key", path=("k" * 1100, 0))
     assert shown_path(problem.path) == "k" * QUOTED_WORD + "..."
     assert shown_path(("https://u:hunter2@h/x",)) == "https://u:***@h/x"
+
+
+def test_an_infinite_number_is_quoted_as_written_in_a_bound_message(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    out = _validate(tmp_path, run_kgen, "terminationGracePeriodSeconds: -1e400")
+    # Quoted in flow style (`-.inf`), it was no longer found to be put back as written.
+    assert (
+        "jobs/train.yaml:3:32: error: expected a whole number, got the number -1e400"
+        in out
+    )

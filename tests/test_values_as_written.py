@@ -49,6 +49,16 @@ def test_a_spec_value_is_quoted_in_flow_style(tmp_path: Path, run_kgen: RunKgen)
     )
 
 
+def test_a_tagged_float_is_quoted_as_written(tmp_path: Path, run_kgen: RunKgen):
+    extra = "terminationGracePeriodSeconds: !!float -1"
+    assert _validate(tmp_path, run_kgen, _job(extra)) == (
+        # It was `-1.0`, which the user never wrote.
+        "jobs/train.yaml:3:32: error: expected a whole number, got the number"
+        " !!float -1 (wrong-type)\n"
+        "kgen: 1 error in 1 file\n"
+    )
+
+
 def test_an_unknown_framework_is_quoted_in_flow_style(
     tmp_path: Path, run_kgen: RunKgen
 ):
