@@ -140,3 +140,31 @@ def test_jsonschema_rs_messages_are_respelled():
     found = [rs_worded(e.message, e.instance) for e in validator.iter_errors(INSTANCE)]
     assert {found[0], found[-1]} <= set(WORDED), found
     assert "'b' does not match '^a$'" in found
+
+
+def test_explain_shows_values_in_flow_style_and_escaped(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    extra = 'env:\n  - {name: X, value: "a\\u202eb\\nc"}\nargs: ["--x", "true"]'
+    root = write_tree(tmp_path, {**PROJECT, **_job(extra)})
+    result = run_kgen("explain", "train", "--env", "dev", cwd=root)
+    assert result.code == 0, result
+    rows = result.out.split("values:\n")[1].split("\n\n")[0].splitlines()
+    # The value went out raw (its newline faked a row), the list as JSON.
+    assert rows[3:5] == [
+        "  env[0].value: a\\u202eb\\x0ac  jobs/train.yaml:4:22",
+        "  args: ['--x', 'true']        jobs/train.yaml:5:7",
+    ]
+
+
+def test_explain_escapes_what_a_patch_wrote(tmp_path: Path, run_kgen: RunKgen):
+    patches = 'patches:\n  - merge: {metadata: {annotations: {note: "a\\u202eb"}}}'
+    root = write_tree(tmp_path, {**PROJECT, **_job(patches)})
+    result = run_kgen("explain", "train", "--env", "dev", cwd=root)
+    assert result.code == 0, result
+    section = result.out.split("(patches:):\n")[1].split("\n\n")[0]
+    # The bidi override went out raw, and turned the row around.
+    assert (
+        section
+        == "  PyTorchJob train metadata.annotations.note: a\\u202eb  jobs/train.yaml:4:44"
+    )
