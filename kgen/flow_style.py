@@ -72,3 +72,9 @@ def _string(text: str) -> str:
     if _PLAIN.fullmatch(text) and text.lower() not in _RESERVED:
         return text
     return "'" + text.replace("'", "''") + "'"
+
+
+def as_text(value: Any) -> str:
+    """`value` as text the user would write it (`true`, `0.5`), a string as it is: what
+    `str()` would spell as Python does (`True`)."""
+    return value if isinstance(value, str) else _flow(value)

@@ -168,3 +168,36 @@ def test_explain_escapes_what_a_patch_wrote(tmp_path: Path, run_kgen: RunKgen):
         section
         == "  PyTorchJob train metadata.annotations.note: a\\u202eb  jobs/train.yaml:4:44"
     )
+
+
+PYTORCHJOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: t, namespace: ml}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: repo/x:1
+              env: [{name: A, value: true}]
+              resources: {limits: {cpu: true, memory: 1Gi}, requests: {cpu: 0.5}}
+"""
+
+
+def test_import_keeps_a_non_string_as_the_user_wrote_it(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    write_tree(tmp_path, {"job.yaml": PYTORCHJOB})
+    result = run_kgen("import", "job.yaml", cwd=tmp_path)
+    assert result.code == 0, result
+    spec = (tmp_path / "imported" / "jobs" / "t.yaml").read_text()
+    # They were 'True', the text Python makes of the boolean: validate then quoted
+    # a value the manifest never had.
+    assert "  value: 'true'\n" in spec
+    assert "  limits:\n    cpu: 'true'\n    memory: 1Gi\n" in spec
+    assert "True" not in spec
