@@ -201,3 +201,14 @@ def test_import_keeps_a_non_string_as_the_user_wrote_it(
     assert "  value: 'true'\n" in spec
     assert "  limits:\n    cpu: 'true'\n    memory: 1Gi\n" in spec
     assert "True" not in spec
+
+
+def test_a_duplicate_in_a_set_or_map_list_is_quoted_in_flow_style():
+    from kgen.check.cel_lists import duplicate_elements
+
+    found = list(duplicate_elements(["2", "2"], (), ("args",)))
+    # It was JSON: `"2"`, and `{"name": "SEED"}`.
+    assert found == [(("args", 1), "Duplicate value: '2'")]
+    env = [{"name": "SEED", "value": "1"}, {"name": "SEED"}]
+    found = list(duplicate_elements(env, ("name",), ("env",)))
+    assert found == [(("env", 1), "Duplicate value: {name: SEED}")]
