@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kgen.flow_style import flow_style
+
 Severity = Literal["error", "warning"]
 DataPath = tuple[str | int, ...]
 
@@ -36,7 +38,8 @@ def shows_as_is(text: str) -> bool:
 
 def printable(text: str) -> str:
     """`text` with every unprintable or invisible character (newlines too, bidi
-    controls) as a \\x or \\u escape."""
+    controls) as a \\x, \\u or \\U escape, each one a YAML double-quoted string (and
+    Python) reads back as the same character."""
     if shows_as_is(text):
         return text
     return "".join(
@@ -46,7 +49,10 @@ def printable(text: str) -> str:
 
 def _escape(char: str) -> str:
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    # Past U+FFFF, eight digits: `\ue0041` is no escape, and YAML reads `\ue004` + `1`.
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 # A usage message quotes what was typed: a 100 KB argument is not repeated whole.
@@ -131,15 +137,18 @@ def shortened(text: str, limit: int) -> str:
 
 def unquoted(message: str, value: Any) -> str:
     """`message` with `value` (a secret by its name) as `***` wherever it is quoted or
-    stands whole: as written, as Python or JSON quotes it. A list or mapping (a wrong
+    stands whole: as written, as Python, JSON or YAML's flow style quotes it. A list or mapping (a wrong
     type under a secret's name) is hidden whole, and so is every value inside it."""
     if isinstance(value, list | dict):
         return _unquoted_all(message, value)
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return message
-    forms = [repr(value), json.dumps(value)]
-    # Bare only if it cannot be a word of the message itself ("a", "is").
+    forms = [repr(value), json.dumps(value), flow_style(value)]
+    # Bare only if it cannot be a word of the message itself ("a", "is"); inside a
+    # quoted list or mapping, as flow style writes it there (`'it''s'`).
     forms += [str(value)] if not isinstance(value, str) or len(value) > 3 else []
+    inside = flow_style([value])[1:-1]
+    forms += [inside] if inside != str(value) else []
     for form in dict.fromkeys(forms):
         if form:
             message = re.sub(rf"(?<!\w){re.escape(form)}(?!\w)", "***", message)
@@ -149,7 +158,7 @@ def unquoted(message: str, value: Any) -> str:
 def _unquoted_all(message: str, value: list[Any] | dict[Any, Any]) -> str:
     # The whole first, as jsonschema quotes it (`['x'] is not of type 'string'`), then
     # each value inside, wherever a message quotes one alone.
-    for form in (repr(value), json.dumps(value, default=str)):
+    for form in (repr(value), json.dumps(value, default=str), flow_style(value)):
         message = message.replace(form, "***")
     stack: list[Any] = [value]
     while stack:
@@ -161,6 +170,23 @@ def _unquoted_all(message: str, value: list[Any] | dict[Any, Any]) -> str:
         else:
             message = unquoted(message, node)
     return message
+
+
+def readable(text: str) -> str:
+    """`text` as a problem's message shows it: masked, escaped, and a run too long to
+    read (a 100 KB key) cut short, in that order; `text` itself when nothing changes."""
+    clean = masked(text)
+    if not shows_as_is(clean):
+        clean = printable(clean)
+    if len(clean) > MAX_QUOTED_WORD:
+        clean = _LONG_WORD.sub(_cut_word, clean)
+    return clean
+
+
+def shown_path(path: DataPath) -> str:
+    """A data path as every output format shows it (json's `field`), read as the
+    message that names the same key is: never a raw bidi override or a 100 KB key."""
+    return readable(format_path(path))
 
 
 @dataclass(frozen=True)
@@ -207,11 +233,7 @@ class Problem:
             value = getattr(self, name)
             if value is None:
                 continue
-            clean = value if name == "file" else masked(value)
-            if not shows_as_is(clean):
-                clean = printable(clean)
-            if name != "file" and len(clean) > MAX_QUOTED_WORD:
-                clean = _LONG_WORD.sub(_cut_word, clean)
+            clean = printable(value) if name == "file" else readable(value)
             if clean is not value:
                 object.__setattr__(self, name, clean)
 

@@ -95,7 +95,7 @@ def test_root_metadata_is_object_meta_narrowed_only_as_the_crd_says():
     labelled = {**_OBJECT, "metadata": {"name": "w", "labels": {"a": "b"}}}
     assert _errors(schema, labelled) == []
     named = {**_OBJECT, "metadata": {"name": "widget"}}
-    assert _errors(schema, named) == ['"widget" is longer than 3 characters']
+    assert _errors(schema, named) == ["'widget' is longer than 3 characters"]
     assert _errors(schema, {**_OBJECT, "status": {}}) == [
         "Additional properties are not allowed ('status' was unexpected)"
     ]

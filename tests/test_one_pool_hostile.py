@@ -119,7 +119,7 @@ SAID = {
     ],
     "framework": [
         "jobs/a-caffe.yaml:1:12: error: unknown framework 'caffe'",
-        "jobs/b-list.yaml:1:12: error: unknown framework ['pytorch']",
+        "jobs/b-list.yaml:1:12: error: unknown framework [pytorch]",
         "jobs/c-none.yaml:1:1: error: missing required key 'framework'",
     ],
     "secret": [

@@ -110,7 +110,7 @@ def test_the_same_value_under_another_name_is_quoted_to_be_found(
     root = _project(project, {"resources/cm.yaml": configmap})
     assert _validate(run_kgen, root) == (
         1,
-        "resources/cm.yaml:4:16: error: invalid ConfigMap: ['blue'] is not of type"
+        "resources/cm.yaml:4:16: error: invalid ConfigMap: [blue] is not of type"
         " 'string', 'null' (invalid-value)\n"
         "kgen: 1 error in 1 file\n",
     )
@@ -156,7 +156,7 @@ def test_a_custom_resources_error_hides_a_secret_too(
     kgen_yaml.write_text("crds: [crds/vault.yaml]\n" + kgen_yaml.read_text())
     assert _validate(run_kgen, root) == (
         1,
-        'resources/v.yaml:4:18: error: invalid Vault: *** is not of type "string"'
+        "resources/v.yaml:4:18: error: invalid Vault: *** is not of type 'string'"
         " (invalid-value)\n"
         "kgen: 1 error in 1 file\n",
     )

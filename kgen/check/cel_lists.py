@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from kgen.errors import DataPath, shortened
+from kgen.flow_style import flow_style
 
 
 def duplicate_elements(
@@ -27,5 +28,8 @@ def duplicate_elements(
             shown = item
         key = json.dumps(shown, sort_keys=True, default=str)
         if key in seen:
-            yield (*path, index), f"Duplicate value: {shortened(key, 200)}"
+            # In flow style, as the list is written (`'2'`, `{name: SEED}`): the API
+            # server's own message quotes it in Go's syntax.
+            shown_text = shortened(flow_style(shown), 200)
+            yield (*path, index), f"Duplicate value: {shown_text}"
         seen.add(key)

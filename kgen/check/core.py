@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgen.check.lean import without_descriptions
+from kgen.check.schema_words import python_worded
 from kgen.check.stored import stored_schema, stored_text
 from kgen.errors import DataPath, Problem, unquoted
 from kgen.spec.hidden import secret
@@ -291,6 +292,7 @@ def check_object(
         if secret(value, tuple(error.absolute_path)):
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
+        message = python_worded(message, error)
         problems.append(
             Problem(f"invalid {kind}: {message}", "invalid-value", path=where)
         )

@@ -22,6 +22,7 @@ from kgen.check.cel_rules import RuleTree, rule_tree
 from kgen.check.crd_cost import DATA_KEYWORDS, NAME_KEYWORDS, resolve, too_complex
 from kgen.check.crd_strict import strict_schema
 from kgen.check.schema_error import SchemaError as SchemaError
+from kgen.check.schema_words import rs_worded
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Document
 from kgen.load.files import read_input
@@ -260,4 +261,6 @@ def _schema_error(error: Any) -> SchemaError:
             {"properties": known},
             error.message,
         )
-    return SchemaError(path, "", error.instance, {}, error.message)
+    return SchemaError(
+        path, "", error.instance, {}, rs_worded(error.message, error.instance)
+    )

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
+from kgen.check.schema_words import python_worded
 from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted, value_in
@@ -238,6 +239,7 @@ def _problems(
         if holds_secret(where, lambda path: value_in(manifest.body, path)):
             # A value under a secret's name is never quoted, whatever is wrong with it.
             message = unquoted(message, error.instance)
+        message = python_worded(message, error)
         return [_problem(manifest, where, message, spec=spec)]
     # Name each unknown field, so the trace reaches the spec value that set it.
     schema = error.schema if isinstance(error.schema, dict) else {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
+from kgen.flow_style import as_text
 from kgen.importer.claims import claim_spec
 from kgen.importer.containers import (
     core_source,
@@ -192,7 +193,7 @@ def _env(var: dict[str, Any]) -> dict[str, Any]:
         if key in source:
             return {"name": var["name"], key: source[key]}
     value = var.get("value")
-    return {"name": var["name"], "value": "" if value is None else str(value)}
+    return {"name": var["name"], "value": "" if value is None else as_text(value)}
 
 
 def without_nulls(entries: dict[str, Any] | None) -> dict[str, Any]:
@@ -211,8 +212,10 @@ def _env_from(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def _resources(resources: dict[str, Any]) -> dict[str, Any]:
-    limits = {k: str(v) for k, v in without_nulls(resources.get("limits")).items()}
-    requests = {k: str(v) for k, v in without_nulls(resources.get("requests")).items()}
+    limits = {k: as_text(v) for k, v in without_nulls(resources.get("limits")).items()}
+    requests = {
+        k: as_text(v) for k, v in without_nulls(resources.get("requests")).items()
+    }
     out: dict[str, Any] = {}
     gpu_key = next((k for k in limits if k in GPU_RESOURCES), None)
     if gpu_key:

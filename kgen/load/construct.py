@@ -45,7 +45,11 @@ class Constructor:
             if type(value) in (int, float) and node.value != str(value):
                 origin = self.doc.positions.get(path)
                 if origin is not None:
-                    self.doc.written[origin] = node.value
+                    # With its tag: `!!float 5` is the number 5.0 only by it.
+                    tag = self.written_tag(node)
+                    self.doc.written[origin] = (
+                        f"{tag} {node.value}" if tag else node.value
+                    )
             return value
         if isinstance(node, SequenceNode):
             self.check_tag(node, "seq")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import KgenError, Problem
+from kgen.flow_style import flow_style
 from kgen.kinds import FRAMEWORKS
 from kgen.load.document import Document
 from kgen.load.files import unlistable
@@ -238,7 +239,7 @@ def parse_job(display: str, raw: bytes) -> tuple[JobSource | None, list[Problem]
             )
         else:
             problem = Problem(
-                f"unknown framework {framework!r}",
+                f"unknown framework {flow_style(framework)}",
                 "invalid-value",
                 path=("framework",),
                 hint=framework_hint(framework),

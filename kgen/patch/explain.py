@@ -3,11 +3,11 @@ objects, with the patch line as its source."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
-from kgen.errors import DataPath, format_path, shortened
+from kgen.errors import DataPath, format_path, readable, shortened
+from kgen.flow_style import flow_style
 from kgen.load.document import Origin
 from kgen.render.base import Manifest
 
@@ -36,7 +36,7 @@ def _row(
     manifest: Manifest, path: DataPath, shown: str, origin: Origin
 ) -> tuple[str, str]:
     return (
-        f"{manifest.kind} {manifest.name} {format_path(path)}: {shown}",
+        f"{manifest.kind} {manifest.name} {readable(format_path(path))}: {shown}",
         f"{origin.file}:{origin.line}:{origin.column}",
     )
 
@@ -53,9 +53,5 @@ def _at(body: Any, path: DataPath) -> Any:
 
 
 def _text(value: Any) -> str:
-    text = (
-        value
-        if isinstance(value, str)
-        else json.dumps(value, ensure_ascii=False, sort_keys=True)
-    )
-    return shortened(text, 200)
+    text = value if isinstance(value, str) else flow_style(value)
+    return readable(shortened(text, 200))

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from kgen.errors import Problem
+from kgen.flow_style import flow_style
 from kgen.load.document import Origin
 from kgen.load.jobs import JobSource
 from kgen.merge.layers import Layer
@@ -56,38 +57,45 @@ def _written(origin: Origin, job: JobSource, layers: list[Layer]) -> str | None:
 
 def _as_written(problem: Problem, written: str) -> Problem:
     """The message quoting the number as the user wrote it (`0755`, not 755; `1e400`,
-    not inf)."""
-    canonical = _as_python_prints(written)
-    if canonical is None:
-        return problem
-    message = re.sub(
-        rf"(?<![\w.]){re.escape(canonical)}(?![\w.])",
-        lambda _: written,
-        problem.message,
-    )
-    return replace(problem, message=message)
+    not inf or .inf; `!!float 5`, not 5.0)."""
+    message = problem.message
+    for canonical in _as_printed(written):
+        message = re.sub(
+            rf"(?<![\w.]){re.escape(canonical)}(?![\w.])",
+            lambda _: written,
+            message,
+        )
+    return problem if message == problem.message else replace(problem, message=message)
 
 
-# YAML's spellings of the floats Python prints as inf and nan.
-_SPECIAL = {".inf": "inf", "+.inf": "inf", "-.inf": "-inf", ".nan": "nan"}
+def _as_printed(written: str) -> list[str]:
+    """How a message may quote the number written as `written`: as Python prints it
+    (`inf`, `5.0`) or, a float, as kgen.flow_style does (`.inf`)."""
+    tag, text = written.split(" ", 1) if written.startswith("!") else ("", written)
+    number = _number(text)
+    if number is None:  # pragma: no cover - the loader read it as a number
+        return []
+    if tag.endswith("float"):
+        number = float(number)
+    forms = [str(number), flow_style(number)]
+    return [form for form in dict.fromkeys(forms) if form != written]
 
 
-def _as_python_prints(written: str) -> str | None:
-    """How Python prints the number written as `written` (what a message quotes)."""
+def _number(written: str) -> int | float | None:
+    """The number written as `written`, as the loader read it (an integer or a float)."""
     text = written.replace("_", "")
-    special = _SPECIAL.get(text.lower())
-    if special is not None:
-        return special
+    if text.lower().lstrip("+-") in (".inf", ".nan"):
+        return float(text.lower().replace(".", ""))
     body = text.lstrip("+-")
     base = {"0x": 16, "0o": 8, "0b": 2}.get(body[:2].lower(), 10)
     try:
         number = int(body[2:] if base != 10 else body, base)
     except ValueError:
         try:
-            return str(float(text))
-        except ValueError:  # pragma: no cover - the loader read it as a number
+            return float(text)
+        except ValueError:
             return None
-    return ("-" if text.startswith("-") and number else "") + str(number)
+    return -number if text.startswith("-") else number
 
 
 def merge_environments(

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 
 from kgen import __version__
-from kgen.errors import Problem, format_path
+from kgen.errors import Problem, shown_path
 from kgen.report.base import StreamReporter, summary
 
 # GitHub shows 10 annotations of each kind per step and drops the rest silently.
@@ -42,7 +42,7 @@ def _as_dict(problem: Problem) -> dict[str, object]:
         "message": problem.message,
         "hint": problem.hint,
         "context": problem.context,
-        "field": format_path(problem.path) or None,
+        "field": shown_path(problem.path) or None,
     }
 
 

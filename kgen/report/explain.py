@@ -3,11 +3,11 @@ give each replica at run time."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from kgen.errors import DataPath, format_path
+from kgen.errors import DataPath, format_path, readable
+from kgen.flow_style import flow_style
 from kgen.kinds import kind_for
 from kgen.load.document import Origin, nearest_origin
 from kgen.merge.layers import merge_layers
@@ -117,10 +117,10 @@ def _leaves(data: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Any]]:
 
 
 def _value_text(path: DataPath, value: Any) -> str:
-    shown = (
-        json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-    )
-    return f"{format_path(path)}: {shown}"
+    # Read as a message is (masked, escaped): a value's newline or bidi override would
+    # fake a row; in flow style, as the user writes it (`[--x, a]`, `null`).
+    shown = value if isinstance(value, str) else flow_style(value)
+    return readable(f"{format_path(path)}: {shown}")
 
 
 def _under(path: str, field: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from kgen.errors import DataPath, Problem, shortened
+from kgen.flow_style import flow_style
 from kgen.spec.hidden import Hidden, secret
 
 M = TypeVar("M", bound=BaseModel)
@@ -92,7 +93,7 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
         message = bound
     elif kind == "literal_error":
         message = (
-            f"'{_shown(value)}' is not allowed here: {message[0].lower()}{message[1:]}"
+            f"{_shown(value)} is not allowed here: {message[0].lower()}{message[1:]}"
         )
     elif message.startswith("Input should be"):
         message = f"{_kind(value)}: {message[0].lower()}{message[1:]}"
@@ -224,4 +225,5 @@ def _shown(value: Any) -> str:
             return "a number of thousands of digits"
         digits = len(str(abs(value)))
         return f"a number of {digits} digits ({str(value)[:12]}...)"
-    return str(value)
+    # As the user would write it: `true`, `null`, `{b: c}`, never Python's `True`.
+    return str(value) if isinstance(value, Hidden) else flow_style(value)
