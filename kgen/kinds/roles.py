@@ -3,7 +3,19 @@ creates (kgen.kinds.base, which kinds import them from)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from kgen.errors import DataPath, Problem
+    from kgen.spec.job import JobSpec
+
+    # A kind's rule over one rendered pod template: the job's spec, the role (its
+    # `roles:` key) and the pod's spec; each problem with its path in that pod spec.
+    PodRule = Callable[
+        [JobSpec, str, dict[str, Any]], Iterator[tuple[DataPath, Problem]]
+    ]
 
 
 # Records are NamedTuples: Python 3.11 compiles a frozen dataclass's methods from source
