@@ -298,3 +298,19 @@ def test_an_mpijob_sidecar_gets_nothing():
     # Both operators fill only `Containers[0]`: a sidecar keeps its own.
     side = [{"name": "side", "image": "x:1", "env": OMPI_HOSTFILE}]
     assert _codes("mpi", "mpi-operator", MPI, containers=side) == []
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # PET_NPROC_PER_NODE in a worker-only job's pods only from 1.8
+        # (kubeflow/training-operator#1948; kubeflow-api.md §6.2).
+        ("training-operator-1.7", []),
+        ("training-operator-1.9", ["env.0.name"]),
+    ],
+)
+def test_a_worker_only_jobs_nproc_from_18(target: str, expected: list[str]):
+    env = [{"name": "PET_NPROC_PER_NODE", "value": "8"}]
+    roles = {"worker": {"replicas": 2}}
+    extra = {"env": env, "elasticPolicy": {}, "nprocPerNode": 2}
+    assert _codes("pytorch", target, roles, **extra) == expected
