@@ -68,8 +68,9 @@ def test_pytorch_non_numeric_nproc_counts_one_per_pod():
 
 
 def test_pytorch_elastic_worker_only_has_no_master_and_no_rank():
-    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/pytorch/envvar.go `setPodEnv`
-    # and elastic.go `Generate`: no master branch, so no PET_NPROC_PER_NODE either;
+    # kubeflow/training-operator@v1.7.0 (target v1):pkg/controller.v1/pytorch/envvar.go
+    # `setPodEnv` and elastic.go `Generate`: no master branch, so no PET_NPROC_PER_NODE
+    # either (from 1.8 every pod gets it: test_pytorch_worker_only_nproc_from_18);
     # the elastic group in the operator's order.
     spec = _pytorch(
         roles={"worker": {"replicas": 3}},
@@ -415,3 +416,27 @@ def test_tf_dynamic_workers_see_a_sparse_cluster():
         pods[1].env["TF_CONFIG"]
         == '{"cluster":{"worker":{"1":"tf-worker-1.ml.svc:2222"},"ps":["tf-ps-0.ml.svc:2222"]},"task":{"type":"worker","index":1}}'
     )
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # 1.7.0: PET_NPROC_PER_NODE only inside the master branch of `setPodEnv`.
+        ("training-operator-1.7", None),
+        # kubeflow/training-operator#1948 (v1.7.0...v1.8.0 in its CHANGELOG.md) sets it
+        # in every pod whenever spec.nprocPerNode is set (kubeflow-api.md §6.2), after
+        # the master branch and before the elastic group.
+        ("training-operator-1.8", "2"),
+        ("training-operator-1.9", "2"),
+    ],
+)
+def test_pytorch_worker_only_nproc_from_18(target: str, expected: str | None):
+    spec = _pytorch(roles={"worker": {"replicas": 2}}, nprocPerNode=2, elasticPolicy={})
+    first = replicas(spec, _env(target))[0]
+    assert first.env.get("PET_NPROC_PER_NODE") == expected
+    if expected is not None:
+        assert list(first.env)[:3] == [
+            "PYTHONUNBUFFERED",
+            "PET_NPROC_PER_NODE",
+            "PET_RDZV_ENDPOINT",
+        ]

@@ -213,3 +213,20 @@ def test_paddle_master_port_is_the_one_the_job_moves():
     pods = _contract("v1", data)
     assert pods[0].env["PADDLE_MASTER"] == "$(POD_IP_DUMMY):37000"
     assert pods[1].env["PADDLE_MASTER"] == "j-worker-0:37000"
+
+
+def test_mpijob_v1_intel_bootstrap_only_from_17():
+    # training-operator 1.7 added Intel MPI's bootstrap (#1804): the 1.6 line's
+    # kubeflow/training-operator pkg/controller.v1/mpi/mpijob_controller.go (still on
+    # kubeflow/common's commonv1) `newLauncher` appends the two OMPI_MCA_* and the
+    # NVIDIA variables only.
+    old = _contract("training-operator-1.6", _mpi())[0]
+    assert "I_MPI_HYDRA_BOOTSTRAP_EXEC" not in old.env
+    new = _contract("training-operator-1.7", _mpi())[0]
+    # Added only where the container has none (`hasIntelMPIBootstrapValues`), into
+    # the first container, as every MPIJob variable.
+    assert (new.env["I_MPI_HYDRA_BOOTSTRAP_EXEC"], new.if_absent, new.where) == (
+        "/etc/mpi/kubexec.sh",
+        frozenset({"I_MPI_HYDRA_BOOTSTRAP_EXEC"}),
+        "first container",
+    )

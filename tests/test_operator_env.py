@@ -164,6 +164,9 @@ SPECS = [
     ("jax", {"worker": {"replicas": 2}}, {}),
     ("paddle", {"master": {"replicas": 1}, "worker": {"replicas": 2}}, {}),
     ("paddle", {"worker": {"replicas": 2}}, {}),
+    ("mpi", {"launcher": {"replicas": 1}, "worker": {"replicas": 2}}, {}),
+    ("mpi", {"launcher": {"replicas": 1}}, {"mpiImplementation": "Intel"}),
+    ("mpi", {"launcher": {"replicas": 1}}, {"mpiImplementation": "MPICH"}),
 ]
 
 
@@ -203,3 +206,111 @@ def test_every_container_of_the_other_kinds_too(
     assert _codes(framework, target, roles, containers=side) == [
         "containers.0.env.0.name"
     ]
+
+
+MPI = {"launcher": {"replicas": 1}, "worker": {"replicas": 2}}
+OMPI_HOSTFILE = [{"name": "OMPI_MCA_orte_default_hostfile", "value": "/my/hosts"}]
+
+
+@pytest.mark.parametrize("target", ["mpi-operator", "training-operator-1.4", "v1"])
+def test_mpijob_launcher_hostfile_is_the_operators(target: str):
+    # Both operators append to the launcher's first container, after its env:
+    # kubeflow/mpi-operator@v0.8.0:pkg/controller/mpi_job_controller.go
+    # `newLauncherPodTemplate` (`container.Env = append(container.Env, ompiEnvVars...)`),
+    # kubeflow/training-operator@v1.9.4:pkg/controller.v1/mpi/mpijob_controller.go
+    # `newLauncher` (the same append of OMPI_MCA_plm_rsh_agent and this one).
+    assert _codes("mpi", target, MPI, env=OMPI_HOSTFILE) == ["env.0.name"]
+
+
+def test_mpijob_message_names_the_launcher_pods():
+    data = {"name": "j", "framework": "mpi", "image": "x:1", "roles": MPI}
+    target = TARGETS["training-operator-1.9"]
+    spec = kind_for("mpi", target).model().model_validate(data | {"env": OMPI_HOSTFILE})
+    _, problems = render_job(spec, Environment("e", target, "ns"))
+    assert [p.message for p in problems if p.code == "operator-env"] == [
+        "OMPI_MCA_orte_default_hostfile is set by training-operator 1.9 in the launcher pods (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile): the operator appends it after the job's env and Kubernetes keeps the last, so the job's value never reaches the process"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # mpi-operator@v0.8.0 `newWorker` and `newLauncherPodTemplate`: workerEnvVars
+        # and launcherEnvVars, appended.
+        ("mpi-operator", ["env.0.name"]),
+        # training-operator's MPIJob v1 sets no K_MPI_JOB_ROLE.
+        ("v1", []),
+    ],
+)
+def test_k_mpi_job_role_only_on_mpi_operator(target: str, expected: list[str]):
+    env = [{"name": "K_MPI_JOB_ROLE", "value": "rank"}]
+    assert _codes("mpi", target, MPI, env=env) == expected
+
+
+@pytest.mark.parametrize(
+    ("target", "extra", "expected"),
+    [
+        # mpi-operator@v0.8.0: nvidiaDisableEnvVars appended unless runLauncherAsWorker.
+        ("mpi-operator", {}, ["roles.launcher.env.0.name"]),
+        ("mpi-operator", {"runLauncherAsWorker": True}, []),
+        # training-operator@v1.9.4 `newLauncher`: unless `isGPULauncher`.
+        ("v1", {}, ["roles.launcher.env.0.name"]),
+    ],
+)
+def test_a_launcher_cannot_unhide_its_gpus_by_env(
+    target: str, extra: dict[str, Any], expected: list[str]
+):
+    env = [{"name": "NVIDIA_VISIBLE_DEVICES", "value": "all"}]
+    roles = {"launcher": {"replicas": 1, "env": env}, "worker": {"replicas": 1}}
+    assert _codes("mpi", target, roles, **extra) == expected
+
+
+def test_the_empty_nvidia_value_is_the_operators_own():
+    env = [{"name": "NVIDIA_VISIBLE_DEVICES", "value": ""}]
+    roles = {"launcher": {"replicas": 1, "env": env}, "worker": {"replicas": 1}}
+    assert _codes("mpi", "mpi-operator", roles) == []
+
+
+@pytest.mark.parametrize(
+    ("implementation", "expected"),
+    [
+        # mpi-operator@v0.8.0: intelEnvVars only for mpiImplementation Intel.
+        ("Intel", ["env.0.name"]),
+        ("OpenMPI", []),
+    ],
+)
+def test_intel_variables_follow_the_implementation(
+    implementation: str, expected: list[str]
+):
+    env = [{"name": "I_MPI_HYDRA_HOST_FILE", "value": "/h"}]
+    extra = {"env": env, "mpiImplementation": implementation}
+    assert _codes("mpi", "mpi-operator", MPI, **extra) == expected
+
+
+def test_mpijob_v1_keeps_the_jobs_intel_bootstrap():
+    # training-operator@v1.9.4 `newLauncher` adds I_MPI_HYDRA_BOOTSTRAP_EXEC only when
+    # the container has none (`hasIntelMPIBootstrapValues`): the job's is kept.
+    env = [{"name": "I_MPI_HYDRA_BOOTSTRAP_EXEC", "value": "/my/rsh"}]
+    assert _codes("mpi", "v1", MPI, env=env) == []
+
+
+def test_an_mpijob_sidecar_gets_nothing():
+    # Both operators fill only `Containers[0]`: a sidecar keeps its own.
+    side = [{"name": "side", "image": "x:1", "env": OMPI_HOSTFILE}]
+    assert _codes("mpi", "mpi-operator", MPI, containers=side) == []
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        # PET_NPROC_PER_NODE in a worker-only job's pods only from 1.8
+        # (kubeflow/training-operator#1948; kubeflow-api.md §6.2).
+        ("training-operator-1.7", []),
+        ("training-operator-1.9", ["env.0.name"]),
+    ],
+)
+def test_a_worker_only_jobs_nproc_from_18(target: str, expected: list[str]):
+    env = [{"name": "PET_NPROC_PER_NODE", "value": "8"}]
+    roles = {"worker": {"replicas": 2}}
+    extra = {"env": env, "elasticPolicy": {}, "nprocPerNode": 2}
+    assert _codes("pytorch", target, roles, **extra) == expected

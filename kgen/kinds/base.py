@@ -11,7 +11,8 @@ in modules the record imports on first use, named by their job:
   and `live_pointers(spec)`, what the live object changes by design (ignoreDifferences);
 - `env.py`: `replicas(spec, env, name, limit)`, the pods and the env the operator gives
   each on the environment's operator release;
-- `rules.py`: `RULES`, its own rules over a validated spec;
+- `rules.py`: `RULES`, its own rules over a validated spec, and `POD_RULES` (if any),
+  those of them that read a rendered pod template too, for what the patches wrote;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
 - `importer.py`: `read_fields(spec, target, out, notes)`, its own fields of an object;
 - `view.py` (only a kind without replica specs): `replica_view(doc, kind, as_kind)`, an
@@ -48,6 +49,7 @@ from kgen.rules.info import RuleInfo
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from kgen.kinds.roles import PodRule
     from kgen.kinds.targets import ApiTarget
     from kgen.load.document import Document
     from kgen.render.base import Environment
@@ -222,24 +224,12 @@ class Kind:
         self, spec: JobSpec, env: Environment
     ) -> tuple[dict[str, Any], list[Problem]]:
         if env.target.name not in self.targets:
-            return {}, [self._not_on(env.target)]
+            from kgen.kinds.target_names import not_on
+
+            return {}, [not_on(self.kind, self.targets, env.target)]
         rendered: tuple[dict[str, Any], list[Problem]]
         rendered = self._part("render").render(spec, env)
         return rendered
-
-    def _not_on(self, target: ApiTarget) -> Problem:
-        """A kind the target's operator does not serve: the API server has no such
-        resource there, so the job could never be applied."""
-        from kgen.kinds.target_names import named_targets
-
-        where = named_targets(self.targets)
-        targets = "the target" if len(self.targets) == 1 else "the targets"
-        return Problem(
-            f"{self.kind} does not exist on API target {target.name} ({target.description})",
-            "target-unsupported-kind",
-            path=("framework",),
-            hint=f"{self.kind} exists on {targets} {where}; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target",
-        )
 
     def live_pointers(self, spec: JobSpec) -> list[str]:
         pointers: list[str] = self._part("render").live_pointers(spec)
@@ -263,6 +253,11 @@ class Kind:
 
     def rules(self) -> tuple[Rule, ...]:
         rules: tuple[Rule, ...] = self._part("rules").RULES
+        return rules
+
+    def pod_rules(self) -> tuple[PodRule, ...]:
+        """Its rules over one rendered pod template (kgen.render.patched_pods)."""
+        rules: tuple[PodRule, ...] = getattr(self._part("rules"), "POD_RULES", ())
         return rules
 
     def envelope(self, target: ApiTarget) -> dict[str, Any]:

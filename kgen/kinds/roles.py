@@ -3,7 +3,19 @@ creates (kgen.kinds.base, which kinds import them from)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from kgen.errors import DataPath, Problem
+    from kgen.spec.job import JobSpec
+
+    # A kind's rule over one rendered pod template: the job's spec, the role (its
+    # `roles:` key) and the pod's spec; each problem with its path in that pod spec.
+    PodRule = Callable[
+        [JobSpec, str, dict[str, Any]], Iterator[tuple[DataPath, Problem]]
+    ]
 
 
 # Records are NamedTuples: Python 3.11 compiles a frozen dataclass's methods from source
@@ -39,7 +51,8 @@ class Replica(NamedTuple):
     env: dict[str, str]
     # Why `env` is empty, when it is (`kgen explain` says so).
     why_empty: str = ""
-    # Which of the pod's containers get `env` ("every container", "container tensorflow").
+    # Which of the pod's containers get `env` ("every container", "container tensorflow",
+    # "first container").
     where: str = ""
     # Pods of the same role left out just before this one (kgen explain's limit).
     skipped: int = 0
@@ -47,6 +60,10 @@ class Replica(NamedTuple):
     files: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # What the runtime is and what it does not set, said once before the pods.
     note: str = ""
+    # Variables of `env` the operator adds only to a container without one of that
+    # name (MPIJob v1's I_MPI_HYDRA_BOOTSTRAP_EXEC): the job's own is kept, never
+    # overridden (kgen.render.operator_env).
+    if_absent: frozenset[str] = frozenset()
 
 
 def shown_indices(replicas: int, limit: int | None) -> list[tuple[int, int]]:

@@ -1,8 +1,23 @@
-"""Target names as a message says them (kgen.kinds.targets)."""
+"""Target names as a message says them (kgen.kinds.targets), and the error for a kind
+on a target whose operator does not serve it."""
 
 from __future__ import annotations
 
-from kgen.kinds.targets import TARGETS
+from kgen.errors import Problem
+from kgen.kinds.targets import TARGETS, ApiTarget
+
+
+def not_on(kind: str, targets: frozenset[str], target: ApiTarget) -> Problem:
+    """A kind the target's operator does not serve: the API server has no such
+    resource there, so the job could never be applied."""
+    where = named_targets(targets)
+    which = "the target" if len(targets) == 1 else "the targets"
+    return Problem(
+        f"{kind} does not exist on API target {target.name} ({target.description})",
+        "target-unsupported-kind",
+        path=("framework",),
+        hint=f"{kind} exists on {which} {where}; leave this job out of the environment (`jobs:` in kgen.yaml) or change its target",
+    )
 
 
 def named_targets(names: frozenset[str] | set[str]) -> str:

@@ -20,6 +20,7 @@ from kgen.render.base import Manifest
 from kgen.rules.context import RuleContext
 
 if TYPE_CHECKING:
+    from kgen.render.base import Environment
     from kgen.spec.job import JobSpec
 
 
@@ -43,22 +44,24 @@ class Patcher:
         return patched, problems
 
     def rules(
-        self, objects: list[Manifest], *, target: str, version: str
+        self, objects: list[Manifest], spec: JobSpec, env: Environment, *, version: str
     ) -> list[Problem]:
         """The rules over the spec cannot see what the patches wrote: these read it
-        (the objects' schemas for the API `target` and Kubernetes `version` say which
-        keys are fields). Nothing when a patch did not apply (half patched)."""
+        (the objects' schemas for `env`'s API target and Kubernetes `version` say which
+        keys are fields), and the job kind's rules over its pods read its pod
+        templates. Nothing when a patch did not apply (half patched)."""
         if not self.applied:
             return []
         from kgen.patch.apply import patched_rules
+        from kgen.render.patched_pods import patched_pod_problems
 
         return patched_rules(
             objects,
             self.allowed,
             job_file=self.job_file,
-            target=target,
+            target=env.target.name,
             version=version,
-        )
+        ) + patched_pod_problems(objects[0], spec, env)
 
 
 def patcher(

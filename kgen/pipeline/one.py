@@ -50,9 +50,7 @@ def render_one(
         )
     if patch is not None:
         render_problems += patch.rules(
-            manifests,
-            target=env.target.name,
-            version=stages.context.kubernetes_version,
+            manifests, spec, env, version=stages.context.kubernetes_version
         )
     ignored = spec.lint.ignore
     kept = [p for p in render_problems if p.code not in ignored]

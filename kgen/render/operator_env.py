@@ -6,7 +6,11 @@ variables of one name: the job's value never reaches the process. A RANK or
 MASTER_ADDR the job sets is dead configuration, and a PYTHONUNBUFFERED=1 the job sets is
 turned back to 0 on training-operator 1.4 to 1.6. Which names collide depends on the
 release, so this is checked per environment, against the kind's own env contract. A
-value equal to the operator's in every pod of the role is left alone.
+value equal to the operator's in every pod of the role is left alone, and so is a
+variable the operator adds only where the container has none (`Replica.if_absent`).
+Which containers get the variables is the contract's `where`: every container, the one
+of a name, or the first (MPIJob); the containers a patch writes are checked against the
+same contract (kgen.render.patched_pods).
 """
 
 from __future__ import annotations
@@ -27,27 +31,56 @@ if TYPE_CHECKING:
 SHOWN = 8
 CODE = "operator-env"
 EVERY_CONTAINER = "every container"
+FIRST_CONTAINER = "first container"
 SHORT_VALUE = 40
+
+# Per role: each variable the operator sets there, with the values it gives its pods.
+ByRole = dict[str, dict[str, set[str]]]
 
 
 def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
     """The job's variables the operator of `env`'s target overrides."""
     if not kind.appends_env or not _may_collide(spec):
         return []
+    by_role, where = contract(kind, spec, env)
+    problems = list(_collisions(spec, env, by_role))
+    if EVERY_CONTAINER in where.values():
+        problems += _sidecar_collisions(spec, env, by_role)
+    return problems
+
+
+def contract(
+    kind: Kind, spec: JobSpec, env: Environment
+) -> tuple[ByRole, dict[str, str]]:
+    """What the operator sets in each role's pods, and in which of their containers."""
     name = f"{spec.name}-{spec.run_id}" if spec.run_id else spec.name
     pods = kind.env_contract(spec, env, name=name, limit=SHOWN)
-    by_role: dict[str, dict[str, set[str]]] = {}
+    by_role: ByRole = {}
+    where: dict[str, str] = {}
     for role, _ in role_items(spec):
         values = by_role.setdefault(role, {})
         for pod in pods:
-            if pod.pod.startswith(f"{name}-{role}-"):
+            # `{job}-{role}-{index}`; MPIJob's launcher is `{job}-launcher`.
+            if pod.pod == f"{name}-{role}" or pod.pod.startswith(f"{name}-{role}-"):
+                where.setdefault(role, pod.where)
                 for variable, value in pod.env.items():
-                    values.setdefault(variable, set()).add(value)
-    every = any(pod.where == EVERY_CONTAINER for pod in pods)
-    problems = list(_collisions(spec, env, by_role))
-    if every:
-        problems += _sidecar_collisions(spec, env, by_role)
-    return problems
+                    if variable not in pod.if_absent:
+                        values.setdefault(variable, set()).add(value)
+    return by_role, where
+
+
+def receives(where: str, index: int, container: Any) -> bool:
+    """Whether the pod's container at `index` of `containers` gets the variables."""
+    if where == EVERY_CONTAINER:
+        return True
+    if where == FIRST_CONTAINER:
+        return index == 0
+    named = where.removeprefix("container ")
+    return (
+        named != where
+        and isinstance(container, dict)
+        and container.get("name") == named
+    )
 
 
 # Every name some release of these operators sets, or starts with (tested against
@@ -68,9 +101,18 @@ OPERATOR_NAMES = frozenset(
         "NUM_PROCESSES",
         "PROCESS_ID",
         "POD_IP_DUMMY",
+        # MPIJob (kgen.kinds.mpi.env).
+        "K_MPI_JOB_ROLE",
+        "NVIDIA_VISIBLE_DEVICES",
+        "NVIDIA_DRIVER_CAPABILITIES",
     }
 )
-OPERATOR_PREFIXES = ("PET_", "PADDLE_")
+OPERATOR_PREFIXES = ("PET_", "PADDLE_", "OMPI_MCA_", "I_MPI_", "HYDRA_")
+
+
+def may_collide(name: str) -> bool:
+    """Whether some release of some operator sets a variable of this name."""
+    return name in OPERATOR_NAMES or name.startswith(OPERATOR_PREFIXES)
 
 
 def _may_collide(spec: JobSpec) -> bool:
@@ -79,7 +121,7 @@ def _may_collide(spec: JobSpec) -> bool:
         names += [var.name for var in settings.env or []]
         names += _sidecar_names(settings.containers or [])
     names += _sidecar_names(spec.containers)
-    return any(n in OPERATOR_NAMES or n.startswith(OPERATOR_PREFIXES) for n in names)
+    return any(map(may_collide, names))
 
 
 def _sidecar_names(containers: list[Any]) -> list[str]:
@@ -92,24 +134,22 @@ def _sidecar_names(containers: list[Any]) -> list[str]:
     ]
 
 
-def _collisions(
-    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
-) -> Iterator[Problem]:
+def _collisions(spec: JobSpec, env: Environment, by_role: ByRole) -> Iterator[Problem]:
     own = {
         role: {v.name for v in settings.env or []}
         for role, settings in role_items(spec)
     }
     for index, var in enumerate(spec.env):
         roles = [role for role in by_role if var.name not in own[role]]
-        yield from _problem(_pair(var), ("env", index), roles, by_role, env)
+        yield from problem(_pair(var), ("env", index), roles, by_role, env)
     for role, settings in role_items(spec):
         for index, var in enumerate(settings.env or []):
             path = ("roles", role, "env", index)
-            yield from _problem(_pair(var), path, [role], by_role, env)
+            yield from problem(_pair(var), path, [role], by_role, env)
 
 
 def _sidecar_collisions(
-    spec: JobSpec, env: Environment, by_role: dict[str, dict[str, set[str]]]
+    spec: JobSpec, env: Environment, by_role: ByRole
 ) -> Iterator[Problem]:
     """Where the operator fills every container, a sidecar's (`containers:`) env too;
     never an init container's."""
@@ -127,20 +167,22 @@ def _sidecar_collisions(
                 if isinstance(var, dict) and isinstance(var.get("name"), str):
                     pair = (var["name"], var.get("value"))
                     where = (*path, index, "env", at)
-                    yield from _problem(pair, where, roles, by_role, env)
+                    yield from problem(pair, where, roles, by_role, env)
 
 
 def _pair(var: EnvVar) -> tuple[str, str | None]:
     return var.name, var.value
 
 
-def _problem(
+def problem(
     var: tuple[str, Any],
     path: DataPath,
     roles: list[str],
-    by_role: dict[str, dict[str, set[str]]],
+    by_role: ByRole,
     env: Environment,
 ) -> Iterator[Problem]:
+    """The error for variable `var` (name, value) at `path` in the pods of `roles`, if
+    the operator overrides it there."""
     name, value = var
     hit = [r for r in roles if _overridden(value, by_role[r].get(name))]
     if not hit:

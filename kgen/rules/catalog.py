@@ -112,7 +112,7 @@ _RULES = [
         "error",
         False,
         "An environment variable the operator sets",
-        "The operator of the environment's release sets this variable in the pod (docs/env-contract.md), after the job's own env, and Kubernetes keeps the last of two variables of one name: the job's value never reaches the process. Which variables depends on the release (PYTHONUNBUFFERED is 0 on training-operator 1.4 to 1.6, the PET_* variables arrived in 1.7; TF_CONFIG only when the TFJob has more than one pod). A value equal to the operator's in every pod is not reported. `kgen explain` lists what each pod gets.",
+        "The operator of the environment's release sets this variable in the pod (docs/env-contract.md), after the job's own env, and Kubernetes keeps the last of two variables of one name: the job's value never reaches the process. Which variables depends on the release (PYTHONUNBUFFERED is 0 on training-operator 1.4 to 1.6, the PET_* variables arrived in 1.7; TF_CONFIG only when the TFJob has more than one pod; an MPIJob launcher's OMPI_MCA_*, I_MPI_* or HYDRA_* hostfile and ssh settings and its hidden GPUs, K_MPI_JOB_ROLE on mpi-operator). A value equal to the operator's in every pod is not reported. A variable a patch gives a container the operator fills is reported at the patch's line. `kgen explain` lists what each pod gets.",
     ),
     rule(
         "duplicate-volume",

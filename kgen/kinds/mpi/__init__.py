@@ -60,4 +60,6 @@ KIND = Kind(
     catalog=CATALOG,
     package=__name__,
     first_container=True,
+    # Both operators append to the first container (kgen.kinds.mpi.env).
+    appends_env=True,
 )

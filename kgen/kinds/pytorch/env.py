@@ -21,7 +21,10 @@ order below. Three contracts:
   RANK, PET_NPROC_PER_NODE (inside the master branch only), PET_NODE_RANK; then the
   elastic group, or PET_NNODES. The value 1 of PYTHONUNBUFFERED came with trainer#1860
   (merged after 1.7.0-rc.0): unverified for 1.7.0 itself, kgen follows the reference
-  document.
+  document. From 1.8 (trainer#1948, in the v1.7.0...v1.8.0 changelog) every pod gets
+  PET_NPROC_PER_NODE, as kubeflow-api.md §6.2 says, a worker-only elastic job's too;
+  where it sits among a master job's variables is not verified (kgen keeps 1.7's
+  place, which only `kgen explain`'s order shows).
 
 Host names use the job object's real name (`job.Name`): a runId or content-hash suffix
 is part of every address. Ports are read from the pods, as every release's
@@ -59,7 +62,8 @@ def replicas(
             elif release < (1, 7):
                 variables = _release_1_4(job, name, rank, total, master_port)
             else:
-                variables = _release_1_7(job, name, rank, total, master_port)
+                every = release >= (1, 8)
+                variables = _release_1_7(job, name, rank, total, master_port, every)
             pod = f"{name}-{role}-{index}"
             out.append(Replica(pod, variables, where=EVERY_CONTAINER, skipped=skipped))
     return out
@@ -100,8 +104,9 @@ def _release_1_4(
 
 
 def _release_1_7(
-    job: PyTorchJobSpec, name: str, rank: int, total: int, port: str
+    job: PyTorchJobSpec, name: str, rank: int, total: int, port: str, every: bool
 ) -> dict[str, str]:
+    """`every`: PET_NPROC_PER_NODE in every pod, after the master branch (1.8)."""
     variables = {"PYTHONUNBUFFERED": "1"}
     if job.roles.master is not None:
         nproc = nproc_per_node(job)
@@ -117,6 +122,8 @@ def _release_1_7(
             "PET_NPROC_PER_NODE": nproc,
             "PET_NODE_RANK": str(rank),
         }
+    if every:
+        variables.setdefault("PET_NPROC_PER_NODE", nproc_per_node(job))
     if job.elastic_policy is None:
         return variables | {"PET_NNODES": str(total)}
     return variables | _elastic(job, name)

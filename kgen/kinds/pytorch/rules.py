@@ -5,14 +5,18 @@ checked with every kind's roles in kgen.rules.spec.)"""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
-from kgen.errors import Problem
+from kgen.errors import DataPath, Problem
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
 from kgen.rules.context import Rule, RuleContext
 from kgen.rules.reads import reads
 from kgen.rules.secrets import allowed_literals, literal_problem, named_literal
 from kgen.spec.job import JobSpec, role_items
+
+if TYPE_CHECKING:
+    from kgen.kinds.roles import PodRule
 
 
 @reads("roles", "elasticPolicy")
@@ -141,14 +145,34 @@ def _operator_init_name(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
         (("roles", "worker", "containers"), worker.containers or []),
     )
     for path, containers in places:
-        for index, container in enumerate(containers):
-            if isinstance(container, dict) and container.get("name") == OPERATOR_INIT:
-                yield Problem(
-                    f"'{OPERATOR_INIT}' is the init container the operator adds to each worker pod: the API server refuses a pod with two containers of one name",
-                    "pytorch-init-container-name",
-                    path=(*path, index, "name"),
-                    hint="rename the container",
-                )
+        for index in _named_init(containers):
+            yield _init_name_problem((*path, index, "name"))
+
+
+def _pod_init_name(
+    spec: JobSpec, role: str, pod: dict[str, Any]
+) -> Iterator[tuple[DataPath, Problem]]:
+    """The same over a worker's rendered pod template: a container a patch added."""
+    if role != "worker" or own(spec).roles.master is None:
+        return
+    for key in ("initContainers", "containers"):
+        for index in _named_init(pod.get(key)):
+            yield (key, index, "name"), _init_name_problem(())
+
+
+def _named_init(containers: Any) -> Iterator[int]:
+    for index, container in enumerate(containers or ()):
+        if isinstance(container, dict) and container.get("name") == OPERATOR_INIT:
+            yield index
+
+
+def _init_name_problem(path: DataPath) -> Problem:
+    return Problem(
+        f"'{OPERATOR_INIT}' is the init container the operator adds to each worker pod: the API server refuses a pod with two containers of one name",
+        "pytorch-init-container-name",
+        path=path,
+        hint="rename the container",
+    )
 
 
 RULES: tuple[Rule, ...] = (
@@ -158,3 +182,5 @@ RULES: tuple[Rule, ...] = (
     _rendezvous_options,
     _operator_init_name,
 )
+# Over a rendered pod template (kgen.render.patched_pods).
+POD_RULES: tuple[PodRule, ...] = (_pod_init_name,)
