@@ -85,6 +85,27 @@ def beside_object(
     return Beside(doc.file, kind, name, data)
 
 
+def objects_near(documents: list[Document], job: Document) -> list[dict[str, Any]]:
+    """The objects of `documents` beside `job`: in its environment (kgen.importer.beside
+    .env_name) and, where both say one, its namespace; what a job names and inherits
+    from (a TrainJob's runtime) is among them when it was imported with the job."""
+    namespace = _namespace(job.data)
+    return [
+        doc.data
+        for doc in documents
+        if doc is not job
+        and isinstance(doc.data, dict)
+        and env_name(doc.file) == env_name(job.file)
+        and _namespace(doc.data) in (None, namespace)
+    ]
+
+
+def _namespace(data: Any) -> str | None:
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    return namespace if isinstance(namespace, str) and namespace else None
+
+
 def _core_kind(api: str, kind: str) -> bool:
     """A kind the build checks without a CRD, for the Kubernetes version an imported
     project's kgen.yaml leaves at its default."""

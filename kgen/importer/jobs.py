@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.importer.beside import Beside, beside_object, env_name
+from kgen.importer.beside import Beside, beside_object, env_name, objects_near
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
@@ -82,7 +82,12 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     for doc in documents:
         try:
             _import_document(
-                doc, result, claims=claims, claim_docs=claim_docs, boards=boards
+                doc,
+                result,
+                claims=claims,
+                claim_docs=claim_docs,
+                boards=boards,
+                documents=documents,
             )
         except Unreadable as exc:
             kind = doc.data.get("kind")
@@ -131,6 +136,7 @@ def _import_document(
     claims: dict[str, dict[str, Any]],
     claim_docs: dict[str, list[Document]],
     boards: Boards,
+    documents: list[Document],
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
@@ -189,7 +195,8 @@ def _import_document(
     notes: list[Problem] = []  # what the spec cannot keep, at paths of `given`
     out |= kind.read_fields(spec_in, target, out, notes)
     if own is not None:
-        out |= own.read_fields(source, target, out, notes)
+        near = objects_near(documents, given)  # the runtime it names, if imported
+        out |= own.read_fields(source, target, out, notes, beside=near)
     problems += [_placed(given, note) for note in notes]
     env = (target, meta.get("namespace"))
     out, board = fold_board(out, boards.of(given, out["name"]), env)
@@ -251,29 +258,14 @@ def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: v for k, v in pods[0].items() if all(p.get(k) == v for p in pods[1:])}
 
 
+# The settings a role of a job spec may set apart from the job's.
+_PER_ROLE = ("image", "command", "args", "env", "resources", "nodeSelector", "tolerations", "affinity",
+             "podLabels", "podAnnotations", "securityContext", "podSecurityContext", "sharedMemory",
+             "containers", "initContainers", "ports", "livenessProbe", "readinessProbe", "startupProbe")  # fmt: skip
+
+
 def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, Any]:
-    allowed = (
-        "image",
-        "command",
-        "args",
-        "env",
-        "resources",
-        "nodeSelector",
-        "tolerations",
-        "affinity",
-        "podLabels",
-        "podAnnotations",
-        "securityContext",
-        "podSecurityContext",
-        "sharedMemory",
-        "containers",
-        "initContainers",
-        "ports",
-        "livenessProbe",
-        "readinessProbe",
-        "startupProbe",
-    )
-    return {k: v for k, v in pod.items() if k in allowed and shared.get(k) != v}
+    return {k: v for k, v in pod.items() if k in _PER_ROLE and shared.get(k) != v}
 
 
 def _run_policy(

@@ -3,6 +3,7 @@ the job spec's shared keys: the `trainJob:` section."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from kgen.errors import Problem
@@ -13,6 +14,8 @@ from kgen.kinds.pytorch.importer import (
     runs_torchrun,
 )
 from kgen.kinds.trainer import CONTROLLER, RUNTIMES
+from kgen.kinds.trainer.policy import INSTALLED_POLICIES
+from kgen.kinds.trainer.runtime import Inherited, runtime_beside
 
 # Where each release keeps the pod template of the runtime's `node` job, under spec
 # (the one override kgen writes): podTemplateOverrides on 2.1, kgen's runtime patch.
@@ -43,12 +46,21 @@ RUNTIME_NPROC = {
 
 
 def read_fields(
-    spec: dict[str, Any], target: str, out: dict[str, Any], notes: list[Problem]
+    spec: dict[str, Any],
+    target: str,
+    out: dict[str, Any],
+    notes: list[Problem],
+    *,
+    beside: Iterable[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """runtimeRef unless it is the framework's default, numProcPerNode (the runtime's
     where the TrainJob leaves it out and kgen's default differs, or a note where the
-    spec cannot say it), the initializers, suspend and managedBy unless they are the
-    defaults."""
+    spec cannot say it), the runtime's ML policy where kgen does not know the runtime
+    by name, the initializers, suspend and managedBy unless they are the defaults.
+
+    The runtime is read from `beside` (the objects imported beside the TrainJob) when
+    it is there (kgen.kinds.trainer.runtime), else known by name from the runtimes
+    Kubeflow installs."""
     section: dict[str, Any] = {}
     ref = _mapping(spec.get("runtimeRef"))
     kind = ref.get("kind") or "ClusterTrainingRuntime"
@@ -57,12 +69,15 @@ def read_fields(
         section["runtimeRef"] = {"name": ref["name"]} | (
             {"kind": kind} if kind != "ClusterTrainingRuntime" else {}
         )
+    name = ref.get("name") or default
+    inherited = runtime_beside(str(kind), str(name), beside)
+    section |= _runtime_policy(inherited, kind, name)
     nproc = _mapping(spec.get("trainer")).get("numProcPerNode")
     if nproc is not None:
         section["numProcPerNode"] = nproc
     else:  # the runtime's
-        name = ref.get("name") or default
         runtime = RUNTIME_NPROC.get(name) if kind == "ClusterTrainingRuntime" else None
+        runtime = inherited.nproc if inherited is not None else runtime
         section |= _runtime_nproc(runtime, out)
         notes += _left_to_runtime(name, runtime, out)
     initializer = _initializer(spec.get("initializer"))
@@ -73,6 +88,19 @@ def read_fields(
     if spec.get("managedBy") not in (None, CONTROLLER):
         section["managedBy"] = spec["managedBy"]
     return {"trainJob": section} if section else {}
+
+
+def _runtime_policy(
+    inherited: Inherited | None, kind: str, name: str
+) -> dict[str, Any]:
+    """The policy of a runtime read beside the TrainJob, where kgen does not know the
+    runtime by name (kgen.kinds.trainer.policy): on an MPI runtime kgen's render
+    overrides the launcher's pods too, and the rules and `kgen explain` follow it."""
+    if inherited is None or inherited.policy not in ("torch", "mpi"):
+        return {}
+    if kind == "ClusterTrainingRuntime" and name in INSTALLED_POLICIES:
+        return {}
+    return {"runtimePolicy": inherited.policy}
 
 
 def _runtime_nproc(runtime: str | None, out: dict[str, Any]) -> dict[str, Any]:
