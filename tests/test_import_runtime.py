@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from tests.conftest import RunKgen, write_tree
+from tests.conftest import SHARED, RunKgen, write_tree
 
 # kubeflow/trainer examples/yaml/basic/03-with-runtime.yaml (commit 15c124a7, after
 # v2.1.0), its comments and the script's lines left out: a namespaced TrainingRuntime
@@ -191,3 +191,50 @@ def test_a_runtime_of_another_namespace_is_not_the_one_named(
         " (import-default-differs)"
     )
     assert "runtimePolicy" not in spec["trainJob"]
+
+
+def test_a_runtime_imported_with_its_crd_is_shipped_from_resources(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """With the CustomResourceDefinition among the inputs, the runtime goes to
+    resources/ beside it, and kgen.yaml lists the CRD under crds:, so the build checks
+    the runtime against it and ships both, as the input did. Without, the runtime was
+    left out with a warning (import-unchecked), CRD or not."""
+    crd = (SHARED / "crds" / "trainingruntime-trainer-v2.3.0.yaml").read_text()
+    # v2.2 took numProcPerNode out of mlPolicy.torch (kubeflow-api.md §9): the
+    # example's is refused by this CRD, below.
+    current = WITH_RUNTIME.replace(
+        "    torch:\n      numProcPerNode: auto\n", "    torch: {}\n"
+    )
+    write_tree(tmp_path, {"prod/crd.yaml": crd, "prod/job.yaml": current})
+    args = ("import", "prod/crd.yaml", "prod/job.yaml", "--out", "out")
+    result = run_kgen(*args, cwd=tmp_path)
+    assert (result.code, result.err) == (
+        0,
+        "kgen: imported 1 job and 2 objects beside them (resources/) into out/"
+        " (5 files); run `kgen build -C out`\n",
+    )
+    crd_file = (
+        "resources/trainingruntimes.trainer.kubeflow.org.customresourcedefinition.yaml"
+    )
+    project = yaml.safe_load((tmp_path / "out" / "kgen.yaml").read_text())
+    assert project["crds"] == [crd_file]
+    runtime = next(
+        d for d in yaml.safe_load_all(current) if d["kind"] == "TrainingRuntime"
+    )
+    built = run_kgen("build", "-C", "out", cwd=tmp_path)
+    assert built.code == 0, built
+    shipped = (
+        tmp_path / "out" / "manifests" / "prod" / "custom-runtime.trainingruntime.yaml"
+    )
+    assert next(d for d in yaml.safe_load_all(shipped.read_text()) if d) == runtime
+    # The upstream example as written: the build says what the CRD refuses, at its line.
+    write_tree(tmp_path, {"prod/job.yaml": WITH_RUNTIME})
+    assert run_kgen(*args[:-1], "again", cwd=tmp_path).code == 0
+    built = run_kgen("build", "-C", "again", cwd=tmp_path)
+    assert built.code == 1
+    assert (
+        "resources/custom-runtime.trainingruntime.yaml:13:7: error: invalid"
+        " TrainingRuntime: Additional properties are not allowed ('numProcPerNode' was"
+        " unexpected) (invalid-value)\n"
+    ) in built.err

@@ -80,6 +80,12 @@ def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem
     return validators, problems
 
 
+def defined_kinds(crd: Any) -> set[CrdKey]:
+    """The (apiVersion, kind) of each served version `crd` defines with a schema, which
+    kgen checks objects of once the CRD is listed under kgen.yaml crds:."""
+    return {key for key, _schema, _where in _schemas(crd)}
+
+
 def _schemas(crd: Any) -> Iterator[tuple[CrdKey, dict[str, Any], DataPath]]:
     """Each served version's (apiVersion, kind), schema and where the schema is;
     nothing for what does not have a CRD's shape."""

@@ -2,9 +2,10 @@
 ResourceQuota becomes a file of `resources/` (an environment's, or shared when every
 environment has the same one), a Secret and a kustomization are reported, so nothing
 vanishes from the import silently. An object of a kind a CRD defines (a Kubeflow
-Tensorboard, a ClusterTrainingRuntime) is named and left out: the build checks such a
-kind only against its CRD (kgen.resources.check), which an imported project does not
-list, so in resources/ it would fail the project's first build."""
+Tensorboard, a ClusterTrainingRuntime) goes to resources/ when that CRD is among the
+inputs, the CRD then listed under kgen.yaml crds: (crd_files); else it is named and left
+out: the build checks such a kind only against its CRD (kgen.resources.check), so in
+resources/ it would fail the project's first build."""
 
 from __future__ import annotations
 
@@ -34,10 +35,16 @@ class Beside:
 
 
 def beside_object(
-    doc: Document, problems: list[Problem], *, instead: str = ""
+    doc: Document,
+    problems: list[Problem],
+    *,
+    instead: str = "",
+    defined: frozenset[tuple[str, str]] = frozenset(),
 ) -> Beside | None:
     """The object for resources/, or None with the problem that says why not (`instead`:
-    what else the user may do with an object of a CRD's kind, first in the hint)."""
+    what else the user may do with an object of a CRD's kind, first in the hint).
+    `defined`: the (apiVersion, kind) the CRDs among the inputs define, whose objects
+    go to resources/ too, their CRD listed under kgen.yaml crds: (crd_files)."""
     data = doc.data
     if not isinstance(data, dict):
         return None
@@ -79,7 +86,8 @@ def beside_object(
         )
         return None
     assert isinstance(name, str)
-    if not _core_kind(str(data["apiVersion"]), kind):
+    api = str(data["apiVersion"])
+    if not _core_kind(api, kind) and (api, kind) not in defined:
         problems.append(_of_a_crd(doc, kind, name, instead))
         return None
     return Beside(doc.file, kind, name, data)
@@ -122,10 +130,30 @@ def _of_a_crd(doc: Document, kind: str, name: str, instead: str) -> Problem:
         f"{kind} {printable(name)}: kgen build checks a {kind} of {api} only against"
         " its CRD, which the imported project does not list; not imported",
         "import-unchecked",
-        hint=f"{instead}list its CustomResourceDefinition under kgen.yaml crds: and copy"
-        " the object into resources/",
+        hint=f"{instead}import it with its CustomResourceDefinition: both go to"
+        " resources/, the CRD listed under kgen.yaml crds:",
         severity="warning",
     )
+
+
+def crd_kinds(documents: list[Document]) -> frozenset[tuple[str, str]]:
+    """The (apiVersion, kind) the CustomResourceDefinitions among `documents` define."""
+    from kgen.check.crds import defined_kinds
+
+    return frozenset(key for doc in documents for key in defined_kinds(doc.data))
+
+
+def crd_files(objects: list[Beside], files: dict[str, Any]) -> list[str]:
+    """The resources/ files (of `files`, by path) of the CRDs that define the kind of
+    another object beside the jobs: kgen.yaml lists them under crds:, so the build
+    checks those objects against them (kgen.resources.check), and ships both."""
+    from kgen.check.crds import defined_kinds
+
+    used = {(str(obj.body.get("apiVersion")), obj.kind) for obj in objects}
+    wanted = [obj.body for obj in objects if defined_kinds(obj.body) & used]
+    # A CRD has no namespace: its file holds its body as it is (resources_files).
+    found = (next(p for p in sorted(files) if files[p] == body) for body in wanted)
+    return list(dict.fromkeys(found))
 
 
 def _listed(resources: Any) -> str:

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.importer.beside import Beside, beside_object, env_name, objects_near
+from kgen.importer.beside import (
+    Beside,
+    beside_object,
+    crd_kinds,
+    env_name,
+    objects_near,
+)
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
@@ -59,11 +65,14 @@ class ImportResult:
     kept: int = 0
     # The file each job came from, by environment and name (kgen.importer.refused.taken).
     named: dict[tuple[str, str], str] = field(default_factory=dict)
+    # What the CRDs among the inputs define, by (apiVersion, kind) (beside_object).
+    defined: frozenset[tuple[str, str]] = frozenset()
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     result = ImportResult()
     documents, result.problems = read_manifests(paths, cwd=cwd)
+    result.defined = crd_kinds(documents)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
     claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
@@ -108,7 +117,7 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
             )
     specs = [job.spec for job in result.jobs]
     result.objects += unclaimed(claim_docs, specs, result.problems)
-    result.objects += loose_boards(boards, result.problems)
+    result.objects += loose_boards(boards, result.problems, result.defined)
     # A claim two jobs create is compared, and reported, once for each.
     result.problems = list(dict.fromkeys(result.problems))
     return result
@@ -143,7 +152,7 @@ def _import_document(
     kind = kind_named(named) if isinstance(named, str) else None
     if kind is None:
         if named != "PersistentVolumeClaim" and not boards.holds(doc):
-            found = beside_object(doc, result.problems)
+            found = beside_object(doc, result.problems, defined=result.defined)
             result.objects += [found] if found is not None else []
         return
     shape = replica_job(kind.replica_key) if kind.replica_key else TRAIN_JOB
