@@ -9,6 +9,7 @@ resources/ it would fail the project's first build."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,19 +94,31 @@ def beside_object(
     return Beside(doc.file, kind, name, data)
 
 
-def objects_near(documents: list[Document], job: Document) -> list[dict[str, Any]]:
-    """The objects of `documents` beside `job`: in its environment (kgen.importer.beside
-    .env_name) and, where both say one, its namespace; what a job names and inherits
-    from (a TrainJob's runtime) is among them when it was imported with the job."""
-    namespace = _namespace(job.data)
-    return [
-        doc.data
-        for doc in documents
-        if doc is not job
-        and isinstance(doc.data, dict)
-        and env_name(doc.file) == env_name(job.file)
-        and _namespace(doc.data) in (None, namespace)
-    ]
+class Near:
+    """The objects of an import by environment (kgen.importer.beside.env_name), kind and
+    name, indexed once: what a job names and inherits from (a TrainJob's runtime) when
+    it was imported with the job."""
+
+    def __init__(self, documents: list[Document] | None = None) -> None:
+        self._by: dict[tuple[str, str, str], list[tuple[str | None, Any]]] = {}
+        for doc in documents or []:
+            data = doc.data
+            meta = data.get("metadata") if isinstance(data, dict) else None
+            name = meta.get("name") if isinstance(meta, dict) else None
+            if isinstance(name, str) and isinstance(data.get("kind"), str):
+                key = (env_name(doc.file), data["kind"], name)
+                self._by.setdefault(key, []).append((_namespace(data), data))
+
+    def of(self, job: Document) -> Callable[[str, str], list[dict[str, Any]]]:
+        """The objects of a kind and name beside `job`: in its environment and, where
+        both say one, its namespace."""
+        env, namespace = env_name(job.file), _namespace(job.data)
+
+        def named(kind: str, name: str) -> list[dict[str, Any]]:
+            found = self._by.get((env, kind, name)) or []
+            return [data for ns, data in found if ns in (None, namespace)]
+
+        return named
 
 
 def _namespace(data: Any) -> str | None:

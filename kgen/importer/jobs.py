@@ -18,10 +18,10 @@ from typing import Any
 from kgen.errors import Problem
 from kgen.importer.beside import (
     Beside,
+    Near,
     beside_object,
     crd_kinds,
     env_name,
-    objects_near,
 )
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
@@ -67,12 +67,13 @@ class ImportResult:
     named: dict[tuple[str, str], str] = field(default_factory=dict)
     # What the CRDs among the inputs define, by (apiVersion, kind) (beside_object).
     defined: frozenset[tuple[str, str]] = frozenset()
+    near: Near = field(default_factory=Near)  # the objects by environment and name
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     result = ImportResult()
     documents, result.problems = read_manifests(paths, cwd=cwd)
-    result.defined = crd_kinds(documents)
+    result.defined, result.near = crd_kinds(documents), Near(documents)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
     claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
@@ -96,7 +97,6 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
                 claims=claims,
                 claim_docs=claim_docs,
                 boards=boards,
-                documents=documents,
             )
         except Unreadable as exc:
             kind = doc.data.get("kind")
@@ -145,7 +145,6 @@ def _import_document(
     claims: dict[str, dict[str, Any]],
     claim_docs: dict[str, list[Document]],
     boards: Boards,
-    documents: list[Document],
 ) -> None:
     data = doc.data
     named = data.get("kind") if isinstance(data, dict) else None
@@ -204,7 +203,7 @@ def _import_document(
     notes: list[Problem] = []  # what the spec cannot keep, at paths of `given`
     out |= kind.read_fields(spec_in, target, out, notes)
     if own is not None:
-        near = objects_near(documents, given)  # the runtime it names, if imported
+        near = result.near.of(given)  # the runtime it names, if imported with it
         out |= own.read_fields(source, target, out, notes, beside=near)
     problems += [_placed(given, note) for note in notes]
     env = (target, meta.get("namespace"))

@@ -3,7 +3,7 @@ the job spec's shared keys: the `trainJob:` section."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from kgen.errors import DataPath, Problem
@@ -47,15 +47,15 @@ def read_fields(
     out: dict[str, Any],
     notes: list[Problem],
     *,
-    beside: Iterable[dict[str, Any]] = (),
+    beside: Callable[[str, str], list[dict[str, Any]]] = lambda kind, name: [],
 ) -> dict[str, Any]:
     """runtimeRef unless it is the framework's default, numProcPerNode (the runtime's
     where the TrainJob leaves it out and kgen's default differs, or a note where the
     spec cannot say it), the runtime's ML policy where kgen does not know the runtime
     by name, the initializers, suspend and managedBy unless they are the defaults.
 
-    The runtime is read from `beside` (the objects imported beside the TrainJob) when
-    it is there (kgen.kinds.trainer.runtime), else known by name from the runtimes
+    The runtime is read from `beside` (the objects of a kind and name imported beside
+    the TrainJob) when it is there (kgen.kinds.trainer.runtime), else known by name from the runtimes
     Kubeflow installs."""
     section: dict[str, Any] = {}
     ref = _mapping(spec.get("runtimeRef"))

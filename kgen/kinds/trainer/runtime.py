@@ -10,13 +10,11 @@ API gives it, and a runtime that does not is read as no runtime at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from kgen.kinds.trainer import GROUP
 
-# The runtimes a TrainJob's runtimeRef names (kubeflow/trainer@v2.3.0 trainjob_types.go).
-RUNTIME_KINDS = ("ClusterTrainingRuntime", "TrainingRuntime")
 # What an ML policy gives a TrainJob that leaves numProcPerNode out, where the runtime
 # does not say: torch's `auto` (the TrainJob's default since v2.2, when mlPolicy.torch
 # lost its numProcPerNode), mpi's 1 (trainingruntime_types.go at v2.3.0, MPIMLPolicySource
@@ -36,12 +34,13 @@ class Inherited(NamedTuple):
 
 
 def runtime_beside(
-    kind: str, name: str, beside: Iterable[dict[str, Any]]
+    kind: str, name: str, beside: Callable[[str, str], list[dict[str, Any]]]
 ) -> Inherited | None:
-    """What the runtime `kind` `name` among the objects `beside` the TrainJob (same
-    environment and namespace) gives it; None when it is not among them."""
-    for data in beside:
-        if not _is_runtime(data, kind, name):
+    """What the runtime `kind` `name` imported beside the TrainJob (`beside`: the
+    objects of a kind and name in its environment and namespace) gives it; None when
+    it was not imported with it."""
+    for data in beside(kind, name):
+        if not _is_runtime(data):
             continue
         spec = _mapping(data.get("spec"))
         policy_spec = _mapping(spec.get("mlPolicy"))
@@ -52,15 +51,9 @@ def runtime_beside(
     return None
 
 
-def _is_runtime(data: dict[str, Any], kind: str, name: str) -> bool:
+def _is_runtime(data: dict[str, Any]) -> bool:
     api = data.get("apiVersion")
-    meta = _mapping(data.get("metadata"))
-    return (
-        data.get("kind") == kind
-        and isinstance(api, str)
-        and api.split("/")[0] == GROUP
-        and meta.get("name") == name
-    )
+    return isinstance(api, str) and api.split("/")[0] == GROUP
 
 
 def _nproc(policy: str | None, policy_spec: dict[str, Any]) -> str | None:
