@@ -238,3 +238,50 @@ def test_a_runtime_imported_with_its_crd_is_shipped_from_resources(
         " TrainingRuntime: Additional properties are not allowed ('numProcPerNode' was"
         " unexpected) (invalid-value)\n"
     ) in built.err
+
+
+CLUSTER_RUNTIME = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: ClusterTrainingRuntime
+metadata:
+  name: team-torch
+spec:
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: pytorch/pytorch:2.3.1
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: tj, namespace: ml}
+spec:
+  runtimeRef: {name: team-torch}
+  trainer:
+    numNodes: 1
+    command: [torchrun, train.py]
+"""
+
+
+def test_a_cluster_runtime_comes_back_without_a_namespace(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """Its CRD says `scope: Cluster`: the build gave every object of a CRD's kind the
+    environment's namespace, and the imported project shipped the runtime with one."""
+    crd = (SHARED / "crds" / "clustertrainingruntime-trainer-v2.3.0.yaml").read_text()
+    write_tree(tmp_path, {"prod/crd.yaml": crd, "prod/job.yaml": CLUSTER_RUNTIME})
+    args = ("import", "prod/crd.yaml", "prod/job.yaml", "--out", "out")
+    assert run_kgen(*args, cwd=tmp_path).code == 0
+    assert run_kgen("build", "-C", "out", cwd=tmp_path).code == 0
+    shipped = tmp_path / "out/manifests/prod/team-torch.clustertrainingruntime.yaml"
+    runtime = next(yaml.safe_load_all(CLUSTER_RUNTIME))
+    assert next(d for d in yaml.safe_load_all(shipped.read_text()) if d) == runtime

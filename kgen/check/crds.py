@@ -76,6 +76,9 @@ def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem
             problems.append(compiled)
         else:
             validators[key] = compiled
+            compiled.cluster_scoped = (
+                _mapping(doc.data["spec"]).get("scope") == "Cluster"
+            )
             problems += rule_problems(doc, compiled.rules)
     return validators, problems
 
@@ -219,6 +222,8 @@ class CrdValidator:
         self.schema = schema
         # The CEL rules (x-kubernetes-validations), which run on a valid object.
         self.rules = rules
+        # The CRD's `scope: Cluster`: its objects have no namespace (kgen.resources).
+        self.cluster_scoped = False
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
         import jsonschema_rs
