@@ -195,6 +195,22 @@ def test_nested_comprehensions_over_a_large_value_are_refused_before_they_run():
         evaluate(f"{literal}.all(a, {literal}.all(b, {literal}.all(c, true)))", {})
 
 
+def test_a_macro_beside_reads_of_self_is_no_nested_comprehension():
+    """The Trainer CRD's mlPolicy rule (kubeflow/trainer@v2.3.0
+    manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml) reads self five
+    times outside its one filter: each read was counted as another level of nesting,
+    and the rule was refused as too costly on every runtime."""
+    rule = (
+        "[has(self.torch), has(self.mpi), has(self.jax), has(self.xgboost),"
+        "has(self.flux)].filter(x, x).size() <= 1"
+    )
+    assert evaluate(rule, {"self": {"numNodes": 1, "torch": {}}}) is True
+    assert evaluate(rule, {"self": {"torch": {}, "mpi": {}}}) is False
+    # A read of self inside a comprehension is still one more level.
+    with pytest.raises(CelError, match="estimated to cost more than 5,000,000"):
+        evaluate("self.all(x, x in self)", {"self": list(range(3000))})
+
+
 def test_no_function_is_left_unlisted():
     """Every function a rule may call is either evaluated or skipped with a warning."""
     from kgen.check import cel_k8s

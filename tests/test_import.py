@@ -613,8 +613,8 @@ def test_objects_of_a_crds_kind_are_named_at_import_not_a_failed_build(
     )
     result = run_kgen("import", "job.yaml", "--out", "p", cwd=tmp_path)
     hint = (
-        "    hint: list its CustomResourceDefinition under kgen.yaml crds: and copy the"
-        " object into resources/\n"
+        "    hint: import it with its CustomResourceDefinition: both go to resources/,"
+        " the CRD listed under kgen.yaml crds:\n"
     )
     line = len(IMPORTED_JOB.splitlines()) + 3
     assert (result.code, result.err) == (

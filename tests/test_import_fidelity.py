@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import yaml
@@ -54,6 +55,32 @@ def test_shared_memory_with_a_size_limit_is_the_specs_shared_memory(
     spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
     assert spec["sharedMemory"] == "8Gi"
     assert "volumes" not in spec
+
+
+def test_a_volume_without_a_source_is_the_empty_dir_the_pod_gets(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """`emptyDir: null`, or no source at all: the job's CRD (no field nullable) prunes
+    the null, and the pod the operator creates gets an empty dir on disk, as the API
+    server defaults a volume without a source (k8s.io/kubernetes pkg/apis/core/v1
+    defaults.go SetDefaults_Volume, tag v1.31.0; kubernetes/kubernetes#46950). Import
+    refused the null (must be a mapping, not null) and kept the bare volume as a patch."""
+    for source in ("emptyDir: null", "emptyDir:", ""):
+        given = SHM.replace("emptyDir: {medium: Memory}", source)
+        result = _import(tmp_path, run_kgen, {"shm.yaml": given}, "shm.yaml")
+        assert (result.code, result.err) == (
+            0,
+            f"kgen: imported 1 job into {tmp_path}/p/ (3 files); run `kgen build -C"
+            f" {tmp_path}/p`\n",
+        ), source
+        spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())
+        assert spec["volumes"] == [
+            {"name": "dshm", "mountPath": "/dev/shm", "emptyDir": {}}
+        ]
+        [job] = _rebuilt(tmp_path, run_kgen).values()
+        pod = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]
+        assert pod["volumes"] == [{"name": "dshm", "emptyDir": {}}]
+        shutil.rmtree(tmp_path / "p")
 
 
 # mpi-operator's MPICH and Intel examples leave `command:` empty above the worker's

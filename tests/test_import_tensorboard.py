@@ -148,9 +148,9 @@ def test_a_tensorboard_of_no_imported_job_is_named_not_written(
         " only against its CRD, which the imported project does not list; not"
         " imported"
         " (import-unchecked)\n"
-        "    hint: import it with the job whose tensorboard: renders it, or list its"
-        " CustomResourceDefinition under kgen.yaml crds: and copy the object into"
-        " resources/\n"
+        "    hint: import it with the job whose tensorboard: renders it, or import it"
+        " with its CustomResourceDefinition: both go to resources/, the CRD listed"
+        " under kgen.yaml crds:\n"
     ) in err
     assert "beside them" not in err
     assert not (out / "resources").exists()

@@ -306,3 +306,17 @@ def _python(script: str, *, check: bool = True) -> subprocess.CompletedProcess[s
     return subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=check
     )
+
+
+def test_an_import_without_a_crd_loads_no_crd_checks(tmp_path: Path):
+    """Import looks for CustomResourceDefinitions among its inputs (an object of a
+    CRD's kind goes to resources/ with its CRD): the CRD checks, with CEL, a tenth of a
+    second, load only when there is one."""
+    (tmp_path / "job.yaml").write_text(
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: t}\n"
+        "spec:\n  nprocPerNode: '1'\n  pytorchReplicaSpecs:\n    Master:\n"
+        "      template: {spec: {containers: [{name: pytorch, image: 'r.io/t:1'}]}}\n"
+    )
+    code, modules = imported("import", "job.yaml", "--out", "p", cwd=tmp_path)
+    assert code == 0
+    assert set(CRD_CHECKS) & modules == set()

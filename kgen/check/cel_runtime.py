@@ -192,10 +192,28 @@ def size_of(value: Any, *, limit: int) -> int:
 
 
 def _power(rule: str) -> int:
-    macros = sum(rule.count(m) * weight for m, weight in _MACROS.items())
-    if not macros:
-        return 1
-    return macros + max(len(re.findall(r"\b(?:self|oldSelf)\b", rule)) - 1, 0)
+    """How deep the rule's comprehensions nest (by the brackets of their arguments),
+    plus each `self` read inside one (`x in self`: the value again, at every step).
+    Comprehensions one after the other, and `self` read outside them, add nothing:
+    `[has(self.a), has(self.b)].filter(x, x)` is as cheap as it looks, which the
+    Trainer CRD's mlPolicy rule is (kubeflow/trainer@v2.3.0 trainingruntime_types.go)."""
+    weights = {
+        match.end() - 1: weight
+        for macro, weight in _MACROS.items()
+        for match in re.finditer(re.escape(macro), rule)
+    }
+    reads = {match.start() for match in re.finditer(r"\b(?:self|oldSelf)\b", rule)}
+    opened: list[int] = []  # the weight of each open bracket: 0 if no macro's
+    deepest = inside = 0
+    for at, char in enumerate(rule):
+        if char in "([{":
+            opened.append(weights.get(at, 0))
+            deepest = max(deepest, sum(opened))
+        elif char in ")]}" and opened:
+            opened.pop()
+        elif at in reads and any(opened):
+            inside += 1
+    return max(deepest + inside, 1)
 
 
 def cost(compiled: Compiled, rule: str, values: list[Any]) -> int:

@@ -77,8 +77,17 @@ def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem
             problems.append(compiled)
         else:
             validators[key] = compiled
+            compiled.cluster_scoped = (
+                _mapping(doc.data["spec"]).get("scope") == "Cluster"
+            )
             problems += rule_problems(doc, compiled.rules)
     return validators, problems
+
+
+def defined_kinds(crd: Any) -> set[CrdKey]:
+    """The (apiVersion, kind) of each served version `crd` defines with a schema, which
+    kgen checks objects of once the CRD is listed under kgen.yaml crds:."""
+    return {key for key, _schema, _where in _schemas(crd)}
 
 
 def _schemas(crd: Any) -> Iterator[tuple[CrdKey, dict[str, Any], DataPath]]:
@@ -214,6 +223,8 @@ class CrdValidator:
         self.schema = schema
         # The CEL rules (x-kubernetes-validations), which run on a valid object.
         self.rules = rules
+        # The CRD's `scope: Cluster`: its objects have no namespace (kgen.resources).
+        self.cluster_scoped = False
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
         import jsonschema_rs

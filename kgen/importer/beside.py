@@ -2,12 +2,14 @@
 ResourceQuota becomes a file of `resources/` (an environment's, or shared when every
 environment has the same one), a Secret and a kustomization are reported, so nothing
 vanishes from the import silently. An object of a kind a CRD defines (a Kubeflow
-Tensorboard, a ClusterTrainingRuntime) is named and left out: the build checks such a
-kind only against its CRD (kgen.resources.check), which an imported project does not
-list, so in resources/ it would fail the project's first build."""
+Tensorboard, a ClusterTrainingRuntime) goes to resources/ when that CRD is among the
+inputs, the CRD then listed under kgen.yaml crds: (crd_files); else it is named and left
+out: the build checks such a kind only against its CRD (kgen.resources.check), so in
+resources/ it would fail the project's first build."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,10 +36,16 @@ class Beside:
 
 
 def beside_object(
-    doc: Document, problems: list[Problem], *, instead: str = ""
+    doc: Document,
+    problems: list[Problem],
+    *,
+    instead: str = "",
+    defined: frozenset[tuple[str, str]] = frozenset(),
 ) -> Beside | None:
     """The object for resources/, or None with the problem that says why not (`instead`:
-    what else the user may do with an object of a CRD's kind, first in the hint)."""
+    what else the user may do with an object of a CRD's kind, first in the hint).
+    `defined`: the (apiVersion, kind) the CRDs among the inputs define, whose objects
+    go to resources/ too, their CRD listed under kgen.yaml crds: (crd_files)."""
     data = doc.data
     if not isinstance(data, dict):
         return None
@@ -79,10 +87,44 @@ def beside_object(
         )
         return None
     assert isinstance(name, str)
-    if not _core_kind(str(data["apiVersion"]), kind):
+    api = str(data["apiVersion"])
+    if not _core_kind(api, kind) and (api, kind) not in defined:
         problems.append(_of_a_crd(doc, kind, name, instead))
         return None
     return Beside(doc.file, kind, name, data)
+
+
+class Near:
+    """The objects of an import by environment (kgen.importer.beside.env_name), kind and
+    name, indexed once: what a job names and inherits from (a TrainJob's runtime) when
+    it was imported with the job."""
+
+    def __init__(self, documents: list[Document] | None = None) -> None:
+        self._by: dict[tuple[str, str, str], list[tuple[str | None, Any]]] = {}
+        for doc in documents or []:
+            data = doc.data
+            meta = data.get("metadata") if isinstance(data, dict) else None
+            name = meta.get("name") if isinstance(meta, dict) else None
+            if isinstance(name, str) and isinstance(data.get("kind"), str):
+                key = (env_name(doc.file), data["kind"], name)
+                self._by.setdefault(key, []).append((_namespace(data), data))
+
+    def of(self, job: Document) -> Callable[[str, str], list[dict[str, Any]]]:
+        """The objects of a kind and name beside `job`: in its environment and, where
+        both say one, its namespace."""
+        env, namespace = env_name(job.file), _namespace(job.data)
+
+        def named(kind: str, name: str) -> list[dict[str, Any]]:
+            found = self._by.get((env, kind, name)) or []
+            return [data for ns, data in found if ns in (None, namespace)]
+
+        return named
+
+
+def _namespace(data: Any) -> str | None:
+    meta = data.get("metadata") if isinstance(data, dict) else None
+    namespace = meta.get("namespace") if isinstance(meta, dict) else None
+    return namespace if isinstance(namespace, str) and namespace else None
 
 
 def _core_kind(api: str, kind: str) -> bool:
@@ -101,10 +143,40 @@ def _of_a_crd(doc: Document, kind: str, name: str, instead: str) -> Problem:
         f"{kind} {printable(name)}: kgen build checks a {kind} of {api} only against"
         " its CRD, which the imported project does not list; not imported",
         "import-unchecked",
-        hint=f"{instead}list its CustomResourceDefinition under kgen.yaml crds: and copy"
-        " the object into resources/",
+        hint=f"{instead}import it with its CustomResourceDefinition: both go to"
+        " resources/, the CRD listed under kgen.yaml crds:",
         severity="warning",
     )
+
+
+def crd_kinds(documents: list[Document]) -> frozenset[tuple[str, str]]:
+    """The (apiVersion, kind) the CustomResourceDefinitions among `documents` define."""
+    crds = [d.data for d in documents if isinstance(d.data, dict) and _is_crd(d.data)]
+    if not crds:  # kgen.check.crds brings the CEL checks: a tenth of a second
+        return frozenset()
+    from kgen.check.crds import defined_kinds
+
+    return frozenset(key for crd in crds for key in defined_kinds(crd))
+
+
+def _is_crd(data: dict[str, Any]) -> bool:
+    return data.get("kind") == "CustomResourceDefinition"
+
+
+def crd_files(objects: list[Beside], files: dict[str, Any]) -> list[str]:
+    """The resources/ files (of `files`, by path) of the CRDs that define the kind of
+    another object beside the jobs: kgen.yaml lists them under crds:, so the build
+    checks those objects against them (kgen.resources.check), and ships both."""
+    crds = [obj.body for obj in objects if _is_crd(obj.body)]
+    if not crds:
+        return []
+    from kgen.check.crds import defined_kinds
+
+    used = {(str(obj.body.get("apiVersion")), obj.kind) for obj in objects}
+    wanted = [crd for crd in crds if defined_kinds(crd) & used]
+    # A CRD has no namespace: its file holds its body as it is (resources_files).
+    found = (next(p for p in sorted(files) if files[p] == body) for body in wanted)
+    return list(dict.fromkeys(found))
 
 
 def _listed(resources: Any) -> str:

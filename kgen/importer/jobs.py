@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
-from kgen.importer.beside import Beside, beside_object, env_name
+from kgen.importer.beside import (
+    Beside,
+    Near,
+    beside_object,
+    crd_kinds,
+    env_name,
+)
 from kgen.importer.claims import beside, unclaimed
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
@@ -59,11 +65,15 @@ class ImportResult:
     kept: int = 0
     # The file each job came from, by environment and name (kgen.importer.refused.taken).
     named: dict[tuple[str, str], str] = field(default_factory=dict)
+    # What the CRDs among the inputs define, by (apiVersion, kind) (beside_object).
+    defined: frozenset[tuple[str, str]] = frozenset()
+    near: Near = field(default_factory=Near)  # the objects by environment and name
 
 
 def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     result = ImportResult()
     documents, result.problems = read_manifests(paths, cwd=cwd)
+    result.defined, result.near = crd_kinds(documents), Near(documents)
     # Claims may sit in files of their own, beside the jobs that mount them.
     claims: dict[str, dict[str, Any]] = {}
     claim_docs: dict[str, list[Document]] = {}  # what a claim has beyond its spec
@@ -82,7 +92,11 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     for doc in documents:
         try:
             _import_document(
-                doc, result, claims=claims, claim_docs=claim_docs, boards=boards
+                doc,
+                result,
+                claims=claims,
+                claim_docs=claim_docs,
+                boards=boards,
             )
         except Unreadable as exc:
             kind = doc.data.get("kind")
@@ -103,7 +117,7 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
             )
     specs = [job.spec for job in result.jobs]
     result.objects += unclaimed(claim_docs, specs, result.problems)
-    result.objects += loose_boards(boards, result.problems)
+    result.objects += loose_boards(boards, result.problems, result.defined)
     # A claim two jobs create is compared, and reported, once for each.
     result.problems = list(dict.fromkeys(result.problems))
     return result
@@ -137,7 +151,7 @@ def _import_document(
     kind = kind_named(named) if isinstance(named, str) else None
     if kind is None:
         if named != "PersistentVolumeClaim" and not boards.holds(doc):
-            found = beside_object(doc, result.problems)
+            found = beside_object(doc, result.problems, defined=result.defined)
             result.objects += [found] if found is not None else []
         return
     shape = replica_job(kind.replica_key) if kind.replica_key else TRAIN_JOB
@@ -189,7 +203,8 @@ def _import_document(
     notes: list[Problem] = []  # what the spec cannot keep, at paths of `given`
     out |= kind.read_fields(spec_in, target, out, notes)
     if own is not None:
-        out |= own.read_fields(source, target, out, notes)
+        near = result.near.of(given)  # the runtime it names, if imported with it
+        out |= own.read_fields(source, target, out, notes, beside=near)
     problems += [_placed(given, note) for note in notes]
     env = (target, meta.get("namespace"))
     out, board = fold_board(out, boards.of(given, out["name"]), env)
@@ -251,29 +266,14 @@ def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
     return {k: v for k, v in pods[0].items() if all(p.get(k) == v for p in pods[1:])}
 
 
+# The settings a role of a job spec may set apart from the job's.
+_PER_ROLE = ("image", "command", "args", "env", "resources", "nodeSelector", "tolerations", "affinity",
+             "podLabels", "podAnnotations", "securityContext", "podSecurityContext", "sharedMemory",
+             "containers", "initContainers", "ports", "livenessProbe", "readinessProbe", "startupProbe")  # fmt: skip
+
+
 def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, Any]:
-    allowed = (
-        "image",
-        "command",
-        "args",
-        "env",
-        "resources",
-        "nodeSelector",
-        "tolerations",
-        "affinity",
-        "podLabels",
-        "podAnnotations",
-        "securityContext",
-        "podSecurityContext",
-        "sharedMemory",
-        "containers",
-        "initContainers",
-        "ports",
-        "livenessProbe",
-        "readinessProbe",
-        "startupProbe",
-    )
-    return {k: v for k, v in pod.items() if k in allowed and shared.get(k) != v}
+    return {k: v for k, v in pod.items() if k in _PER_ROLE and shared.get(k) != v}
 
 
 def _run_policy(

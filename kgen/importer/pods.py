@@ -202,6 +202,15 @@ def without_nulls(entries: dict[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (entries or {}).items() if v is not None}
 
 
+def sourced(volume: dict[str, Any]) -> dict[str, Any]:
+    """A volume as the pod gets it: a null source is pruned by the job's CRD, which
+    marks no field nullable, and a volume left without a source is an empty dir
+    (k8s.io/kubernetes pkg/apis/core/v1/defaults.go SetDefaults_Volume, when the
+    operator creates the pod; issue 46950)."""
+    given = {k: v for k, v in volume.items() if v is not None}
+    return given if set(given) - {"name"} else {**given, "emptyDir": {}}
+
+
 def _env_from(item: dict[str, Any]) -> dict[str, Any]:
     out = (
         {"configMap": item["configMapRef"]["name"]}
@@ -239,7 +248,8 @@ def _volumes(
     *,
     skip: set[str],
 ) -> dict[str, Any]:
-    sources = {v["name"]: (i, v) for i, v in enumerate(pod.get("volumes") or [])}
+    volumes_in = enumerate(pod.get("volumes") or [])
+    sources = {v["name"]: (i, sourced(v)) for i, v in volumes_in}
     out: dict[str, Any] = {}
     volumes = []
     mounts = list(main.get("volumeMounts") or [])

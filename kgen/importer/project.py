@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import DataPath
-from kgen.importer.beside import env_name, resources_files
+from kgen.importer.beside import crd_files, env_name, resources_files
 from kgen.importer.jobs import Imported, ImportResult
 from kgen.merge.layers import NAMED_LISTS
 from kgen.merge.named import PATCH_DIRECTIVE
@@ -97,6 +97,7 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
         environments.setdefault(env_of[obj.file], {"overlays": [], "namespace": None})
     namespaces = {env: s["namespace"] for env, s in environments.items()}
     files |= resources_files(result.objects, env_of, namespaces)
+    crds = crd_files(result.objects, files)
     all_names = sorted(by_name)
     for env, settings in environments.items():
         mine = sorted(
@@ -111,6 +112,8 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
     )
     if external:
         project["externalClaims"] = external
+    if crds:
+        project["crds"] = crds
     project["environments"] = {e: _environment(s) for e, s in environments.items()}
     check_inside(out, list(files))  # a name like ../../x would write outside `out`
     texts = {

@@ -105,12 +105,12 @@ VOLUME = mapping(
     "a volume",
     needs=("name",),
     name=TEXT,
-    emptyDir=required(ANY_MAPPING),
-    persistentVolumeClaim=required(
-        mapping("a claim reference", needs=("claimName",), claimName=TEXT)
+    emptyDir=ANY_MAPPING,
+    persistentVolumeClaim=mapping(
+        "a claim reference", needs=("claimName",), claimName=TEXT
     ),
-    configMap=required(mapping("a ConfigMap reference", needs=("name",))),
-    secret=required(mapping("a Secret reference", needs=("secretName",))),
+    configMap=mapping("a ConfigMap reference", needs=("name",)),
+    secret=mapping("a Secret reference", needs=("secretName",)),
 )
 POD = mapping(
     "a pod spec",

@@ -168,7 +168,11 @@ def _deployment(deployment: Any, service: Any) -> dict[str, Any] | None:
     return section if PORT in ports or not ports else None
 
 
-def loose_boards(boards: Boards, problems: list[Problem]) -> list[Beside]:
+def loose_boards(
+    boards: Boards,
+    problems: list[Problem],
+    defined: frozenset[tuple[str, str]] = frozenset(),
+) -> list[Beside]:
     """The TensorBoard objects no imported job renders back, as objects beside the
     jobs (a Tensorboard among them is named instead, as every object of a CRD's kind:
     kgen.importer.beside)."""
@@ -178,6 +182,6 @@ def loose_boards(boards: Boards, problems: list[Problem]) -> list[Beside]:
             if id(doc) in boards.folded:
                 continue
             instead = "import it with the job whose tensorboard: renders it, or "
-            found = beside_object(doc, problems, instead=instead)
+            found = beside_object(doc, problems, instead=instead, defined=defined)
             out += [found] if found is not None else []
     return out

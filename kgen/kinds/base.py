@@ -14,7 +14,8 @@ in modules the record imports on first use, named by their job:
 - `rules.py`: `RULES`, its own rules over a validated spec, and `POD_RULES` (if any),
   those of them that read a rendered pod template too, for what the patches wrote;
 - `envelope.py`: `fields(target)`, its own properties in the output schema;
-- `importer.py`: `read_fields(spec, target, out, notes)`, its own fields of an object;
+- `importer.py`: `read_fields(spec, target, out, notes)`, its own fields of an object
+  (and, for a kind without replica specs, `beside=`: the objects imported beside it);
 - `view.py` (only a kind without replica specs): `replica_view(doc, kind, as_kind)`, an
   object of it as the replica-spec job it renders from, for import;
 - `sections.py` (only a kind that declares `sections`): `foreign_sections(data, target)`,
@@ -264,8 +265,14 @@ class Kind:
         fields: dict[str, Any] = self._part("envelope").fields(target)
         return fields
 
-    def read_fields(self, spec: Data, target: str, out: Data, notes: Notes) -> Data:
-        fields: Data = self._part("importer").read_fields(spec, target, out, notes)
+    def read_fields(
+        self, spec: Data, target: str, out: Data, notes: Notes, **beside: Any
+    ) -> Data:
+        """The kind's own fields of an imported object; `beside=`, to a kind whose object
+        inherits from one it names (a TrainJob, its runtime): the objects imported beside
+        it, in its environment and namespace."""
+        importer = self._part("importer")
+        fields: Data = importer.read_fields(spec, target, out, notes, **beside)
         return fields
 
     def spec_path(self, out: DataPath) -> DataPath:
@@ -280,16 +287,7 @@ class Kind:
             self._part(part)
         # Job models build their validators at first use (kgen.spec.base): here, once,
         # not in every worker; first the models of their default instances.
-        _defaults_built(self.model())
+        from kgen.kinds.model_defaults import build_defaults
+
+        build_defaults(self.model())
         self.model().model_rebuild()
-
-
-def _defaults_built(model: type[BaseModel]) -> None:
-    """Build the models of `model`'s default instances (`Resources()`): renders dump
-    some on their own, which builds them at first use, in each worker otherwise."""
-    from pydantic import BaseModel
-
-    for info in model.model_fields.values():
-        if isinstance(info.default, BaseModel):
-            _defaults_built(type(info.default))
-            type(info.default).model_rebuild()

@@ -135,7 +135,10 @@ def check_object(
     problems = [located(p, team.doc) for p in found]
     if problems:
         return None, problems
-    namespaced = definition is None or kind not in CLUSTER_SCOPED
+    if definition is None:  # a CRD's kind: namespaced unless its CRD says Cluster
+        namespaced = not crds[(api, kind)].cluster_scoped
+    else:
+        namespaced = kind not in CLUSTER_SCOPED
     return TeamObject(team, kind, name, data, namespaced), []
 
 

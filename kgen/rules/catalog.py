@@ -56,7 +56,7 @@ _RULES = [
         "warning",
         False,
         "An imported object kgen import could not check",
-        "The spec import wrote does not validate (a value the job spec refuses), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. An object beside the jobs of a kind a CRD defines (a Kubeflow Tensorboard no imported job renders, a ClusterTrainingRuntime or TrainingRuntime) is named at its line and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list, and the project's first build would fail (`resource-unknown-kind`). List the CRD under kgen.yaml `crds:` and copy the object into `resources/` (a Tensorboard: or import it with its job).",
+        "The spec import wrote does not validate (a value the job spec refuses), so it cannot be rendered and compared with the input object: fields no spec field says may be missing. `kgen build` of the imported project says what is wrong; fix the input and import again. An object beside the jobs of a kind a CRD defines (a Kubeflow Tensorboard no imported job renders, a ClusterTrainingRuntime or TrainingRuntime) is named at its line and not imported: in `resources/` the build could check it only against its CRD, which the imported project does not list, and the project's first build would fail (`resource-unknown-kind`). Import it with its CustomResourceDefinition: both go to `resources/`, the CRD listed under kgen.yaml `crds:` (a Tensorboard: or import it with its job).",
     ),
     rule(
         "job-changed-in-place",

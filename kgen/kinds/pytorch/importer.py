@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.errors import DataPath, Problem
-from kgen.kinds.pytorch import TORCHRUN
+from kgen.errors import DataPath, Problem, printable
+from kgen.kinds.pytorch import KIND, TORCHRUN
+from kgen.kinds.pytorch.launch import Launch, command_line, launch
 from kgen.kinds.targets import TARGETS
 
 
@@ -25,13 +26,87 @@ def read_fields(
         fields["elasticPolicy"] = spec["elasticPolicy"]
     known = TARGETS.get(target)
     operator_auto = known is not None and known.has("nprocPerNode")
+    at, started = _started(spec)
+    # torchrun's own --nproc_per_node wins over the operator's PET_NPROC_PER_NODE.
+    count = started.nproc if operator_auto else None
     implied = operator_auto and gpus(out) > 0
-    nproc = spec.get("nprocPerNode") or ("auto" if implied else None)
+    nproc = spec.get("nprocPerNode") or count or ("auto" if implied else None)
     if nproc and nproc != default_nproc(out):
         fields["nprocPerNode"] = nproc
-    if operator_auto and not nproc and runs_torchrun(out):
-        notes.append(auto_on_cpu(("spec",), "nprocPerNode", "the operator"))
+    if operator_auto and not spec.get("nprocPerNode"):
+        notes += unread_count(
+            started, out, at=at, job_at=("spec",), key="nprocPerNode", by="the operator"
+        )
     return fields
+
+
+def unread_count(
+    started: Launch,
+    out: dict[str, Any],
+    *,
+    at: DataPath,
+    job_at: DataPath,
+    key: str,
+    by: str,
+) -> list[Problem]:
+    """What the import says of a process count the job leaves to `by` (the operator,
+    the runtime), which runs torchrun with auto: where the command line passes one kgen
+    cannot read, or runs a script it cannot look into (at the command line, `at`), or
+    starts torchrun without one on pods without GPUs (auto_on_cpu, at the job's `job_at`)."""
+    if started.nproc is not None:
+        return []
+    if started.unread is not None:
+        return [_unread(at, started.unread, key, default_nproc(out))]
+    if gpus(out):  # auto is the GPUs, kgen's default too
+        return []
+    if started.script is not None:
+        return [_unseen(at, started.script, key, by)]
+    if started.torchrun or runs_torchrun(out):
+        return [auto_on_cpu(job_at, key, by)]
+    return []
+
+
+def _unread(at: DataPath, value: str, key: str, default: str) -> Problem:
+    return Problem(
+        f"torchrun's process count is {printable(value)} on the command line, which"
+        f" kgen cannot read; the spec says {key} {default}",
+        "import-default-differs",
+        path=at,
+        hint=f"set {key} to the count it holds, so kgen explain and the rules see the"
+        " processes each pod starts",
+        severity="warning",
+    )
+
+
+def _unseen(at: DataPath, script: str, key: str, by: str) -> Problem:
+    return Problem(
+        f"the command runs {printable(script)}, which kgen cannot look into: if it"
+        f" starts torchrun without --nproc_per_node, {by}'s auto starts one process"
+        " per CPU core on pods without GPUs; kgen renders 1",
+        "import-default-differs",
+        path=at,
+        hint=f"set {key} to the processes each pod should start (`auto` keeps {by}'s)",
+        severity="warning",
+    )
+
+
+def _started(spec: dict[str, Any]) -> tuple[DataPath, Launch]:
+    """What the first trainer container whose command line says anything of torchrun
+    says, and where its command (or args) is."""
+    roles = spec.get(KIND.replica_key)
+    for role, body in (roles if isinstance(roles, dict) else {}).items():
+        pod = ((body or {}).get("template") or {}).get("spec") or {}
+        for index, container in enumerate(pod.get("containers") or []):
+            if container.get("name") != KIND.container:
+                continue
+            found = launch(
+                command_line(container.get("command"), container.get("args"))
+            )
+            if found != Launch():
+                key = "command" if container.get("command") else "args"
+                base = ("spec", KIND.replica_key, role, "template", "spec")
+                return (*base, "containers", index, key), found
+    return ("spec",), Launch()
 
 
 def auto_on_cpu(path: DataPath, key: str, by: str) -> Problem:

@@ -3,16 +3,15 @@ the job spec's shared keys: the `trainJob:` section."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from kgen.errors import Problem
-from kgen.kinds.pytorch.importer import (
-    auto_on_cpu,
-    default_nproc,
-    gpus,
-    runs_torchrun,
-)
+from kgen.errors import DataPath, Problem
+from kgen.kinds.pytorch.importer import default_nproc, unread_count
+from kgen.kinds.pytorch.launch import Launch, command_line, launch
 from kgen.kinds.trainer import CONTROLLER, RUNTIMES
+from kgen.kinds.trainer.policy import INSTALLED_POLICIES
+from kgen.kinds.trainer.runtime import Inherited, runtime_beside
 
 # Where each release keeps the pod template of the runtime's `node` job, under spec
 # (the one override kgen writes): podTemplateOverrides on 2.1, kgen's runtime patch.
@@ -43,12 +42,21 @@ RUNTIME_NPROC = {
 
 
 def read_fields(
-    spec: dict[str, Any], target: str, out: dict[str, Any], notes: list[Problem]
+    spec: dict[str, Any],
+    target: str,
+    out: dict[str, Any],
+    notes: list[Problem],
+    *,
+    beside: Callable[[str, str], list[dict[str, Any]]] = lambda kind, name: [],
 ) -> dict[str, Any]:
     """runtimeRef unless it is the framework's default, numProcPerNode (the runtime's
     where the TrainJob leaves it out and kgen's default differs, or a note where the
-    spec cannot say it), the initializers, suspend and managedBy unless they are the
-    defaults."""
+    spec cannot say it), the runtime's ML policy where kgen does not know the runtime
+    by name, the initializers, suspend and managedBy unless they are the defaults.
+
+    The runtime is read from `beside` (the objects of a kind and name imported beside
+    the TrainJob) when it is there (kgen.kinds.trainer.runtime), else known by name from the runtimes
+    Kubeflow installs."""
     section: dict[str, Any] = {}
     ref = _mapping(spec.get("runtimeRef"))
     kind = ref.get("kind") or "ClusterTrainingRuntime"
@@ -57,14 +65,25 @@ def read_fields(
         section["runtimeRef"] = {"name": ref["name"]} | (
             {"kind": kind} if kind != "ClusterTrainingRuntime" else {}
         )
-    nproc = _mapping(spec.get("trainer")).get("numProcPerNode")
+    name = ref.get("name") or default
+    inherited = runtime_beside(str(kind), str(name), beside)
+    section |= _runtime_policy(inherited, kind, name)
+    trainer = _mapping(spec.get("trainer"))
+    nproc = trainer.get("numProcPerNode")
+    installed = (
+        INSTALLED_POLICIES.get(name) if kind == "ClusterTrainingRuntime" else None
+    )
+    torch = (inherited.policy if inherited is not None else installed) != "mpi"
+    at, started = _started(trainer) if torch else (("spec",), Launch())
     if nproc is not None:
         section["numProcPerNode"] = nproc
+    elif started.nproc is not None:  # torchrun's own count wins over the runtime's
+        section |= _runtime_nproc(started.nproc, out, named=True)
     else:  # the runtime's
-        name = ref.get("name") or default
         runtime = RUNTIME_NPROC.get(name) if kind == "ClusterTrainingRuntime" else None
+        runtime = inherited.nproc if inherited is not None else runtime
         section |= _runtime_nproc(runtime, out)
-        notes += _left_to_runtime(name, runtime, out)
+        notes += _left_to_runtime(name, runtime, out, at, started)
     initializer = _initializer(spec.get("initializer"))
     if initializer:
         section["initializer"] = initializer
@@ -75,24 +94,52 @@ def read_fields(
     return {"trainJob": section} if section else {}
 
 
-def _runtime_nproc(runtime: str | None, out: dict[str, Any]) -> dict[str, Any]:
-    """The runtime's number where kgen's default would differ (an MPI runtime's 1
-    slot on GPU nodes): written out, the hostfile keeps its slots."""
-    if runtime is None or not runtime.isdigit() or runtime == default_nproc(out):
+def _runtime_policy(
+    inherited: Inherited | None, kind: str, name: str
+) -> dict[str, Any]:
+    """The policy of a runtime read beside the TrainJob, where kgen does not know the
+    runtime by name (kgen.kinds.trainer.policy): on an MPI runtime kgen's render
+    overrides the launcher's pods too, and the rules and `kgen explain` follow it."""
+    if inherited is None or inherited.policy not in ("torch", "mpi"):
         return {}
+    if kind == "ClusterTrainingRuntime" and name in INSTALLED_POLICIES:
+        return {}
+    return {"runtimePolicy": inherited.policy}
+
+
+def _runtime_nproc(
+    runtime: str | None, out: dict[str, Any], *, named: bool = False
+) -> dict[str, Any]:
+    """The runtime's number where kgen's default would differ (an MPI runtime's 1
+    slot on GPU nodes): written out, the hostfile keeps its slots. `named`: a count
+    torchrun's command line gives, which may be auto, cpu or gpu too."""
+    if runtime is None or runtime == default_nproc(out):
+        return {}
+    if not runtime.isdigit():
+        return {"numProcPerNode": runtime} if named else {}
     return {"numProcPerNode": int(runtime)}
 
 
+def _started(trainer: dict[str, Any]) -> tuple[DataPath, Launch]:
+    """What the trainer's command line says of torchrun, and where it is."""
+    key = "command" if trainer.get("command") else "args"
+    line = command_line(trainer.get("command"), trainer.get("args"))
+    return ("spec", "trainer", key), launch(line)
+
+
 def _left_to_runtime(
-    name: str, runtime: str | None, out: dict[str, Any]
+    name: str,
+    runtime: str | None,
+    out: dict[str, Any],
+    at: DataPath,
+    started: Launch,
 ) -> list[Problem]:
     """What the spec cannot say of a count the TrainJob left to its runtime: torchrun's
     auto on nodes without GPUs, or the count of a runtime kgen does not know."""
     where = ("spec", "trainer")
     if runtime == "auto":
-        if gpus(out) or not runs_torchrun(out):  # auto is the GPUs; or unread
-            return []
-        return [auto_on_cpu(where, "trainJob.numProcPerNode", f"the runtime {name}")]
+        by, key = f"the runtime {name}", "trainJob.numProcPerNode"
+        return unread_count(started, out, at=at, job_at=where, key=key, by=by)
     if runtime is not None:
         return []
     return [
