@@ -18,7 +18,7 @@ from kgen.patch.counted import counted
 from kgen.patch.host_access import host_access
 from kgen.patch.images import floating_images
 from kgen.patch.marks import Budget, PatchMarks
-from kgen.patch.metadata import patched_metadata
+from kgen.patch.metadata import lifecycle, patched_metadata
 from kgen.patch.ops import apply_ops
 from kgen.patch.secrets import patched_secrets
 from kgen.patch.strategic import merge_into
@@ -93,8 +93,9 @@ def patched_rules(
     target: str,
     version: str,
 ) -> list[Problem]:
-    """The secret, host-access, image and counting rules, and the labels' and
-    annotations' syntax, over what the patches wrote."""
+    """The secret, host-access, image and counting rules, the labels' and
+    annotations' syntax and the fields the cluster sets, over what the patches
+    wrote."""
     return (
         patched_secrets(
             objects, allowed, job_file=job_file, target=target, version=version
@@ -103,6 +104,7 @@ def patched_rules(
         + floating_images(objects)
         + counted(objects)
         + patched_metadata(objects)
+        + lifecycle(objects)
     )
 
 

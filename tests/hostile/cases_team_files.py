@@ -159,4 +159,17 @@ CASES: dict[str, Case] = {
         about="one key in data and binaryData is one file twice: the API server"
         " refuses the ConfigMap, and so does kgen, at the second",
     ),
+    "resources-metadata-the-cluster-sets": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: settings\n  generateName: settings-\n"
+            "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: '1'}]\n"
+            "  finalizers: [example.com/keep]\n"
+            "data: {a: b}\n",
+        },
+        about="generateName cannot be applied (kubectl apply, Argo CD and Flux find an"
+        " object by its name) and an owner reference's uid is the cluster's: the garbage"
+        " collector deletes what has no such owner. A finalizer is the team's to declare"
+        " (Argo CD's own Applications declare theirs in git): kept",
+    ),
 }
