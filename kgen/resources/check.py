@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from kgen.check import core
+from kgen.check.byte_fields import byte_problems
 from kgen.errors import Problem, shortened, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
@@ -120,7 +121,9 @@ def check_object(
     definition = core_kinds(version).get((api, kind))
     if definition is not None:
         found = core.check_object(data, definition, path=(), version=version)
-        found += _config_keys(data) if kind == "ConfigMap" and not found else []
+        if not found:  # what the schema cannot say, of a value of the right shape
+            found += _config_keys(data) if kind == "ConfigMap" else []
+            found += byte_problems(data, definition, version)
     elif (api, kind) in crds:
         found = [
             Problem(

@@ -172,4 +172,28 @@ CASES: dict[str, Case] = {
         " collector deletes what has no such owner. A finalizer is the team's to declare"
         " (Argo CD's own Applications declare theirs in git): kept",
     ),
+    "resources-configmap-binary-data-not-base64": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: settings}\n"
+            "binaryData:\n"
+            "  short: aGk\n"
+            "  spaced: aGk gaGk=\n"
+            "  early: aG=kaGk=\n"
+            "  lines: |\n    aGVsbG8g\n    d29ybGQ=\n"
+            "  empty: ''\n"
+            "  good: aGk=\n",
+            "resources/dev/hook.yaml": "apiVersion: admissionregistration.k8s.io/v1\n"
+            "kind: ValidatingWebhookConfiguration\n"
+            "metadata: {name: hook}\n"
+            "webhooks:\n"
+            "  - name: check.example.com\n"
+            "    admissionReviewVersions: [v1]\n"
+            "    sideEffects: None\n"
+            "    clientConfig: {url: 'https://hook.example.com', caBundle: LS0tLS1CRUdJTi}\n",
+        },
+        about="a byte field (format: byte) is standard base64 with padding, as the API"
+        " server decodes it (Go's base64.StdEncoding, line breaks skipped), and it"
+        " refuses the object otherwise: at the value, which is never quoted",
+    ),
 }

@@ -1,0 +1,56 @@
+"""A core definition's byte fields (`format: byte`) are held to what the API server
+decodes: Go's encoding/json reads a []byte with base64.StdEncoding (padding required,
+line breaks skipped, nothing else). The located messages are the hostile case
+resources-configmap-binary-data-not-base64."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+import pytest
+
+from kgen.check.byte_fields import base64_problem, byte_patterns
+from kgen.check.core import DEFAULT_KUBERNETES_VERSION
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", None),
+        ("aGk=", None),
+        ("aGVsbG8h\naGk=\n", None),
+        ("aGVsbG8g\r\nd29ybGQ=", None),
+        ("aGk", "3 characters, not a multiple of 4 (pad the end with '=')"),
+        ("aGk==", "5 characters, not a multiple of 4 (pad the end with '=')"),
+        ("a===", "it ends in 3 '=': padding is one or two"),
+        ("aG=kaGk=", "'=' at character 3 pads only the end"),
+        ("aGk gaGk=", "character 4 is none of A-Z, a-z, 0-9, '+', '/' and '='"),
+        ("aGk_", "character 4 is none of A-Z, a-z, 0-9, '+', '/' and '='"),
+    ],
+)
+def test_base64_as_the_api_server_decodes_it(text: str, expected: str | None):
+    assert base64_problem(text) == expected
+
+
+@pytest.mark.parametrize("size", range(12))
+def test_every_encoding_is_base64_and_its_cuts_are_not(size: int):
+    encoded = base64.b64encode(bytes(range(200, 200 + size))).decode()
+    assert base64_problem(encoded) is None
+    for cut in range(1, min(len(encoded), 4)):
+        shorter = encoded[:-cut]
+        # Python's strict decoder agrees where the two read one grammar.
+        with pytest.raises(binascii.Error):
+            binascii.a2b_base64(shorter, strict_mode=True)
+        assert base64_problem(shorter) is not None
+
+
+def test_the_byte_fields_are_found_through_the_definitions():
+    version = DEFAULT_KUBERNETES_VERSION
+    assert byte_patterns("io.k8s.api.core.v1.ConfigMap", version) == (
+        ("binaryData", "*"),
+    )
+    assert byte_patterns(
+        "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", version
+    ) == (("webhooks", "*", "clientConfig", "caBundle"),)
+    assert byte_patterns("io.k8s.api.apps.v1.Deployment", version) == ()
