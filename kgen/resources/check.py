@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from kgen.check import core
-from kgen.check.byte_fields import byte_problems
+from kgen.check.core_formats import format_problems
 from kgen.errors import Problem, shortened, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
@@ -123,7 +123,7 @@ def check_object(
         found = core.check_object(data, definition, path=(), version=version)
         if not found:  # what the schema cannot say, of a value of the right shape
             found += _config_keys(data) if kind == "ConfigMap" else []
-            found += byte_problems(data, definition, version)
+            found += format_problems(data, definition, version)
     elif (api, kind) in crds:
         found = [
             Problem(

@@ -196,4 +196,22 @@ CASES: dict[str, Case] = {
         " server decodes it (Go's base64.StdEncoding, line breaks skipped), and it"
         " refuses the object otherwise: at the value, which is never quoted",
     ),
+    "resources-quantities-the-api-server-refuses": Case(
+        {
+            "resources/dev/limits.yaml": "apiVersion: v1\nkind: LimitRange\n"
+            "metadata: {name: limits}\n"
+            "spec:\n"
+            "  limits:\n"
+            "    - type: Container\n"
+            "      max: {memory: 4GB, cpu: ' 2 '}\n"
+            "      default: {memory: 1Gi, cpu: 500m, ephemeral-storage: 1e3}\n"
+            "      defaultRequest: {cpu: 0.5, memory: 1.5 Gi}\n",
+            "resources/dev/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
+            "metadata: {name: quota}\n"
+            "spec: {hard: {requests.nvidia.com/gpu: '8', pods: ten}}\n",
+        },
+        about="a quantity's grammar is the API server's to enforce (resource.ParseQuantity,"
+        " after trimming spaces): 4GB, '1.5 Gi' and ten are refused at the value, which"
+        " no OpenAPI schema says (Quantity is any string or number there)",
+    ),
 }

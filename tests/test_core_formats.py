@@ -1,7 +1,9 @@
-"""A core definition's byte fields (`format: byte`) are held to what the API server
-decodes: Go's encoding/json reads a []byte with base64.StdEncoding (padding required,
-line breaks skipped, nothing else). The located messages are the hostile case
-resources-configmap-binary-data-not-base64."""
+"""A core definition's byte fields (`format: byte`) and quantities are held to what the
+API server decodes: Go's encoding/json reads a []byte with base64.StdEncoding (padding
+required, line breaks skipped, nothing else), and a Quantity with
+resource.ParseQuantity. The located messages are the hostile cases
+resources-configmap-binary-data-not-base64 and
+resources-quantities-the-api-server-refuses."""
 
 from __future__ import annotations
 
@@ -10,8 +12,8 @@ import binascii
 
 import pytest
 
-from kgen.check.byte_fields import base64_problem, byte_patterns
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION
+from kgen.check.core_formats import base64_problem, format_places
 
 
 @pytest.mark.parametrize(
@@ -45,12 +47,18 @@ def test_every_encoding_is_base64_and_its_cuts_are_not(size: int):
         assert base64_problem(shorter) is not None
 
 
-def test_the_byte_fields_are_found_through_the_definitions():
+def test_the_places_are_found_through_the_definitions():
     version = DEFAULT_KUBERNETES_VERSION
-    assert byte_patterns("io.k8s.api.core.v1.ConfigMap", version) == (
-        ("binaryData", "*"),
+    assert format_places("io.k8s.api.core.v1.ConfigMap", version) == (
+        (("binaryData", "*"), "byte"),
     )
-    assert byte_patterns(
+    assert format_places(
         "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", version
-    ) == (("webhooks", "*", "clientConfig", "caBundle"),)
-    assert byte_patterns("io.k8s.api.apps.v1.Deployment", version) == ()
+    ) == ((("webhooks", "*", "clientConfig", "caBundle"), "byte"),)
+    deployment = format_places("io.k8s.api.apps.v1.Deployment", version)
+    containers = ("spec", "template", "spec", "containers", "*")
+    assert ((*containers, "resources", "limits", "*"), "quantity") in deployment
+    assert (("spec", "hard", "*"), "quantity") in format_places(
+        "io.k8s.api.core.v1.ResourceQuota", version
+    )
+    assert format_places("io.k8s.api.core.v1.Service", version) == ()
