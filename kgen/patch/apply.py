@@ -20,6 +20,7 @@ from kgen.patch.images import floating_images
 from kgen.patch.marks import Budget, PatchMarks
 from kgen.patch.metadata import lifecycle, patched_metadata
 from kgen.patch.ops import apply_ops
+from kgen.patch.quantities import patched_quantities
 from kgen.patch.secrets import patched_secrets
 from kgen.patch.strategic import merge_into
 from kgen.render.base import Manifest
@@ -94,8 +95,8 @@ def patched_rules(
     version: str,
 ) -> list[Problem]:
     """The secret, host-access, image and counting rules, the labels' and
-    annotations' syntax and the fields the cluster sets, over what the patches
-    wrote."""
+    annotations' syntax, the fields the cluster sets and the quantities' grammar,
+    over what the patches wrote."""
     return (
         patched_secrets(
             objects, allowed, job_file=job_file, target=target, version=version
@@ -105,6 +106,7 @@ def patched_rules(
         + counted(objects)
         + patched_metadata(objects)
         + lifecycle(objects)
+        + patched_quantities(objects, target=target, version=version)
     )
 
 
