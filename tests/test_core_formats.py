@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+from pathlib import Path
 
 import pytest
 
 from kgen.check.core import DEFAULT_KUBERNETES_VERSION
 from kgen.check.core_formats import base64_problem, format_places
+from tests.conftest import RunKgen, write_tree
 
 
 @pytest.mark.parametrize(
@@ -62,3 +64,32 @@ def test_the_places_are_found_through_the_definitions():
         "io.k8s.api.core.v1.ResourceQuota", version
     )
     assert format_places("io.k8s.api.core.v1.Service", version) == ()
+
+
+def test_the_specs_own_core_objects_are_held_to_them(tmp_path: Path, run_kgen: RunKgen):
+    # A sidecar's resources and a volume source are core objects the spec takes as
+    # written: checked by core.check_object, which the formats follow.
+    root = tmp_path / "project"
+    write_tree(
+        root,
+        {
+            "kgen.yaml": "environments:\n  dev: [v1]\n",
+            "overlays/v1.yaml": "target: v1\n",
+            "jobs/train.yaml": "framework: pytorch\n"
+            "image: registry.example.com/train:1.0\n"
+            "roles:\n  master: {replicas: 1}\n"
+            "initContainers:\n"
+            "  - {name: fetch, image: 'busybox:1.36', resources: {limits: {memory: 4GB}}}\n"
+            "volumes:\n  - {name: shm, emptyDir: {sizeLimit: 1 Gi}}\n",
+        },
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    output = (result.out + result.err).splitlines()
+    errors = [line for line in output if ": error: " in line]
+    assert errors == [
+        "jobs/train.yaml:6:71: error: invalid Container: resources.limits.memory:"
+        " '4GB' is not a Kubernetes quantity (invalid-value)",
+        "jobs/train.yaml:8:39: error: invalid EmptyDirVolumeSource: sizeLimit:"
+        " '1 Gi' is not a Kubernetes quantity (invalid-value)",
+    ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from kgen.check import core
@@ -41,10 +42,12 @@ _QUANTITY_HINT = (
 )
 
 
-def format_problems(data: Any, definition: str, version: str) -> list[Problem]:
+def format_problems(
+    data: Any, definition: str, version: str, *, at: DataPath = ()
+) -> list[Problem]:
     """Each byte field of `data` (a `definition`) that is no base64, and each
     quantity that is none, at the value. A byte field's value is never quoted (it
-    may be a key's or a certificate's)."""
+    may be a key's or a certificate's). Located at `at` plus the value's path."""
     kind = definition.rsplit(".", 1)[-1]
     problems: list[Problem] = []
     for pattern, held in format_places(definition, version):
@@ -54,7 +57,8 @@ def format_problems(data: Any, definition: str, version: str) -> list[Problem]:
                 if held == "byte"
                 else _quantity_problem(data, kind, path, value)
             )
-            problems += [problem] if problem is not None else []
+            if problem is not None:
+                problems.append(replace(problem, path=(*at, *path)) if at else problem)
     return problems
 
 

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from kgen.check import core
-from kgen.check.core_formats import format_problems
 from kgen.errors import Problem, shortened, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
@@ -121,9 +120,7 @@ def check_object(
     definition = core_kinds(version).get((api, kind))
     if definition is not None:
         found = core.check_object(data, definition, path=(), version=version)
-        if not found:  # what the schema cannot say, of a value of the right shape
-            found += _config_keys(data) if kind == "ConfigMap" else []
-            found += format_problems(data, definition, version)
+        found += _config_keys(data) if kind == "ConfigMap" and not found else []
     elif (api, kind) in crds:
         found = [
             Problem(
