@@ -93,3 +93,37 @@ def test_the_specs_own_core_objects_are_held_to_them(tmp_path: Path, run_kgen: R
         "jobs/train.yaml:8:39: error: invalid EmptyDirVolumeSource: sizeLimit:"
         " '1 Gi' is not a Kubernetes quantity (invalid-value)",
     ]
+
+
+def test_a_whole_float_where_an_integer_goes_is_refused_as_the_spec_refuses_one(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # The spec's own fields refuse `terminationGracePeriodSeconds: 30.0` (pydantic,
+    # wrong-type); its core objects went out as 8080.0 where the cluster holds 8080.
+    # A quantity takes any number: `cpu: 2.0` is one.
+    root = tmp_path / "project"
+    write_tree(
+        root,
+        {
+            "kgen.yaml": "environments:\n  dev: [v1]\n",
+            "overlays/v1.yaml": "target: v1\n",
+            "jobs/train.yaml": "framework: pytorch\n"
+            "image: registry.example.com/train:1.0\n"
+            "roles:\n  master: {replicas: 1}\n"
+            "initContainers:\n"
+            "  - name: fetch\n"
+            "    image: busybox:1.36\n"
+            "    ports: [{containerPort: 8080.0}]\n"
+            "    resources: {limits: {cpu: 2.0, memory: 1Gi}}\n"
+            "    readinessProbe: {tcpSocket: {port: 8080.0}}\n",
+        },
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    output = (result.out + result.err).splitlines()
+    assert [line for line in output if ": error: " in line] == [
+        "jobs/train.yaml:8:29: error: invalid Container: ports[0].containerPort:"
+        " expected a whole number, got the number 8080.0 (wrong-type)",
+        "jobs/train.yaml:10:40: error: invalid Container: readinessProbe.tcpSocket.port:"
+        " expected a whole number, got the number 8080.0 (wrong-type)",
+    ]

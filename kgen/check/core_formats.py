@@ -4,7 +4,8 @@ caBundle) is standard base64 with padding, and a quantity (`resource.Quantity`: 
 LimitRange's, a ResourceQuota's, a container's resources) is one by
 resource.ParseQuantity's grammar. Neither jsonschema nor jsonschema-rs checks a format,
 and Quantity is any string or number there, so `binaryData: {a: aGk}` and
-`memory: 4GB` passed and the API server refused the object."""
+`memory: 4GB` passed and the API server refused the object. And a whole float where
+an integer goes, which the API server stores as the integer."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from kgen.check import core
+from kgen.check.schema_places import integer_at, whole_floats
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.spec.hidden import secret
 from kgen.spec.quantity import parse_quantity
@@ -49,7 +51,7 @@ def format_problems(
     quantity that is none, at the value. A byte field's value is never quoted (it
     may be a key's or a certificate's). Located at `at` plus the value's path."""
     kind = definition.rsplit(".", 1)[-1]
-    problems: list[Problem] = []
+    problems = _whole_floats(data, kind, definition, version)
     for pattern, held in format_places(definition, version):
         for path, value in _values(data, pattern, ()):
             problem = (
@@ -57,9 +59,30 @@ def format_problems(
                 if held == "byte"
                 else _quantity_problem(data, kind, path, value)
             )
-            if problem is not None:
-                problems.append(replace(problem, path=(*at, *path)) if at else problem)
-    return problems
+            problems += [problem] if problem is not None else []
+    return [replace(p, path=(*at, *p.path)) for p in problems] if at else problems
+
+
+def _whole_floats(data: Any, kind: str, definition: str, version: str) -> list[Problem]:
+    """A whole float where an integer goes (`containerPort: 8080.0`), refused as the
+    spec refuses one in its own fields (kgen.spec.validate): the API server stores
+    8080, and an output that says 8080.0 is not what is applied. (A patch's is
+    written as the integer: kgen.patch.integers.)"""
+    floats = whole_floats(data)
+    if not floats:
+        return []
+    schema = core.definition_schema(definition, version)
+    return [
+        Problem(
+            f"invalid {kind}: {format_path(path)}: expected a whole number, got the"
+            f" number {value!r}",
+            "wrong-type",
+            path=path,
+            hint=f"write {int(value)}",
+        )
+        for path, value in floats
+        if path and integer_at(schema, path)
+    ]
 
 
 def _byte_problem(kind: str, path: DataPath, value: str) -> Problem | None:

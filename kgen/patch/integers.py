@@ -11,14 +11,12 @@ for the output check to refuse."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from kgen.check.schema_places import integer_at, object_schemas, whole_floats
 from kgen.errors import DataPath
-from kgen.patch.schema_places import integer_at, object_schemas
 from kgen.render.base import Manifest
-
-_INT64 = 2**63
 
 
 def whole_numbers(
@@ -29,7 +27,7 @@ def whole_numbers(
     for manifest in objects:
         if manifest.patched is None:
             continue
-        floats = list(_whole_floats(manifest.body, ()))
+        floats = list(whole_floats(manifest.body))
         if not floats:
             continue
         schemas = object_schemas(manifest, target=target, version=version, crds=crds)
@@ -37,17 +35,6 @@ def whole_numbers(
             if any(integer_at(schema, path) for schema in schemas):
                 _set(manifest.body, path, int(value))
     return objects
-
-
-def _whole_floats(node: Any, path: DataPath) -> Iterator[tuple[DataPath, float]]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _whole_floats(value, (*path, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _whole_floats(value, (*path, index))
-    elif isinstance(node, float) and node.is_integer() and abs(node) < _INT64:
-        yield path, node
 
 
 def _set(body: Any, path: DataPath, value: int) -> None:

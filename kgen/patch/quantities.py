@@ -6,9 +6,9 @@ none, as `memory: 4GB`. The spec's own quantities are checked as they are read
 
 from __future__ import annotations
 
+from kgen.check.schema_places import object_schemas, quantity_at
 from kgen.check.trace import patch_at
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted, value_in
-from kgen.patch.schema_places import object_schemas, quantity_at
 from kgen.render.base import Manifest
 from kgen.spec.hidden import secret
 from kgen.spec.quantity import parse_quantity

@@ -214,4 +214,22 @@ CASES: dict[str, Case] = {
         " after trimming spaces): 4GB, '1.5 Gi' and ten are refused at the value, which"
         " no OpenAPI schema says (Quantity is any string or number there)",
     ),
+    "resources-whole-floats-where-integers-go": Case(
+        {
+            "resources/dev/web.yaml": "apiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: web}\n"
+            "spec:\n"
+            "  replicas: 2.0\n"
+            "  selector: {matchLabels: {app: web}}\n"
+            "  template:\n"
+            "    metadata: {labels: {app: web}}\n"
+            "    spec:\n"
+            "      containers:\n"
+            "        - name: web\n"
+            "          image: nginx:1.27\n"
+            "          resources: {requests: {cpu: 0.5, memory: 1Gi}}\n",
+        },
+        about="a whole float where an integer goes is refused as the spec refuses one:"
+        " the cluster holds 2, and the output would say 2.0; a quantity takes any number",
+    ),
 }

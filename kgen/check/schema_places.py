@@ -1,6 +1,6 @@
-"""The schemas a patched object is held to, and what they say of one place in it:
-for kgen.patch.integers and kgen.patch.quantities, which read what a patch wrote
-where the output check's schemas cannot tell them."""
+"""The schemas an object is held to, and what they say of one place in it: for
+kgen.patch.integers and kgen.patch.quantities, which read what a patch wrote where
+the output check's schemas cannot tell them, and kgen.check.core_formats."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from kgen.errors import DataPath
 from kgen.render.base import Manifest
 
 _DEFS = "#/$defs/"
+_INT64 = 2**63
 QUANTITY = _DEFS + "io.k8s.apimachinery.pkg.api.resource.Quantity"
 
 
@@ -96,3 +97,32 @@ def nodes_at(root: dict[str, Any], path: DataPath) -> list[dict[str, Any]]:
 def quantity_at(root: dict[str, Any], path: DataPath) -> bool:
     """Whether the place at `path` is a core Quantity."""
     return any(node.get("$ref") == QUANTITY for node in nodes_at(root, path))
+
+
+def whole_floats(node: Any, path: DataPath = ()) -> list[tuple[DataPath, float]]:
+    """Each float in `node` that is a whole number int64 holds, with its path, in
+    the order written. Paths are made only where a float is: this reads every
+    spec's core objects (kgen.check.core_formats), nearly all without one."""
+    if not _has_float(node):
+        return []
+    if isinstance(node, dict):
+        return [f for k, v in node.items() for f in whole_floats(v, (*path, k))]
+    if isinstance(node, list):
+        return [f for i, v in enumerate(node) for f in whole_floats(v, (*path, i))]
+    if node.is_integer() and abs(node) < _INT64:
+        return [(path, node)]
+    return []
+
+
+def _has_float(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is float:
+            return True
+    return False
