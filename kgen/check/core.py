@@ -266,11 +266,9 @@ def check_object(
     version: str = DEFAULT_KUBERNETES_VERSION,
 ) -> list[Problem]:
     """Problems in `value` as a `definition`, located at `path` plus the error's own
-    path; then what the definition only names (kgen.check.core_formats)."""
+    path (kgen.check.core_objects adds what the definition only names)."""
     if fast_validator(definition, version).is_valid(value):
-        from kgen.check.core_formats import format_problems  # which imports this
-
-        return format_problems(value, definition, version, at=path)
+        return []
     kind = definition.rsplit(".", 1)[-1]
     problems = []
     for error in validator_for(definition, version).iter_errors(value):

@@ -47,9 +47,10 @@ _QUANTITY_HINT = (
 def format_problems(
     data: Any, definition: str, version: str, *, at: DataPath = ()
 ) -> list[Problem]:
-    """Each byte field of `data` (a `definition`) that is no base64, and each
-    quantity that is none, at the value. A byte field's value is never quoted (it
-    may be a key's or a certificate's). Located at `at` plus the value's path."""
+    """Each whole float of `data` (a `definition`) where an integer goes, each byte
+    field that is no base64 and each quantity that is none, at the value. A byte
+    field's value is never quoted (it may be a key's or a certificate's). Located at
+    `at` plus the value's path."""
     kind = definition.rsplit(".", 1)[-1]
     problems = _whole_floats(data, kind, definition, version)
     for pattern, held in format_places(definition, version):
