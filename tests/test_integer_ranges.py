@@ -82,3 +82,38 @@ def test_toleration_seconds_is_an_int64():
         )
     ]
     assert validate_model(Toleration, {"tolerationSeconds": -(2**63)})[0] is not None
+
+
+def _unbounded(schema: Any, path: str = "") -> list[str]:
+    """The places of integers in `schema` without both a minimum and a maximum."""
+    found: list[str] = []
+    if isinstance(schema, list):
+        for index, item in enumerate(schema):
+            found += _unbounded(item, f"{path}[{index}]")
+    elif isinstance(schema, dict):
+        kind = schema.get("type")
+        integer = kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+        if integer and not ("minimum" in schema and "maximum" in schema):
+            found.append(path)
+        for key, value in schema.items():
+            if key != "properties":
+                found += _unbounded(value, f"{path}/{key}")
+        for key, value in (schema.get("properties") or {}).items():
+            found += _unbounded(value, f"{path}.{key}")
+    return found
+
+
+def test_every_integer_of_the_job_envelopes_has_its_formats_range():
+    # A field of the operators' CRDs is an int32 or an int64 (runPolicy's
+    # activeDeadlineSeconds and a TrainJob's: format int64, upstream CRDs); an
+    # envelope's bare `type: integer` let a patch write 2**70, which the operator
+    # cannot decode.
+    from kgen.check.envelope import all_envelopes
+
+    found = {
+        name: places
+        for name, (schema, _) in all_envelopes().items()
+        # A quantity, not an int32 or int64: resource.Quantity reads any number.
+        if (places := [p for p in _unbounded(schema) if "minResources" not in p])
+    }
+    assert found == {}

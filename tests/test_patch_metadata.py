@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import RunKgen
 from tests.test_patches import _project, _validate
 
@@ -97,3 +99,52 @@ def test_valid_labels_and_annotations_from_a_patch_pass(
     code, output = _validate(run_kgen, _project(tmp_path, patches))
     assert (code, output) == (0, output)
     assert "error" not in output
+
+
+_LIFECYCLE_HINT = (
+    "    hint: kgen writes what a GitOps tool applies: the API server and the"
+    " controllers set these on objects they create, never a manifest"
+)
+
+
+@pytest.mark.parametrize(
+    ("patches", "field", "line", "column"),
+    [
+        (
+            "  - ops:\n"
+            "      - op: add\n"
+            "        path: /metadata/ownerReferences\n"
+            "        value: [{apiVersion: v1, kind: ConfigMap, name: x, uid: '1'}]\n",
+            "ownerReferences",
+            10,
+            16,
+        ),
+        (
+            "  - merge: {metadata: {finalizers: [example.com/keep]}}\n",
+            "finalizers",
+            7,
+            36,
+        ),
+        (
+            "  - ops:\n      - {op: add, path: /metadata/generateName, value: train-}\n",
+            "generateName",
+            8,
+            56,
+        ),
+    ],
+)
+def test_a_patch_may_not_write_what_the_cluster_sets(
+    tmp_path: Path, run_kgen: RunKgen, patches: str, field: str, line: int, column: int
+):
+    # generateName cannot be applied at all (kubectl apply, Argo CD and Flux key an
+    # object by its name); an owner reference makes the garbage collector delete the
+    # job with an owner it does not know (its uid is another cluster's or none); a
+    # finalizer nothing removes keeps the job from ever being deleted.
+    root = _project(tmp_path, patches)
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    assert (result.out + result.err).splitlines()[:2] == [
+        f"jobs/train.yaml:{line}:{column}: error: a patch may not write"
+        f" metadata.{field} of the rendered PyTorchJob 'train' (patch-lifecycle)",
+        _LIFECYCLE_HINT,
+    ]

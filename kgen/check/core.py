@@ -266,7 +266,8 @@ def check_object(
     path: DataPath,
     version: str = DEFAULT_KUBERNETES_VERSION,
 ) -> list[Problem]:
-    """Problems in `value` as a `definition`, located at `path` plus the error's own path."""
+    """Problems in `value` as a `definition`, located at `path` plus the error's own
+    path (kgen.check.core_objects adds what the definition only names)."""
     if fast_validator(definition, version).is_valid(value):
         return []
     kind = definition.rsplit(".", 1)[-1]

@@ -16,6 +16,7 @@ from kgen.kinds.targets import TARGETS, ApiTarget
 
 K8S = "#/$defs/io.k8s"
 INT32 = {"type": "integer", "minimum": -(2**31), "maximum": 2**31 - 1}
+INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
 RESTART = {"enum": ["Always", "OnFailure", "Never", "ExitCode"]}
 CLEAN = {"enum": ["None", "Running", "All"]}
 
@@ -47,7 +48,7 @@ def _replica_spec() -> dict[str, Any]:
 def _run_fields(target: ApiTarget) -> dict[str, Any]:
     fields: dict[str, Any] = {"cleanPodPolicy": CLEAN, "ttlSecondsAfterFinished": INT32}
     if "runPolicy.backoffLimit" in target.supports:
-        fields |= {"activeDeadlineSeconds": {"type": "integer"}, "backoffLimit": INT32}
+        fields |= {"activeDeadlineSeconds": INT64, "backoffLimit": INT32}
     return fields
 
 

@@ -18,8 +18,9 @@ from kgen.patch.counted import counted
 from kgen.patch.host_access import host_access
 from kgen.patch.images import floating_images
 from kgen.patch.marks import Budget, PatchMarks
-from kgen.patch.metadata import patched_metadata
+from kgen.patch.metadata import lifecycle, patched_metadata
 from kgen.patch.ops import apply_ops
+from kgen.patch.quantities import patched_quantities
 from kgen.patch.secrets import patched_secrets
 from kgen.patch.strategic import merge_into
 from kgen.render.base import Manifest
@@ -93,8 +94,9 @@ def patched_rules(
     target: str,
     version: str,
 ) -> list[Problem]:
-    """The secret, host-access, image and counting rules, and the labels' and
-    annotations' syntax, over what the patches wrote."""
+    """The secret, host-access, image and counting rules, the labels' and
+    annotations' syntax, the fields the cluster sets and the quantities' grammar,
+    over what the patches wrote."""
     return (
         patched_secrets(
             objects, allowed, job_file=job_file, target=target, version=version
@@ -103,6 +105,8 @@ def patched_rules(
         + floating_images(objects)
         + counted(objects)
         + patched_metadata(objects)
+        + lifecycle(objects)
+        + patched_quantities(objects, target=target, version=version)
     )
 
 

@@ -35,6 +35,13 @@ PATCH_CODES: list[RuleInfo] = [
         "kgen names each object's file, its index entry and the Argo CD and Flux objects after its identity, and the API server keys the object by it; a patch may not change or remove them (a merge may repeat them unchanged, as kustomize's patches do). Rename the job, or set the environment's namespace, instead.",
     ),
     rule(
+        "patch-lifecycle",
+        "error",
+        False,
+        "A patch that writes metadata the cluster sets",
+        "The API server and the controllers set an object's `metadata.generateName`, `ownerReferences` and `finalizers` on the objects they create; in a manifest they do harm: `kubectl apply`, Argo CD and Flux cannot apply an object by `generateName` (they key it by its name), an owner reference names its owner by a uid no manifest can know and the garbage collector deletes an object whose owner is not there, and a finalizer that no controller removes keeps the job from ever being deleted. A patch may not write them on a rendered object (a pod template's are the operator's to copy onto its pods).",
+    ),
+    rule(
         "patch-counted",
         "error",
         False,

@@ -30,17 +30,33 @@ class Patcher:
     reports both)."""
 
     def __init__(
-        self, sources: list[PatchSource], *, allowed: Collection[str], job_file: str
+        self,
+        sources: list[PatchSource],
+        *,
+        allowed: Collection[str],
+        job_file: str,
+        context: RuleContext,
+        target: str,
     ) -> None:
         self.sources, self.allowed, self.job_file = sources, allowed, job_file
+        self.context, self.target = context, target
         self.applied = False
 
     def __call__(self, objects: list[Manifest]) -> tuple[list[Manifest], list[Problem]]:
         # Imported here: only a job with patches needs jsonpatch and the rest.
         from kgen.patch.apply import apply_patches
+        from kgen.patch.integers import whole_numbers
 
         patched, problems = apply_patches(objects, sources=self.sources)
         self.applied = not problems
+        if self.applied:
+            # Before the run name, so a content hash covers what is written.
+            patched = whole_numbers(
+                patched,
+                target=self.target,
+                version=self.context.kubernetes_version,
+                crds=self.context.crds,
+            )
         return patched, problems
 
     def rules(
@@ -70,8 +86,11 @@ def patcher(
     layers: Sequence[Layer],
     overlays: Sequence[Overlay],
     context: RuleContext,
+    *,
+    target: str,
 ) -> Patcher | None:
-    """What applies the job's and its overlays' patches; None when there are none."""
+    """What applies the job's and its overlays' patches for the API `target`; None
+    when there are none."""
     sources: list[PatchSource] = []
     if spec.patches:
         origins = Origins(job.doc.data, job.doc.positions, layers)
@@ -90,7 +109,9 @@ def patcher(
     if not sources:
         return None
     allowed = context.allowed_literals | spec.lint.allow_literals.keys()
-    return Patcher(sources, allowed=allowed, job_file=job.file)
+    return Patcher(
+        sources, allowed=allowed, job_file=job.file, context=context, target=target
+    )
 
 
 def _through(origins: Origins, file: str, path: DataPath) -> Origin:

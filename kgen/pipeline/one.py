@@ -34,7 +34,9 @@ def render_one(
     from kgen.patch.sources import patcher
     from kgen.render.job import render_job
 
-    patch = patcher(job, spec, stage.layers, applied, stages.context)
+    patch = patcher(
+        job, spec, stage.layers, applied, stages.context, target=env.target.name
+    )
     manifests, render_problems = render_job(spec, env, patch=patch)
     # The output check is the safety net for a spec that passed every check before it;
     # after a spec error it would only say the same thing again.

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from kgen.check import core
+from kgen.check import core, core_objects
 from kgen.errors import Problem, shortened, unquoted
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
@@ -119,7 +119,7 @@ def check_object(
         return None, [_at(team, ("metadata", "name"), problem, "resource-invalid")]
     definition = core_kinds(version).get((api, kind))
     if definition is not None:
-        found = core.check_object(data, definition, path=(), version=version)
+        found = core_objects.check_object(data, definition, path=(), version=version)
         found += _config_keys(data) if kind == "ConfigMap" and not found else []
     elif (api, kind) in crds:
         found = [

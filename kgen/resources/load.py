@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.resources.check import TeamObject, check_object, file_key, file_name
-from kgen.resources.metadata import metadata_problems
+from kgen.resources.metadata import lifecycle_problems, metadata_problems
 from kgen.resources.read import read_resources
 from kgen.resources.secrets import secret_problems
 
@@ -35,7 +35,8 @@ def load_resources(project: Project) -> tuple[list[TeamObject], list[Problem]]:
         )
         # After the check, as the secret rules: the object still goes on to the
         # policy rules and the duplicate check with its own problems reported.
-        problems += [located(p, team.doc) for p in metadata_problems(obj.body)]
+        found = lifecycle_problems(obj.body) + metadata_problems(obj.body)
+        problems += [located(p, team.doc) for p in found]
         key = file_key(file_name(obj))
         envs = [None, *environments] if team.env is None else [team.env, None]
         earlier = next((seen[(e, key)] for e in envs if (e, key) in seen), None)

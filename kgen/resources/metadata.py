@@ -3,7 +3,8 @@ patch's are (kgen.spec.fields, kgen.patch.metadata): the API server refuses an o
 whose label key or value, or annotation key, is not one, or whose annotations are over
 256 KiB in all (k8s.io/apimachinery pkg/api/validation/objectmeta.go), which no
 OpenAPI schema says. The object's own metadata and each it embeds (a pod template's,
-a CronJob's job template's, a StatefulSet's claim templates')."""
+a CronJob's job template's, a StatefulSet's claim templates'); and the object's own
+fields the cluster sets (lifecycle_problems)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,38 @@ def _maps(node: Any, path: DataPath) -> Iterator[tuple[DataPath, dict[str, Any]]
     for key, value in node.items():
         if key != "metadata" and isinstance(value, dict | list):
             yield from _maps(value, (*path, key))
+
+
+# The object's own fields a manifest may not set, as a patch may not set them on a
+# rendered object (kgen.patch.metadata.LIFECYCLE), and why. Finalizers are the team's
+# to declare: Argo CD's Applications declare theirs in git, as a team's controller may.
+_LIFECYCLE = {
+    "generateName": (
+        "kubectl apply, Argo CD and Flux find an object by its name, and the API server"
+        " makes a new name from generateName at each create",
+        "remove it: metadata.name names the object",
+    ),
+    "ownerReferences": (
+        "an owner is named by the uid the cluster gave it, and the garbage collector"
+        " deletes an object whose owner is not there",
+        "remove it: Argo CD or Flux owns the object, and prunes it when it leaves git",
+    ),
+}
+
+
+def lifecycle_problems(data: dict[str, Any]) -> list[Problem]:
+    """The fields of the object's own metadata the cluster sets, at their keys."""
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        return []
+    return [
+        Problem(
+            f"a team object may not set metadata.{field}: {why}",
+            "resource-invalid",
+            path=("metadata", field),
+            at_key=True,
+            hint=hint,
+        )
+        for field, (why, hint) in _LIFECYCLE.items()
+        if field in meta
+    ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from kgen.check import core
+from kgen.check import core_objects
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_for
 from kgen.render.pod import CHECKOUT_CONTAINER
@@ -66,7 +66,7 @@ def _pod_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             value = getattr(volume, name)
             if value is not None:
                 path = ("volumes", index, key)
-                yield from core.check_object(
+                yield from core_objects.check_object(
                     value, definition, path=path, version=ctx.kubernetes_version
                 )
 
@@ -97,7 +97,7 @@ def _value(owner: Any, key: str) -> Any:
 
 
 def _check(value: Any, kind: str, path: DataPath, ctx: RuleContext) -> list[Problem]:
-    return core.check_object(
+    return core_objects.check_object(
         value, _V1 + kind, path=path, version=ctx.kubernetes_version
     )
 

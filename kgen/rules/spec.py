@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from kgen.check import core
+from kgen.check import core, core_objects
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_of
 from kgen.render.names import generated_names
@@ -223,7 +223,7 @@ def _kube_objects(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     ]
     for value, definition, path in checks:
         if value is not None:
-            yield from core.check_object(
+            yield from core_objects.check_object(
                 value, definition, path=path, version=ctx.kubernetes_version
             )
 

@@ -159,4 +159,77 @@ CASES: dict[str, Case] = {
         about="one key in data and binaryData is one file twice: the API server"
         " refuses the ConfigMap, and so does kgen, at the second",
     ),
+    "resources-metadata-the-cluster-sets": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata:\n  name: settings\n  generateName: settings-\n"
+            "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: '1'}]\n"
+            "  finalizers: [example.com/keep]\n"
+            "data: {a: b}\n",
+        },
+        about="generateName cannot be applied (kubectl apply, Argo CD and Flux find an"
+        " object by its name) and an owner reference's uid is the cluster's: the garbage"
+        " collector deletes what has no such owner. A finalizer is the team's to declare"
+        " (Argo CD's own Applications declare theirs in git): kept",
+    ),
+    "resources-configmap-binary-data-not-base64": Case(
+        {
+            "resources/dev/settings.yaml": "apiVersion: v1\nkind: ConfigMap\n"
+            "metadata: {name: settings}\n"
+            "binaryData:\n"
+            "  short: aGk\n"
+            "  spaced: aGk gaGk=\n"
+            "  early: aG=kaGk=\n"
+            "  lines: |\n    aGVsbG8g\n    d29ybGQ=\n"
+            "  empty: ''\n"
+            "  good: aGk=\n",
+            "resources/dev/hook.yaml": "apiVersion: admissionregistration.k8s.io/v1\n"
+            "kind: ValidatingWebhookConfiguration\n"
+            "metadata: {name: hook}\n"
+            "webhooks:\n"
+            "  - name: check.example.com\n"
+            "    admissionReviewVersions: [v1]\n"
+            "    sideEffects: None\n"
+            "    clientConfig: {url: 'https://hook.example.com', caBundle: LS0tLS1CRUdJTi}\n",
+        },
+        about="a byte field (format: byte) is standard base64 with padding, as the API"
+        " server decodes it (Go's base64.StdEncoding, line breaks skipped), and it"
+        " refuses the object otherwise: at the value, which is never quoted",
+    ),
+    "resources-quantities-the-api-server-refuses": Case(
+        {
+            "resources/dev/limits.yaml": "apiVersion: v1\nkind: LimitRange\n"
+            "metadata: {name: limits}\n"
+            "spec:\n"
+            "  limits:\n"
+            "    - type: Container\n"
+            "      max: {memory: 4GB, cpu: ' 2 '}\n"
+            "      default: {memory: 1Gi, cpu: 500m, ephemeral-storage: 1e3}\n"
+            "      defaultRequest: {cpu: 0.5, memory: 1.5 Gi}\n",
+            "resources/dev/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
+            "metadata: {name: quota}\n"
+            "spec: {hard: {requests.nvidia.com/gpu: '8', pods: ten}}\n",
+        },
+        about="a quantity's grammar is the API server's to enforce (resource.ParseQuantity,"
+        " after trimming spaces): 4GB, '1.5 Gi' and ten are refused at the value, which"
+        " no OpenAPI schema says (Quantity is any string or number there)",
+    ),
+    "resources-whole-floats-where-integers-go": Case(
+        {
+            "resources/dev/web.yaml": "apiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: web}\n"
+            "spec:\n"
+            "  replicas: 2.0\n"
+            "  selector: {matchLabels: {app: web}}\n"
+            "  template:\n"
+            "    metadata: {labels: {app: web}}\n"
+            "    spec:\n"
+            "      containers:\n"
+            "        - name: web\n"
+            "          image: nginx:1.27\n"
+            "          resources: {requests: {cpu: 0.5, memory: 1Gi}}\n",
+        },
+        about="a whole float where an integer goes is refused as the spec refuses one:"
+        " the cluster holds 2, and the output would say 2.0; a quantity takes any number",
+    ),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from kgen.check import core
+from kgen.check import core, core_objects
 from kgen.errors import DataPath, Problem
 from kgen.kinds.pytorch.spec import PyTorchJobSpec, own
 from kgen.rules.context import Rule, RuleContext
@@ -71,7 +71,7 @@ def _elastic(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
             path=("roles", "worker", "replicas"),
         )
     for index, metric in enumerate(policy.metrics or []):
-        yield from core.check_object(
+        yield from core_objects.check_object(
             metric,
             core.METRIC_SPEC,
             path=("elasticPolicy", "metrics", index),

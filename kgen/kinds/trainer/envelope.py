@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.check.envelope import INT32, K8S, object_schema
+from kgen.check.envelope import INT32, INT64, K8S, object_schema
 from kgen.kinds.targets import ApiTarget
 from kgen.kinds.trainer import CONTROLLER, MULTIKUEUE
 
@@ -53,7 +53,7 @@ def fields(target: ApiTarget) -> dict[str, Any]:
     if newer:
         spec["runtimePatches"] = _runtime_patches(target)
         spec["activeDeadlineSeconds"] = {
-            "type": "integer",
+            **INT64,
             "minimum": 1,
             "x-kubernetes-validations": _immutable(target),
         }
@@ -112,7 +112,7 @@ def _initializer(target: ApiTarget) -> dict[str, Any]:
 
 def _trainer(target: ApiTarget) -> dict[str, Any]:
     nproc: dict[str, Any] = (
-        {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+        {"anyOf": [INT32, {"type": "string"}]}
         if target.has("trainer.numProcPerNode.names")
         else INT32
     )
@@ -162,7 +162,7 @@ def _pod_spec(target: ApiTarget) -> dict[str, Any]:
         container["securityContext"] = {"$ref": f"{K8S}.api.core.v1.SecurityContext"}
         pod["securityContext"] = {"$ref": f"{K8S}.api.core.v1.PodSecurityContext"}
     if target.has("trainer.terminationGracePeriodSeconds"):
-        pod["terminationGracePeriodSeconds"] = {"type": "integer"}
+        pod["terminationGracePeriodSeconds"] = INT64
     containers = {
         "type": "array",
         "items": object_schema(container, required=["name"]),
