@@ -1,9 +1,39 @@
 """Hostile inputs of the eighth round: values of a type the schema refuses, reached by a
-rule that runs beside the schema check and read them as the type they should be."""
+rule that runs beside the schema check and read them as the type they should be; names
+that reach the output's file names from where nothing checked them as names."""
 
 from __future__ import annotations
 
-from tests.hostile.case import VALID_JOB, Case, job
+from tests.hostile.case import BASE, VALID_JOB, Case, job
+
+
+def _crd(kind: str) -> str:
+    return f"""\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: widgets.example.com}}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {{kind: "{kind}", plural: widgets, singular: widget}}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}
+"""
+
+
+def _team_object_of_kind(kind: str) -> dict[str, str]:
+    """A project CRD of `kind` and a team object of it."""
+    with_crd = (BASE / "kgen.yaml").read_text() + "crds: [crds/widget.yaml]\n"
+    return {
+        "kgen.yaml": with_crd,
+        "crds/widget.yaml": _crd(kind),
+        "resources/w.yaml": f'apiVersion: example.com/v1\nkind: "{kind}"\nmetadata: {{name: w}}\n',
+    }
+
 
 _SIDECAR = """\
   - name: side
@@ -32,5 +62,25 @@ CASES: dict[str, Case] = {
             )
         ),
         about="a role's sidecar's volumeMounts written as an integer",
+    ),
+    # A team object's kind makes its output file's name (<name>.<kind>.yaml), and was
+    # checked only against the project's CRDs, whose kind nothing checked: a build
+    # wrote manifests/dev/w.a|`b`<c>.yaml, a name its own index refuses, so every
+    # command after it failed on the index until it was restored from git.
+    "attack8-team-object-kind-not-a-kind": Case(
+        _team_object_of_kind("A|`b`<c>"),
+        args=("build",),
+        about="a CRD's kind with characters no kind has, and a team object of it",
+    ),
+    "attack8-team-object-kind-a-path": Case(
+        _team_object_of_kind("../x"),
+        args=("build",),
+        about="a CRD's kind that climbs out of the environment's folder",
+    ),
+    "attack8-team-object-kind-with-a-dash": Case(
+        _team_object_of_kind("Wid-get2"),
+        args=("build",),
+        expected_exit=0,
+        about="a kind the API server takes: letters, digits and '-'",
     ),
 }
