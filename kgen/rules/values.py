@@ -181,20 +181,28 @@ def _control_characters(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).controls:
         return
     for text in texts(spec):
-        found = _CONTROL.search(text.text)
-        if found is None:
-            continue
-        code = ord(found.group())
-        what = "the key" if text.at_key else "the value"
-        yield Problem(
-            f"{what} at {format_path(text.path)} holds the control character"
-            f" \\x{code:02x} ({_NAMES.get(code, 'C1' if code >= 0x80 else 'C0')})",
-            "control-character",
-            path=text.path,
-            at_key=text.at_key,
-            hint="remove it: tab, newline and carriage return are the only control"
-            " characters a value may hold",
-        )
+        problem = control_character(text.text, text.path, at_key=text.at_key)
+        if problem is not None:
+            yield problem
+
+
+def control_character(value: str, path: DataPath, *, at_key: bool) -> Problem | None:
+    """The problem of a string that holds a control character (the first), if it
+    does: a job's, or a team object's (kgen.resources.controls)."""
+    found = _CONTROL.search(value)
+    if found is None:
+        return None
+    code = ord(found.group())
+    what = "the key" if at_key else "the value"
+    return Problem(
+        f"{what} at {format_path(path)} holds the control character"
+        f" \\x{code:02x} ({_NAMES.get(code, 'C1' if code >= 0x80 else 'C0')})",
+        "control-character",
+        path=path,
+        at_key=at_key,
+        hint="remove it: tab, newline and carriage return are the only control"
+        " characters a value may hold",
+    )
 
 
 VALUE_RULES: tuple[Rule, ...] = (_control_characters,)

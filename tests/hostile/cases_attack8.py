@@ -83,4 +83,16 @@ CASES: dict[str, Case] = {
         expected_exit=0,
         about="a kind the API server takes: letters, digits and '-'",
     ),
+    # A job's strings may hold no control character but tab and line breaks
+    # (control-character); a team object's were copied into the output as they were:
+    # an ESC that repaints the terminal of whoever reads the ConfigMap, a NUL.
+    "attack8-team-object-control-characters": Case(
+        {
+            "resources/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+            '  name: cm\n  annotations: {note: "a\\x07b"}\n'
+            'data: {a: "x\\e[31mred", b: "c\\x00d", ok: "tab\\there\\nline"}\n'
+        },
+        args=("build",),
+        about="an ESC, a BEL and a NUL in a team ConfigMap; a tab and newline are fine",
+    ),
 }
