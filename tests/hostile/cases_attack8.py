@@ -4,7 +4,7 @@ that reach the output's file names from where nothing checked them as names."""
 
 from __future__ import annotations
 
-from tests.hostile.case import BASE, VALID_JOB, Case, job
+from tests.hostile.case import BASE, VALID_JOB, Case, job, job_with
 
 
 def _crd(kind: str) -> str:
@@ -94,5 +94,25 @@ CASES: dict[str, Case] = {
         },
         args=("build",),
         about="an ESC, a BEL and a NUL in a team ConfigMap; a tab and newline are fine",
+    ),
+    # Bidirectional overrides and isolates (Trojan Source, CVE-2021-42574) reached
+    # the manifests as they were: an argument that reads "--lr 0.1" in review and in
+    # `kgen explain` runs as written, and the reviewer of the output sees the lie.
+    "attack8-bidi-override-in-an-argument": Case(
+        job_with('args: ["--lr", "0.1\\u202e\\u2066 --evil"]'),
+        about="RIGHT-TO-LEFT OVERRIDE and LEFT-TO-RIGHT ISOLATE in an argument",
+    ),
+    "attack8-bidi-override-in-a-team-object": Case(
+        {
+            "resources/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
+            'data: {run.sh: "echo ok \\u2067# harmless"}\n'
+        },
+        args=("build",),
+        about="RIGHT-TO-LEFT ISOLATE in a team ConfigMap's script",
+    ),
+    "attack8-bidi-marks-are-text": Case(
+        job_with('annotations: {title: "\u05e9\u05dc\u05d5\u05dd\u200f!"}'),
+        expected_exit=0,
+        about="a RIGHT-TO-LEFT MARK in Hebrew text is text, not an override",
     ),
 }
