@@ -4,7 +4,7 @@ that reach the output's file names from where nothing checked them as names."""
 
 from __future__ import annotations
 
-from tests.hostile.case import BASE, VALID_JOB, Case, job, job_with
+from tests.hostile.case import BASE, VALID_JOB, Case, Content, job, job_with
 
 
 def _crd(kind: str) -> str:
@@ -25,7 +25,7 @@ spec:
 """
 
 
-def _team_object_of_kind(kind: str) -> dict[str, str]:
+def _team_object_of_kind(kind: str) -> dict[str, Content]:
     """A project CRD of `kind` and a team object of it."""
     with_crd = (BASE / "kgen.yaml").read_text() + "crds: [crds/widget.yaml]\n"
     return {
