@@ -197,3 +197,30 @@ def test_a_project_in_a_folder_of_a_larger_repository(tmp_path: Path, run_kgen):
     assert run_kgen("build", cwd=project).code == 0
     result = run_kgen("validate", "--base", "main", cwd=project)
     assert result.err.startswith(IN_PLACE)
+
+
+def test_diff_base_markdown_lists_the_team_objects_a_branch_adds(
+    branch: Path, run_kgen: RunKgen
+):
+    # The team's objects are written beside the jobs' (resources/), and were left out
+    # of both sides: a pull request that added a DaemonSet there was summarised as no
+    # object changes at all.
+    (branch / "resources").mkdir()
+    (branch / "resources/settings.yaml").write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n"
+    )
+    result = run_kgen(
+        "diff", "--base", "main", "--env", "dev-cpu", "--format", "markdown", cwd=branch
+    )
+    assert result.code == 0
+    assert result.out == (
+        "### kgen: changes against `main`\n\n"
+        "| environment | added | removed | changed | GPUs |\n"
+        "|---|---:|---:|---:|---|\n"
+        "| `dev-cpu` | 1 | 0 | 1 | 0 → 0 |\n\n"
+        "> **Warning**: mnist changes in place: a running job keeps its pods and a"
+        " finished job never runs again\n\n"
+        "<details><summary><code>dev-cpu</code></summary>\n\n"
+        "**Added**\n\n- `configmap/settings`\n\n"
+        "**Changed**\n\n- `pytorchjob/mnist`\n\n</details>\n"
+    )

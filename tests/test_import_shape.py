@@ -98,6 +98,41 @@ CASES = {
         " environment variables, not a string",
         NO_JOB,
     ),
+    # A mapping, list or boolean where the API has text or a quantity was imported as
+    # Python's text of it: an env value of '{'a': 'b'}' (valid, and not what was
+    # written), a request of '[1]', a claim of size "{'x': 1}".
+    "env-value-a-mapping": (
+        JOB + "              env: [{name: X, value: {a: b}}]\n",
+        f"13:38: error: cannot import this PyTorchJob: {TRAINER}.env[X].value must be"
+        " a string, not a mapping",
+        NO_JOB,
+    ),
+    "env-value-a-boolean": (
+        JOB + "              env: [{name: X, value: true}]\n",
+        f"13:38: error: cannot import this PyTorchJob: {TRAINER}.env[X].value must be"
+        " a string, not a boolean",
+        NO_JOB,
+    ),
+    "request-a-list": (
+        JOB + "              resources: {requests: {memory: [1Gi]}}\n",
+        f"13:46: error: cannot import this PyTorchJob: {TRAINER}.resources.requests"
+        ".memory must be a quantity (text or a number), not a list",
+        NO_JOB,
+    ),
+    "limit-a-boolean": (
+        JOB + "              resources: {limits: {cpu: true}}\n",
+        f"13:41: error: cannot import this PyTorchJob: {TRAINER}.resources.limits.cpu"
+        " must be a quantity (text or a number), not a boolean",
+        NO_JOB,
+    ),
+    "claim-size-a-mapping": (
+        JOB
+        + "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\n"
+        "spec: {resources: {requests: {storage: {x: 1}}}}\n",
+        "17:40: error: cannot import this PersistentVolumeClaim: spec.resources.requests"
+        ".storage must be a quantity (text or a number), not a mapping",
+        NOTHING,
+    ),
     "kind-a-list": (
         JOB.replace("kind: PyTorchJob", "kind: [PyTorchJob]"),
         "2:7: error: cannot import this object: kind must be a string",

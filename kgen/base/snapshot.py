@@ -21,8 +21,11 @@ class Snapshot:
     gpus: dict[str, int] = field(default_factory=dict)
 
 
-def snapshot(result: RunResult, output: str) -> Snapshot:
-    files, _ = build_tree(result, output=output)
+def snapshot(result: RunResult, project: Project) -> Snapshot:
+    """The files a build of `project` writes: the jobs' and the team's own objects
+    (resources/), which a summary that left them out called no change at all."""
+    output = project.spec.output
+    files, _ = build_tree(result, output=output, objects=project.resources)
     prefix = f"{output}/"
     objects = {
         path.removeprefix(prefix): text
@@ -52,8 +55,8 @@ def base_snapshot(root: Path, ref: str, *, output: str) -> Snapshot:
         if project is None:
             return Snapshot()
         result = run(project, emit=True)
-        return snapshot(result, project.spec.output)
+        return snapshot(result, project)
 
 
 def current_snapshot(project: Project, result: RunResult) -> Snapshot:
-    return snapshot(result, project.spec.output)
+    return snapshot(result, project)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.importer.api_shapes import CLAIM, TRAIN_JOB, replica_job
 from kgen.importer.beside import (
     Beside,
     Near,
@@ -28,7 +29,7 @@ from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
 from kgen.importer.read import read_manifests
 from kgen.importer.refused import located, name_of, refused, taken, wrong_shape
-from kgen.importer.shape import CLAIM, TRAIN_JOB, Unreadable, replica_job
+from kgen.importer.shape import Unreadable
 from kgen.importer.tensorboard import Boards, find_boards, fold_board, loose_boards
 from kgen.kinds import kind_for, kind_named
 from kgen.kinds.base import Kind

@@ -6,7 +6,8 @@ null`), never as the exception reading it would raise.
 
 Only what import reads is checked, as far as it reads it (a probe, affinity, passed on
 whole, are the build's to check). A missing or null field is left out, as the API server
-reads it, except where the API has none (a null replica spec, a null container).
+reads it, except where the API has none (a null replica spec, a null container). The
+shapes themselves are in kgen.importer.api_shapes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from kgen.errors import DataPath
-from kgen.importer.pods import GPU_RESOURCES
 
 
 @dataclass(frozen=True)
@@ -51,156 +51,6 @@ def required(shape: Shape) -> Shape:
     return Shape(
         shape.type, shape.what, shape.fields, shape.each, shape.needs, null=False
     )
-
-
-TEXT = Shape("string")
-INTEGER = Shape("integer")
-ANY_MAPPING = mapping()
-ANY_LIST = Shape("list")
-METADATA = mapping(
-    "object metadata", labels=ANY_MAPPING, annotations=ANY_MAPPING, namespace=TEXT
-)
-GPU_COUNT = Shape("count", "a GPU count", null=False)
-RESOURCES = mapping(
-    "resource requirements",
-    limits=Shape("mapping", "resource limits", dict.fromkeys(GPU_RESOURCES, GPU_COUNT)),
-    requests=ANY_MAPPING,
-)
-_VALUE_FROM = mapping(
-    "an environment variable's source",
-    fieldRef=required(mapping("a field reference", needs=("fieldPath",))),
-    secretKeyRef=required(ANY_MAPPING),
-    configMapKeyRef=required(ANY_MAPPING),
-)
-ENV = listed(
-    mapping(
-        "an environment variable", needs=("name",), name=TEXT, valueFrom=_VALUE_FROM
-    ),
-    "of environment variables",
-)
-_NAMED = mapping("a reference by name", needs=("name",), name=TEXT)
-ENV_FROM = listed(
-    mapping(
-        "an environment source",
-        needs=("configMapRef|secretRef",),
-        configMapRef=required(_NAMED),
-        secretRef=required(_NAMED),
-    ),
-    "of environment sources",
-)
-CONTAINER = mapping(
-    "a container",
-    name=TEXT,
-    command=ANY_LIST,
-    args=listed(TEXT, "of strings"),
-    env=ENV,
-    envFrom=ENV_FROM,
-    resources=RESOURCES,
-    ports=listed(ANY_MAPPING, "of ports"),
-    volumeMounts=listed(
-        mapping("a volume mount", needs=("name",), name=TEXT), "of volume mounts"
-    ),
-)
-VOLUME = mapping(
-    "a volume",
-    needs=("name",),
-    name=TEXT,
-    emptyDir=ANY_MAPPING,
-    persistentVolumeClaim=mapping(
-        "a claim reference", needs=("claimName",), claimName=TEXT
-    ),
-    configMap=mapping("a ConfigMap reference", needs=("name",)),
-    secret=mapping("a Secret reference", needs=("secretName",)),
-)
-POD = mapping(
-    "a pod spec",
-    containers=listed(CONTAINER, "of containers"),
-    initContainers=listed(CONTAINER, "of containers"),
-    volumes=listed(VOLUME, "of volumes"),
-    imagePullSecrets=listed(_NAMED, "of references by name"),
-    tolerations=ANY_LIST,
-)
-TEMPLATE = mapping("a pod template", metadata=METADATA, spec=POD)
-REPLICA = required(mapping("a replica spec", template=TEMPLATE))
-
-
-def replica_job(replica_key: str) -> Shape:
-    """A job of a training-operator kind or MPIJob (v1 and v2beta1): its replica specs
-    by role, and the run policy it reads the run fields from."""
-    return mapping(
-        metadata=METADATA,
-        spec=Shape(
-            "mapping",
-            "a job spec",
-            {
-                replica_key: by_name(REPLICA, "replica specs by role"),
-                "runPolicy": ANY_MAPPING,
-            },
-        ),
-    )
-
-
-_RUNTIME_PATCH = mapping(
-    "a runtime patch",
-    trainingRuntimeSpec=mapping(
-        "a training runtime spec",
-        template=mapping(
-            "a JobSet template",
-            spec=mapping(
-                "a JobSet spec",
-                replicatedJobs=listed(
-                    mapping(
-                        "a replicated job",
-                        template=mapping(
-                            "a Job template",
-                            spec=mapping("a Job spec", template=TEMPLATE),
-                        ),
-                    ),
-                    "of replicated jobs",
-                ),
-            ),
-        ),
-    ),
-)
-TRAIN_JOB = mapping(
-    metadata=METADATA,
-    spec=mapping(
-        "a TrainJob spec",
-        runtimeRef=ANY_MAPPING,
-        trainer=mapping(
-            "a trainer",
-            command=ANY_LIST,
-            args=ANY_LIST,
-            env=ENV,
-            resourcesPerNode=RESOURCES,
-            numNodes=INTEGER,
-        ),
-        podTemplateOverrides=listed(
-            mapping("a pod template override", metadata=METADATA, spec=POD),
-            "of pod template overrides",
-        ),
-        runtimePatches=listed(_RUNTIME_PATCH, "of runtime patches"),
-        initializer=ANY_MAPPING,
-    ),
-)
-# The TensorBoard objects kgen renders beside a job (kgen.importer.tensorboard), by kind.
-BOARDS = {
-    "Deployment": mapping(
-        metadata=METADATA, spec=mapping("a Deployment spec", template=TEMPLATE)
-    ),
-    "Service": mapping(metadata=METADATA, spec=mapping("a Service spec", type=TEXT)),
-    "Tensorboard": mapping(
-        metadata=METADATA, spec=mapping("a Tensorboard spec", logspath=TEXT)
-    ),
-}
-CLAIM = mapping(
-    metadata=METADATA,
-    spec=mapping(
-        "a claim spec",
-        resources=mapping("volume resource requirements", requests=ANY_MAPPING),
-        accessModes=ANY_LIST,
-    ),
-)
 
 
 class Wrong(NamedTuple):
@@ -259,6 +109,8 @@ def _is(value: Any, type_: str) -> bool:
         return isinstance(value, str)
     if type_ == "count" and isinstance(value, str):
         return value.isascii() and value.isdigit()
+    if type_ == "quantity":
+        return isinstance(value, str | int | float) and not isinstance(value, bool)
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -275,6 +127,7 @@ _ARTICLE = {
     "list": "a list",
     "string": "a string",
     "integer": "an integer",
+    "quantity": "a quantity (text or a number)",
 }
 
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgen.errors import Problem
+from kgen.importer.api_shapes import BOARDS
 from kgen.importer.beside import Beside, beside_object, env_name
 from kgen.importer.leftover import keeps, rendered_objects
 from kgen.importer.refused import wrong_shape
-from kgen.importer.shape import BOARDS
 from kgen.load.document import Document
 from kgen.render.names import tensorboard_name
 from kgen.render.tensorboard import PORT

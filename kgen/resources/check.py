@@ -11,8 +11,13 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+<<<<<<< HEAD
 from kgen.check import core, core_objects
 from kgen.errors import Problem, shortened, unquoted
+=======
+from kgen.check import core
+from kgen.errors import Problem, printable, shortened, unquoted
+>>>>>>> fix-attack
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
 from kgen.spec.fields import dns_subdomain_problem
@@ -117,6 +122,8 @@ def check_object(
     problem = dns_subdomain_problem(name)
     if problem is not None:
         return None, [_at(team, ("metadata", "name"), problem, "resource-invalid")]
+    if not _KIND.fullmatch(kind):
+        return None, [_at(team, ("kind",), _not_a_kind(kind), "resource-invalid")]
     definition = core_kinds(version).get((api, kind))
     if definition is not None:
         found = core_objects.check_object(data, definition, path=(), version=version)
@@ -140,6 +147,20 @@ def check_object(
     else:
         namespaced = kind not in CLUSTER_SCOPED
     return TeamObject(team, kind, name, data, namespaced), []
+
+
+# The kind makes the output file's name too (<name>.<kind>.yaml). A core kind is one, and
+# the API server refuses a CRD whose kind, lower-cased, is no DNS-1035 label
+# (apiextensions ValidateCustomResourceDefinitionNames), which nothing else checks here.
+_KIND = re.compile(r"[A-Za-z](?:[-A-Za-z0-9]{0,61}[A-Za-z0-9])?")
+
+
+def _not_a_kind(kind: str) -> str:
+    return (
+        f"'{shortened(printable(kind), 100)}' is not a kind: at most 63 letters, digits"
+        " and '-', starting with a letter and ending with a letter or digit; the API"
+        " server refuses a CRD of this kind"
+    )
 
 
 # k8s.io/apimachinery IsConfigMapKey: what a ConfigMap's data keys may be (the file

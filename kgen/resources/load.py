@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.resources.check import TeamObject, check_object, file_key, file_name
+<<<<<<< HEAD
 from kgen.resources.metadata import lifecycle_problems, metadata_problems
+=======
+from kgen.resources.controls import control_problems
+from kgen.resources.metadata import metadata_problems
+>>>>>>> fix-attack
 from kgen.resources.read import read_resources
 from kgen.resources.secrets import secret_problems
 
@@ -33,6 +38,7 @@ def load_resources(project: Project) -> tuple[list[TeamObject], list[Problem]]:
         problems += secret_problems(
             obj, version=version, crds=project.crds, allowed=allowed
         )
+        problems += control_problems(obj)
         # After the check, as the secret rules: the object still goes on to the
         # policy rules and the duplicate check with its own problems reported.
         found = lifecycle_problems(obj.body) + metadata_problems(obj.body)

@@ -182,7 +182,7 @@ _RULES = [
         "error",
         False,
         "A control character in a value kgen renders",
-        "NUL, escape, DEL and the other C0 and C1 controls truncate values or repaint the terminal of whoever reads the manifest, and the API server refuses some only after the job was accepted. Tab, newline and carriage return are allowed (multi-line scripts and annotations).",
+        "NUL, escape, DEL and the other C0 and C1 controls truncate values or repaint the terminal of whoever reads the manifest, and the API server refuses some only after the job was accepted; bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069) show a value in another order than it runs. Tab, newline and carriage return are allowed (multi-line scripts and annotations), as are the marks U+200E and U+200F. In jobs and in the team's objects.",
     ),
     rule(
         "image-latest",

@@ -139,7 +139,8 @@ def _container(
             at_key=True,
             hint="the API server refuses a pod whose container has no image",
         )
-    for index, mount in enumerate(item.get("volumeMounts") or ()):
+    mounts = item.get("volumeMounts")  # a number is the schema's to report
+    for index, mount in enumerate(mounts if isinstance(mounts, list) else ()):
         used = mount.get("name") if isinstance(mount, dict) else None
         if isinstance(used, str) and used not in volumes:
             yield Problem(

@@ -31,13 +31,30 @@ _NOT_RENDERED = frozenset({"description", "lint"})
 # and env values, and multi-line annotations, are common), DEL and C1 controls: exec
 # refuses a NUL in an argument or env value, so the pods fail after the job was
 # accepted, and ESC repaints the terminal of whoever reads the manifest.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# So are the bidirectional embeddings, overrides and isolates (Trojan Source,
+# CVE-2021-42574): they reorder how the text around them is shown, so an argument reads
+# one way in review and in `kgen explain` and runs another. The marks (U+200E, U+200F)
+# only place neutral characters in right-to-left text, and are allowed.
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+)
 # The same in the spec's JSON, where C0 controls are escaped (`\u001b`, `\b`, `\f`) and
 # DEL and C1 are not. Starting at a rare character (`\\`, DEL) the regex engine skips
 # from one to the next; C1 controls are not ASCII, which a string knows at once.
 _C0_IN_JSON = re.compile(r"\\(?:u00(?:0[0-8bcef]|1[0-9a-f])|[bf])")
-_C1_IN_JSON = re.compile(r"[\x80-\x9f]")
+_C1_IN_JSON = re.compile(r"[\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 _NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "backspace", 0x1B: "ESC", 0x7F: "DEL"}
+_BIDI = {
+    0x202A: "LEFT-TO-RIGHT EMBEDDING",
+    0x202B: "RIGHT-TO-LEFT EMBEDDING",
+    0x202C: "POP DIRECTIONAL FORMATTING",
+    0x202D: "LEFT-TO-RIGHT OVERRIDE",
+    0x202E: "RIGHT-TO-LEFT OVERRIDE",
+    0x2066: "LEFT-TO-RIGHT ISOLATE",
+    0x2067: "RIGHT-TO-LEFT ISOLATE",
+    0x2068: "FIRST STRONG ISOLATE",
+    0x2069: "POP DIRECTIONAL ISOLATE",
+}
 
 
 class Text(NamedTuple):
@@ -181,20 +198,39 @@ def _control_characters(spec: JobSpec, ctx: RuleContext) -> Iterator[Problem]:
     if not screen(spec).controls:
         return
     for text in texts(spec):
-        found = _CONTROL.search(text.text)
-        if found is None:
-            continue
-        code = ord(found.group())
-        what = "the key" if text.at_key else "the value"
-        yield Problem(
-            f"{what} at {format_path(text.path)} holds the control character"
-            f" \\x{code:02x} ({_NAMES.get(code, 'C1' if code >= 0x80 else 'C0')})",
+        problem = control_character(text.text, text.path, at_key=text.at_key)
+        if problem is not None:
+            yield problem
+
+
+def control_character(value: str, path: DataPath, *, at_key: bool) -> Problem | None:
+    """The problem of a string that holds a control character (the first), if it
+    does: a job's, or a team object's (kgen.resources.controls)."""
+    found = _CONTROL.search(value)
+    if found is None:
+        return None
+    code = ord(found.group())
+    what = "the key" if at_key else "the value"
+    if code in _BIDI:
+        return Problem(
+            f"{what} at {format_path(path)} holds the bidirectional control"
+            f" \\u{code:04x} ({_BIDI[code]}), which shows its text in another order"
+            " than it runs",
             "control-character",
-            path=text.path,
-            at_key=text.at_key,
-            hint="remove it: tab, newline and carriage return are the only control"
-            " characters a value may hold",
+            path=path,
+            at_key=at_key,
+            hint="remove it; to show right-to-left text, the marks \\u200e and"
+            " \\u200f are enough",
         )
+    return Problem(
+        f"{what} at {format_path(path)} holds the control character"
+        f" \\x{code:02x} ({_NAMES.get(code, 'C1' if code >= 0x80 else 'C0')})",
+        "control-character",
+        path=path,
+        at_key=at_key,
+        hint="remove it: tab, newline and carriage return are the only control"
+        " characters a value may hold",
+    )
 
 
 VALUE_RULES: tuple[Rule, ...] = (_control_characters,)

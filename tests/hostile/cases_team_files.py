@@ -75,7 +75,8 @@ CASES: dict[str, Case] = {
     ),
     "resources-kinds-differ-in-normalisation": Case(
         _two_kinds("Caf\u00e9", "Cafe\u0301"),
-        about="two file names Linux keeps apart and macOS takes for one",
+        about="two file names Linux keeps apart and macOS takes for one: neither is a"
+        " kind the API server takes (ASCII only), so neither names a file",
     ),
     "resources-object-duplicates-a-job-object-validate": Case(
         _CLAIM,
@@ -107,7 +108,8 @@ CASES: dict[str, Case] = {
                 "a.example.com/v1", "Per\u017fistentVolumeClaim", "data"
             ),
         },
-        about="data.per\u017fistentvolumeclaim.yaml is the job's claim's file where names fold",
+        about="data.per\u017fistentvolumeclaim.yaml is the job's claim's file where names"
+        " fold: not a kind the API server takes (ASCII only), so it names no file",
     ),
     "validate-one-job-clashes-with-a-team-object": Case(
         _CLAIM,
