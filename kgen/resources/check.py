@@ -11,13 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-<<<<<<< HEAD
 from kgen.check import core, core_objects
-from kgen.errors import Problem, shortened, unquoted
-=======
-from kgen.check import core
 from kgen.errors import Problem, printable, shortened, unquoted
->>>>>>> fix-attack
 from kgen.load.jobs import located
 from kgen.resources.read import TeamFile
 from kgen.spec.fields import dns_subdomain_problem

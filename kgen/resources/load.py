@@ -8,12 +8,8 @@ from typing import TYPE_CHECKING
 from kgen.errors import Problem
 from kgen.load.jobs import located
 from kgen.resources.check import TeamObject, check_object, file_key, file_name
-<<<<<<< HEAD
-from kgen.resources.metadata import lifecycle_problems, metadata_problems
-=======
 from kgen.resources.controls import control_problems
-from kgen.resources.metadata import metadata_problems
->>>>>>> fix-attack
+from kgen.resources.metadata import lifecycle_problems, metadata_problems
 from kgen.resources.read import read_resources
 from kgen.resources.secrets import secret_problems
 
