@@ -9,12 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kgen.errors import DataPath, Problem
 from kgen.flow_style import as_text
 from kgen.importer.claims import claim_spec
-from kgen.importer.containers import (
-    core_source,
-    pod_extras,
-    sidecars,
-    trainer_extras,
-)
+from kgen.importer.containers import core_source, pod_extras, sidecars, trainer_extras
 from kgen.load.document import Document
 from kgen.render.volumes import SHM_VOLUME
 from kgen.spec.addons import GIT_SYNC_IMAGE, repository_name
@@ -25,14 +20,7 @@ if TYPE_CHECKING:
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915")
 POD_FIELDS = {"serviceAccountName": "serviceAccountName", "priorityClassName": "priorityClassName", "schedulerName": "schedulerName",
               "nodeSelector": "nodeSelector", "affinity": "affinity", "hostIPC": "hostIPC", "securityContext": "podSecurityContext"}  # fmt: skip
-CONTAINER_FIELDS = (
-    "image",
-    "imagePullPolicy",
-    "command",
-    "args",
-    "workingDir",
-    "securityContext",
-)
+CONTAINER_FIELDS = ("image", "imagePullPolicy", "command", "args", "workingDir", "securityContext")  # fmt: skip
 
 
 class PodReader:
