@@ -18,10 +18,11 @@ order below. Three contracts:
 - training-operator 1.7 and later (kubeflow/training-operator@v1.9.x: envvar.go,
   master.go, elastic.go): PYTHONUNBUFFERED=1, then with a master MASTER_PORT,
   PET_MASTER_PORT, MASTER_ADDR, PET_MASTER_ADDR, WORLD_SIZE (pods x nprocPerNode),
-  RANK, PET_NPROC_PER_NODE (inside the master branch only), PET_NODE_RANK; then the
-  elastic group, or PET_NNODES. The value 1 of PYTHONUNBUFFERED came with trainer#1860
-  (merged after 1.7.0-rc.0): unverified for 1.7.0 itself, kgen follows the reference
-  document. From 1.8 (trainer#1948, in the v1.7.0...v1.8.0 changelog) every pod gets
+  RANK, PET_NPROC_PER_NODE (on 1.7.0 inside the master branch only, as trainer#1840
+  added it), PET_NODE_RANK; then the elastic group, or PET_NNODES. The value 1 of
+  PYTHONUNBUFFERED came with trainer#1860 (merged after 1.7.0-rc.0): unverified for
+  1.7.0 itself, kgen follows the reference document. From 1.8 (trainer#1948, opened
+  after the v1.7.0 tag, in the v1.7.0...v1.8.0 changelog) every pod gets
   PET_NPROC_PER_NODE, as kubeflow-api.md §6.2 says, a worker-only elastic job's too;
   where it sits among a master job's variables is not verified (kgen keeps 1.7's
   place, which only `kgen explain`'s order shows).
