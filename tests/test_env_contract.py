@@ -445,3 +445,23 @@ def test_pytorch_worker_only_nproc_from_18(target: str, expected: str | None):
             "PET_NPROC_PER_NODE",
             "PET_RDZV_ENDPOINT",
         ]
+
+
+@pytest.mark.parametrize(
+    ("target", "tail"),
+    [
+        # 1.7.0: inside the master branch, between RANK and PET_NODE_RANK.
+        ("training-operator-1.7", ["RANK", "PET_NPROC_PER_NODE", "PET_NODE_RANK"]),
+        # kubeflow/training-operator#1948 moved the append out of the master branch
+        # of envvar.go `setPodEnv`, to after it: behind PET_NODE_RANK, ahead of
+        # PET_NNODES or the elastic group.
+        ("training-operator-1.8", ["RANK", "PET_NODE_RANK", "PET_NPROC_PER_NODE"]),
+        ("training-operator-1.9", ["RANK", "PET_NODE_RANK", "PET_NPROC_PER_NODE"]),
+    ],
+)
+def test_pytorch_master_job_nproc_place_per_release(target: str, tail: list[str]):
+    pods = replicas(_pytorch(nprocPerNode=4), _env(target))
+    for pod in pods:
+        names = list(pod.env)
+        assert names[-4:] == [*tail, "PET_NNODES"], pod.pod
+        assert pod.env["PET_NPROC_PER_NODE"] == "4"
