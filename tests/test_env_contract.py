@@ -42,9 +42,10 @@ def _tf(roles: dict[str, Any], **extra: Any) -> TFJobSpec:
 
 
 def test_pytorch_with_master():
-    # kubeflow/training-operator@v1.9.x:pkg/controller.v1/pytorch/envvar.go and
-    # master.go: the operator's order, PET_NPROC_PER_NODE inside the master branch,
-    # WORLD_SIZE = pods x nprocPerNode.
+    # Target v1 is training-operator 1.7: kubeflow/training-operator@v1.7.0:
+    # pkg/controller.v1/pytorch/envvar.go `setPodEnv` and master.go, as #1840 wrote
+    # them: the operator's order, PET_NPROC_PER_NODE inside the master branch between
+    # RANK and PET_NODE_RANK, WORLD_SIZE = pods x nprocPerNode.
     pods = replicas(_pytorch(nprocPerNode=4), _env())
     assert [p.pod for p in pods] == ["ddp-master-0", "ddp-worker-0", "ddp-worker-1"]
     assert list(pods[2].env.items()) == [
@@ -421,11 +422,15 @@ def test_tf_dynamic_workers_see_a_sparse_cluster():
 @pytest.mark.parametrize(
     ("target", "expected"),
     [
-        # 1.7.0: PET_NPROC_PER_NODE only inside the master branch of `setPodEnv`.
+        # kubeflow/training-operator@v1.7.0:pkg/controller.v1/pytorch/envvar.go
+        # `setPodEnv`: PET_NPROC_PER_NODE only inside the master branch, as #1840 (in
+        # the v1.7.0 release notes) added it. The branch-free form is #1948, opened
+        # 2023-11-19, after the v1.7.0 tag (Kubeflow's manifests synced from the tag
+        # on 2023-11-01), and listed in CHANGELOG.md's v1.7.0...v1.8.0 range.
         ("training-operator-1.7", None),
-        # kubeflow/training-operator#1948 (v1.7.0...v1.8.0 in its CHANGELOG.md) sets it
-        # in every pod whenever spec.nprocPerNode is set (kubeflow-api.md §6.2), after
-        # the master branch and before the elastic group.
+        # kubeflow/training-operator#1948 sets it in every pod whenever
+        # spec.nprocPerNode is set (kubeflow-api.md §6.2), after the master branch and
+        # before the elastic group.
         ("training-operator-1.8", "2"),
         ("training-operator-1.9", "2"),
     ],
@@ -440,3 +445,23 @@ def test_pytorch_worker_only_nproc_from_18(target: str, expected: str | None):
             "PET_NPROC_PER_NODE",
             "PET_RDZV_ENDPOINT",
         ]
+
+
+@pytest.mark.parametrize(
+    ("target", "tail"),
+    [
+        # 1.7.0: inside the master branch, between RANK and PET_NODE_RANK.
+        ("training-operator-1.7", ["RANK", "PET_NPROC_PER_NODE", "PET_NODE_RANK"]),
+        # kubeflow/training-operator#1948 moved the append out of the master branch
+        # of envvar.go `setPodEnv`, to after it: behind PET_NODE_RANK, ahead of
+        # PET_NNODES or the elastic group.
+        ("training-operator-1.8", ["RANK", "PET_NODE_RANK", "PET_NPROC_PER_NODE"]),
+        ("training-operator-1.9", ["RANK", "PET_NODE_RANK", "PET_NPROC_PER_NODE"]),
+    ],
+)
+def test_pytorch_master_job_nproc_place_per_release(target: str, tail: list[str]):
+    pods = replicas(_pytorch(nprocPerNode=4), _env(target))
+    for pod in pods:
+        names = list(pod.env)
+        assert names[-4:] == [*tail, "PET_NNODES"], pod.pod
+        assert pod.env["PET_NPROC_PER_NODE"] == "4"

@@ -304,7 +304,8 @@ def test_an_mpijob_sidecar_gets_nothing():
     ("target", "expected"),
     [
         # PET_NPROC_PER_NODE in a worker-only job's pods only from 1.8
-        # (kubeflow/training-operator#1948; kubeflow-api.md §6.2).
+        # (kubeflow/training-operator#1948; kubeflow-api.md §6.2). On 1.7.0 it is
+        # inside the master branch of envvar.go `setPodEnv` (test_env_contract.py).
         ("training-operator-1.7", []),
         ("training-operator-1.9", ["env.0.name"]),
     ],

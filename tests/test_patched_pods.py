@@ -181,3 +181,141 @@ def test_what_the_spec_set_is_reported_once_at_the_spec(
             " (operator-env)"
         ],
     )
+
+
+MPI_LAUNCHER_ENV = MPI.replace(
+    "launcher: {replicas: 1}",
+    "launcher: {replicas: 1, env: [{name: OMPI_MCA_orte_default_hostfile, value: /my/hosts}]}",
+)
+FIRST_IN_LAUNCHER = """\
+  - ops:
+      - op: add
+        path: /spec/mpiReplicaSpecs/Launcher/template/spec/containers/0
+        value:
+          name: first
+          image: registry.example.com/first:1.0
+          env: [{name: OMPI_MCA_orte_default_hostfile, value: /other}]
+"""
+MPI_OPERATOR = "API target mpi-operator (kubeflow.org/v2beta1 MPIJob, mpi-operator 0.8)"
+
+
+@pytest.mark.parametrize(
+    ("patch", "expected"),
+    [
+        # The container the patch puts first gets the operator's variables: its own
+        # is reported at the patch; the job's launcher container, second now, keeps
+        # its OMPI_MCA_orte_default_hostfile (spec line 4 is not reported).
+        (
+            FIRST_IN_LAUNCHER,
+            [
+                "jobs/train.yaml:13:24: error: the rendered MPIJob 'train', as a patch"
+                f" left it: OMPI_MCA_orte_default_hostfile is set by {MPI_OPERATOR} in"
+                " the launcher pods (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile):"
+                " the operator appends it after the job's env and Kubernetes keeps the"
+                " last, so the job's value never reaches the process (operator-env)"
+            ],
+        ),
+        (
+            FIRST_IN_LAUNCHER.replace(
+                "          env: [{name: OMPI_MCA_orte_default_hostfile, value: /other}]\n",
+                "",
+            ),
+            [],
+        ),
+    ],
+)
+def test_the_mpi_check_follows_the_container_first_after_patches(
+    tmp_path: Path, run_kgen: RunKgen, patch: str, expected: list[str]
+):
+    # Both MPI operators append to `Containers[0]` of the pod as submitted, the one
+    # a patch inserted at index 0 included (kgen.kinds.mpi.env).
+    code, found = _validate(run_kgen, tmp_path, MPI_LAUNCHER_ENV, patch, "mpi-operator")
+    assert (code, found) == (1 if expected else 0, expected)
+
+
+MPI_LAUNCHER_SIDECAR = MPI.replace(
+    "launcher: {replicas: 1}",
+    "launcher:\n    replicas: 1\n    containers:\n      - name: side\n"
+    "        image: registry.example.com/side:1.0\n"
+    "        env: [{name: OMPI_MCA_orte_default_hostfile, value: /my/hosts}]",
+)
+DELETE_MAIN = """\
+  - merge:
+      spec:
+        mpiReplicaSpecs:
+          Launcher:
+            template:
+              spec:
+                containers:
+                  - {name: mpi, $patch: delete}
+"""
+
+
+def test_a_job_sidecar_a_patch_leaves_first_gets_the_mpi_variables(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # The merge deletes the launcher's main container: the job's sidecar is first,
+    # and its own variable, the spec's (line 9), is the one the operator overrides.
+    job = MPI_LAUNCHER_SIDECAR
+    code, found = _validate(run_kgen, tmp_path, job, DELETE_MAIN, "mpi-operator")
+    assert (code, [line for line in found if ": error: " in line]) == (
+        1,
+        [
+            "jobs/train.yaml:9:22: error: OMPI_MCA_orte_default_hostfile is set by"
+            f" {MPI_OPERATOR} in the launcher pods"
+            " (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile): the operator appends"
+            " it after the job's env and Kubernetes keeps the last, so the job's value"
+            " never reaches the process (operator-env)"
+        ],
+    )
+    # Without the patch the sidecar is second and keeps its own.
+    code, found = _validate(run_kgen, tmp_path, job, "  []\n", "mpi-operator")
+    assert (code, [line for line in found if ": error: " in line]) == (0, [])
+
+
+def test_a_job_sidecar_a_patch_moves_first_is_reported_once_at_the_patch(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # The move wrote the first container: its variables are the patch's (line 15).
+    move = (
+        "  - ops:\n"
+        "      - op: move\n"
+        "        from: /spec/mpiReplicaSpecs/Launcher/template/spec/containers/1\n"
+        "        path: /spec/mpiReplicaSpecs/Launcher/template/spec/containers/0\n"
+    )
+    job = MPI_LAUNCHER_SIDECAR
+    code, found = _validate(run_kgen, tmp_path, job, move, "mpi-operator")
+    assert (code, [line for line in found if ": error: " in line]) == (
+        1,
+        [
+            "jobs/train.yaml:15:15: error: the rendered MPIJob 'train', as a patch"
+            f" left it: OMPI_MCA_orte_default_hostfile is set by {MPI_OPERATOR} in the"
+            " launcher pods (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile): the"
+            " operator appends it after the job's env and Kubernetes keeps the last,"
+            " so the job's value never reaches the process (operator-env)"
+        ],
+    )
+
+
+def test_the_mpi_main_container_a_patch_renames_is_still_first(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # The operator takes `Containers[0]` whatever its name: the job's variable there
+    # is still overridden, and still the spec's (line 4).
+    rename = (
+        "  - ops:\n"
+        "      - op: replace\n"
+        "        path: /spec/mpiReplicaSpecs/Launcher/template/spec/containers/0/name\n"
+        "        value: main\n"
+    )
+    job = MPI_LAUNCHER_ENV
+    assert _validate(run_kgen, tmp_path, job, rename, "mpi-operator") == (
+        1,
+        [
+            "jobs/train.yaml:4:40: error: OMPI_MCA_orte_default_hostfile is set by"
+            f" {MPI_OPERATOR} in the launcher pods"
+            " (OMPI_MCA_orte_default_hostfile=/etc/mpi/hostfile): the operator appends"
+            " it after the job's env and Kubernetes keeps the last, so the job's value"
+            " never reaches the process (operator-env)"
+        ],
+    )

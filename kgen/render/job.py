@@ -17,6 +17,7 @@ from kgen.kinds import kind_for
 from kgen.render.base import Environment, Manifest, job_manifest
 from kgen.render.claims import render_claims
 from kgen.render.operator_env import operator_env_problems
+from kgen.render.patched_pods import first_containers
 from kgen.render.tensorboard import render_tensorboard
 from kgen.spec.job import JobSpec
 
@@ -32,17 +33,21 @@ def render_job(
     content-hash name covers what the patches wrote."""
     kind = kind_for(spec.framework, env.target)
     body_spec, problems = kind.render(spec, env)
-    if env.target.name in kind.targets:
-        problems = [*problems, *operator_env_problems(kind, spec, env)]
     flux = FLUX_APPLY_ONCE if env.flux and _autoscaled(kind, spec) else {}
     objects = [
         job_manifest(kind.kind, spec, env, body_spec, annotations=flux),
         *render_claims(spec, env),
         *render_tensorboard(spec, env),
     ]
+    patch_problems: list[Problem] = []
     if patch is not None:
         objects, patch_problems = patch(objects)
-        problems = [*problems, *patch_problems]
+    if env.target.name in kind.targets:
+        # After the patches: the operator fills the pods as they leave them.
+        patched = patch is not None and patch.applied
+        first = first_containers(kind, objects[0]) if patched else None
+        problems = [*problems, *operator_env_problems(kind, spec, env, first)]
+    problems = [*problems, *patch_problems]
     return [named_run(objects[0], spec, env), *objects[1:]], problems
 
 

@@ -10,12 +10,14 @@ value equal to the operator's in every pod of the role is left alone, and so is 
 variable the operator adds only where the container has none (`Replica.if_absent`).
 Which containers get the variables is the contract's `where`: every container, the one
 of a name, or the first (MPIJob); the containers a patch writes are checked against the
-same contract (kgen.render.patched_pods).
+same contract (kgen.render.patched_pods). The first container is the one first after
+the patches: where a patch puts another there, the job's main container gets nothing,
+and a sidecar of the job's that ends up first gets the variables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
@@ -36,17 +38,44 @@ SHORT_VALUE = 40
 
 # Per role: each variable the operator sets there, with the values it gives its pods.
 ByRole = dict[str, dict[str, set[str]]]
+# Per role of a patched job: the name of the container first in its pod template after
+# the patches (None when it has none), whether a patch put it there, and the names of
+# its variables a patch wrote (kgen.render.patched_pods reports those, at the patch).
+First = dict[str, tuple[str | None, bool, frozenset[str]]]
 
 
-def operator_env_problems(kind: Kind, spec: JobSpec, env: Environment) -> list[Problem]:
-    """The job's variables the operator of `env`'s target overrides."""
+def operator_env_problems(
+    kind: Kind, spec: JobSpec, env: Environment, first: First | None = None
+) -> list[Problem]:
+    """The job's variables the operator of `env`'s target overrides; `first` is what
+    the patches left first in each pod template, None without patches."""
     if not kind.appends_env or not _may_collide(spec):
         return []
     by_role, where = contract(kind, spec, env)
-    problems = list(_collisions(spec, env, by_role))
+    moved = {
+        role: found
+        for role, found in (first or {}).items()
+        if where.get(role) == FIRST_CONTAINER
+        and not _main_first(kind, spec, role, found)
+    }
+    problems = list(_collisions(spec, env, by_role, skip=moved.keys()))
     if EVERY_CONTAINER in where.values():
         problems += _sidecar_collisions(spec, env, by_role)
+    for role, (name, _, written) in moved.items():
+        problems += _first_sidecar(spec, env, by_role, role, name, written)
     return problems
+
+
+def _main_first(
+    kind: Kind, spec: JobSpec, role: str, found: tuple[str | None, bool, frozenset[str]]
+) -> bool:
+    """Whether the job's main container is still first in `role`'s pods: no patch put
+    another there, and the one there is not one of the job's sidecars (a merge's
+    `$patch: delete` took the main one out). A patch may rename it."""
+    name, placed, _ = found
+    if placed or name is None:
+        return False
+    return name == kind.container or not _sidecar(spec, role, name)
 
 
 def contract(
@@ -134,15 +163,21 @@ def _sidecar_names(containers: list[Any]) -> list[str]:
     ]
 
 
-def _collisions(spec: JobSpec, env: Environment, by_role: ByRole) -> Iterator[Problem]:
+def _collisions(
+    spec: JobSpec, env: Environment, by_role: ByRole, skip: Collection[str]
+) -> Iterator[Problem]:
+    """The main container's: the job's env and each role's, but in the roles of
+    `skip`, whose main container a patch moved from first place."""
     own = {
         role: {v.name for v in settings.env or []}
         for role, settings in role_items(spec)
     }
     for index, var in enumerate(spec.env):
-        roles = [role for role in by_role if var.name not in own[role]]
+        roles = [r for r in by_role if var.name not in own[r] and r not in skip]
         yield from problem(_pair(var), ("env", index), roles, by_role, env)
     for role, settings in role_items(spec):
+        if role in skip:
+            continue
         for index, var in enumerate(settings.env or []):
             path = ("roles", role, "env", index)
             yield from problem(_pair(var), path, [role], by_role, env)
@@ -168,6 +203,45 @@ def _sidecar_collisions(
                     pair = (var["name"], var.get("value"))
                     where = (*path, index, "env", at)
                     yield from problem(pair, where, roles, by_role, env)
+
+
+def _first_sidecar(
+    spec: JobSpec,
+    env: Environment,
+    by_role: ByRole,
+    role: str,
+    name: str | None,
+    written: frozenset[str],
+) -> Iterator[Problem]:
+    """A sidecar of the job's that the patches left first in `role`'s pods: its
+    variables a patch did not write."""
+    found = _sidecar(spec, role, name) if name is not None else None
+    if found is None:
+        return
+    path, container = found
+    variables = container.get("env")
+    for at, var in enumerate(variables if isinstance(variables, list) else []):
+        named = isinstance(var, dict) and isinstance(var.get("name"), str)
+        if named and var["name"] not in written:
+            pair = (var["name"], var.get("value"))
+            yield from problem(pair, (*path, "env", at), [role], by_role, env)
+
+
+def _sidecar(
+    spec: JobSpec, role: str, name: str
+) -> tuple[DataPath, dict[str, Any]] | None:
+    """The job's sidecar of `name` in `role`'s pods, and its path: the role's
+    `containers:` over the job's."""
+    settings = dict(role_items(spec))[role]
+    places: list[tuple[DataPath, list[Any]]] = [
+        (("roles", role, "containers"), settings.containers or []),
+        (("containers",), spec.containers),
+    ]
+    for path, containers in places:
+        for index, container in enumerate(containers):
+            if isinstance(container, dict) and container.get("name") == name:
+                return (*path, index), container
+    return None
 
 
 def _pair(var: EnvVar) -> tuple[str, str | None]:

@@ -21,7 +21,14 @@ from kgen.kinds import kind_for
 from kgen.kinds.base import Kind
 from kgen.patch.marks import PatchMarks
 from kgen.render.base import Environment, Manifest
-from kgen.render.operator_env import ByRole, contract, may_collide, problem, receives
+from kgen.render.operator_env import (
+    ByRole,
+    First,
+    contract,
+    may_collide,
+    problem,
+    receives,
+)
 from kgen.spec.job import JobSpec
 
 
@@ -51,6 +58,31 @@ def patched_pod_problems(
         for path, found_problem in found
         if (located := _at_patch(found_problem, path, job, marks)) is not None
     ]
+
+
+def first_containers(kind: Kind, job: Manifest) -> First | None:
+    """What the patches left first in each pod template of `job` (the job's own object),
+    for operator-env over the spec (kgen.render.operator_env); None when no patch
+    wrote in it."""
+    marks = job.patched
+    if marks is None:
+        return None
+    first: First = {}
+    for role, base, pod in _pod_templates(kind, job.body):
+        containers = pod.get("containers")
+        head = containers[0] if isinstance(containers, list) and containers else None
+        name = head.get("name") if isinstance(head, dict) else None
+        # A patch wrote the place itself (add, move, copy or remove at index 0, or the
+        # list or a map above it whole): the container there is the patch's.
+        place = (*base, "containers", 0)
+        placed = any(place[:cut] in marks.marks for cut in range(1, len(place) + 1))
+        written = frozenset(
+            var
+            for path, var in _env_names(pod)
+            if path[1] == 0 and marks.origin((*base, *path, "name")) is not None
+        )
+        first[role] = (name if isinstance(name, str) else None, placed, written)
+    return first
 
 
 def _pod_templates(

@@ -18,13 +18,14 @@ order below. Three contracts:
 - training-operator 1.7 and later (kubeflow/training-operator@v1.9.x: envvar.go,
   master.go, elastic.go): PYTHONUNBUFFERED=1, then with a master MASTER_PORT,
   PET_MASTER_PORT, MASTER_ADDR, PET_MASTER_ADDR, WORLD_SIZE (pods x nprocPerNode),
-  RANK, PET_NPROC_PER_NODE (inside the master branch only), PET_NODE_RANK; then the
-  elastic group, or PET_NNODES. The value 1 of PYTHONUNBUFFERED came with trainer#1860
-  (merged after 1.7.0-rc.0): unverified for 1.7.0 itself, kgen follows the reference
-  document. From 1.8 (trainer#1948, in the v1.7.0...v1.8.0 changelog) every pod gets
-  PET_NPROC_PER_NODE, as kubeflow-api.md §6.2 says, a worker-only elastic job's too;
-  where it sits among a master job's variables is not verified (kgen keeps 1.7's
-  place, which only `kgen explain`'s order shows).
+  RANK, PET_NPROC_PER_NODE (on 1.7.0 inside the master branch only, as trainer#1840
+  added it), PET_NODE_RANK; then the elastic group, or PET_NNODES. The value 1 of
+  PYTHONUNBUFFERED came with trainer#1860 (merged after 1.7.0-rc.0): unverified for
+  1.7.0 itself, kgen follows the reference document. From 1.8 (trainer#1948, opened
+  after the v1.7.0 tag, in the v1.7.0...v1.8.0 changelog) every pod gets
+  PET_NPROC_PER_NODE, as kubeflow-api.md §6.2 says, a worker-only elastic job's too,
+  appended after the master branch: behind PET_NODE_RANK (the #1948 diff), which only
+  `kgen explain`'s order shows.
 
 Host names use the job object's real name (`job.Name`): a runId or content-hash suffix
 is part of every address. Ports are read from the pods, as every release's
@@ -106,10 +107,11 @@ def _release_1_4(
 def _release_1_7(
     job: PyTorchJobSpec, name: str, rank: int, total: int, port: str, every: bool
 ) -> dict[str, str]:
-    """`every`: PET_NPROC_PER_NODE in every pod, after the master branch (1.8)."""
+    """`every`: PET_NPROC_PER_NODE in every pod, after the master branch (1.8,
+    trainer#1948); before, inside it between RANK and PET_NODE_RANK (1.7.0)."""
     variables = {"PYTHONUNBUFFERED": "1"}
+    nproc = nproc_per_node(job)
     if job.roles.master is not None:
-        nproc = nproc_per_node(job)
         world = total * int(nproc) if nproc.isdigit() else total
         master = f"{name}-master-0"
         variables |= {
@@ -119,11 +121,12 @@ def _release_1_7(
             "PET_MASTER_ADDR": master,
             "WORLD_SIZE": str(world),
             "RANK": str(rank),
-            "PET_NPROC_PER_NODE": nproc,
-            "PET_NODE_RANK": str(rank),
         }
+        if not every:
+            variables["PET_NPROC_PER_NODE"] = nproc
+        variables["PET_NODE_RANK"] = str(rank)
     if every:
-        variables.setdefault("PET_NPROC_PER_NODE", nproc_per_node(job))
+        variables["PET_NPROC_PER_NODE"] = nproc
     if job.elastic_policy is None:
         return variables | {"PET_NNODES": str(total)}
     return variables | _elastic(job, name)
