@@ -1,11 +1,13 @@
 """What the core definitions only name, which the API server enforces when it decodes
 an object: a byte field (`format: byte`: a ConfigMap's binaryData, a webhook's
-caBundle) is standard base64 with padding, and a quantity (`resource.Quantity`: a
+caBundle) is standard base64 with padding, a quantity (`resource.Quantity`: a
 LimitRange's, a ResourceQuota's, a container's resources) is one by
-resource.ParseQuantity's grammar. Neither jsonschema nor jsonschema-rs checks a format,
-and Quantity is any string or number there, so `binaryData: {a: aGk}` and
-`memory: 4GB` passed and the API server refused the object. And a whole float where
-an integer goes, which the API server stores as the integer."""
+resource.ParseQuantity's grammar, and a time (`format: date-time`: a creationTimestamp,
+an Event's eventTime) is RFC 3339 as Go parses it (kgen.check.core_times). Neither
+jsonschema nor jsonschema-rs checks a format, and Quantity is any string or number
+there, so `binaryData: {a: aGk}`, `memory: 4GB` and `creationTimestamp: yesterday`
+passed and the API server refused the object. And a whole float where an integer
+goes, which the API server stores as the integer."""
 
 from __future__ import annotations
 
@@ -16,7 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 from kgen.check import core
-from kgen.check.schema_places import integer_at, whole_floats
+from kgen.check.core_times import MICRO_TIME_HINT, TIME_HINT, time_problem
+from kgen.check.schema_places import TIMES, integer_at, whole_floats
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.spec.hidden import secret
 from kgen.spec.quantity import parse_quantity
@@ -24,7 +27,7 @@ from kgen.spec.validate import MAX_QUOTED
 
 # A step of a place: a property's name, or "*" for any key or index.
 Pattern = tuple[str, ...]
-# A place and what is held there: "byte" or "quantity".
+# A place and what is held there: "byte", "quantity", "time" or "micro-time".
 Place = tuple[Pattern, str]
 
 _DEFS = "#/$defs/"
@@ -48,18 +51,19 @@ def format_problems(
     data: Any, definition: str, version: str, *, at: DataPath = ()
 ) -> list[Problem]:
     """Each whole float of `data` (a `definition`) where an integer goes, each byte
-    field that is no base64 and each quantity that is none, at the value. A byte
-    field's value is never quoted (it may be a key's or a certificate's). Located at
-    `at` plus the value's path."""
+    field that is no base64 and each quantity and time that is none, at the value. A
+    byte field's value is never quoted (it may be a key's or a certificate's). Located
+    at `at` plus the value's path."""
     kind = definition.rsplit(".", 1)[-1]
     problems = _whole_floats(data, kind, definition, version)
     for pattern, held in format_places(definition, version):
         for path, value in _values(data, pattern, ()):
-            problem = (
-                _byte_problem(kind, path, value)
-                if held == "byte"
-                else _quantity_problem(data, kind, path, value)
-            )
+            if held == "byte":
+                problem = _byte_problem(kind, path, value)
+            elif held == "quantity":
+                problem = _quantity_problem(data, kind, path, value)
+            else:
+                problem = _time_problem(data, kind, path, value, held)
             problems += [problem] if problem is not None else []
     return [replace(p, path=(*at, *p.path)) for p in problems] if at else problems
 
@@ -110,6 +114,27 @@ def _quantity_problem(
     return Problem(message, "invalid-value", path=path, hint=_QUANTITY_HINT)
 
 
+def _time_problem(
+    data: Any, kind: str, path: DataPath, value: str, held: str
+) -> Problem | None:
+    message = invalid_time(data, path, value, micro=held == "micro-time")
+    if message is None:
+        return None
+    hint = MICRO_TIME_HINT if held == "micro-time" else TIME_HINT
+    message = f"invalid {kind}: {format_path(path)}: {message}"
+    return Problem(message, "invalid-value", path=path, hint=hint)
+
+
+def invalid_time(data: Any, path: DataPath, value: str, *, micro: bool) -> str | None:
+    """The message of a time of `data` at `path` the API server cannot read, quoted
+    short and never under a secret's name (a patch's too: kgen.patch.times)."""
+    wrong = time_problem(value, micro=micro)
+    if wrong is None:
+        return None
+    message = f"'{shortened(value, MAX_QUOTED)}' is not an RFC 3339 date-time: {wrong}"
+    return unquoted(message, value) if secret(data, path) else message
+
+
 def base64_problem(text: str) -> str | None:
     """What keeps `text` from being standard base64 with padding, else None."""
     bare = text.replace("\r", "").replace("\n", "")
@@ -145,8 +170,8 @@ def _values(
 
 
 def format_places(definition: str, version: str) -> tuple[Place, ...]:
-    """The places of `definition`'s byte fields and quantities, found through the
-    definitions it refers to (a Deployment's are its containers' resources)."""
+    """The places of `definition`'s byte fields, quantities and times, found through
+    the definitions it refers to (a Deployment's are its containers' resources)."""
     return _definition_places(definition, version)
 
 
@@ -174,6 +199,10 @@ def _places(schema: Any, version: str) -> Iterator[Place]:
     ref = schema.get("$ref")
     if ref == _QUANTITY:
         yield (), "quantity"
+    elif ref in TIMES:
+        yield (), TIMES[ref]
+    elif schema.get("format") == "date-time" and ref is None:
+        yield (), "time"
     elif isinstance(ref, str) and ref.startswith(_DEFS):
         name = ref[len(_DEFS) :]
         if (name, version) not in _WALKING:

@@ -1,5 +1,5 @@
 """The schemas an object is held to, and what they say of one place in it: for
-kgen.patch.integers and kgen.patch.quantities, which read what a patch wrote where
+kgen.patch.integers, kgen.patch.quantities and kgen.patch.times, which read what a patch wrote where
 the output check's schemas cannot tell them, and kgen.check.core_formats."""
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ from kgen.render.base import Manifest
 _DEFS = "#/$defs/"
 _INT64 = 2**63
 QUANTITY = _DEFS + "io.k8s.apimachinery.pkg.api.resource.Quantity"
+_META = _DEFS + "io.k8s.apimachinery.pkg.apis.meta.v1."
+# The two time types, told apart by name: both are `format: date-time`, and a
+# MicroTime takes six digits of fraction (kgen.check.core_times).
+TIMES = {_META + "Time": "time", _META + "MicroTime": "micro-time"}
 
 
 def object_schemas(
@@ -97,6 +101,15 @@ def nodes_at(root: dict[str, Any], path: DataPath) -> list[dict[str, Any]]:
 def quantity_at(root: dict[str, Any], path: DataPath) -> bool:
     """Whether the place at `path` is a core Quantity."""
     return any(node.get("$ref") == QUANTITY for node in nodes_at(root, path))
+
+
+def time_at(root: dict[str, Any], path: DataPath) -> str | None:
+    """ "time" or "micro-time" where the place at `path` is a core time, else None."""
+    for node in nodes_at(root, path):
+        held = TIMES.get(node.get("$ref", ""))
+        if held is not None:
+            return held
+    return None
 
 
 def whole_floats(node: Any, path: DataPath = ()) -> list[tuple[DataPath, float]]:

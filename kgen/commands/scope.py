@@ -39,9 +39,12 @@ class Scope(NamedTuple):
         # A problem's file is escaped (a refused file name): compared escaped too.
         if self.everything or problem.file is None:
             return True
-        return problem.file in self.files or problem.file in {
-            printable(f) for f in self.files
-        }
+        if problem.file in self.files:
+            return True
+        shown = {printable(f) for f in self.files}
+        # A folder's problem (one below resources/<env>/) is about the files in it.
+        inside = problem.file.rstrip("/") + "/"
+        return problem.file in shown or any(f.startswith(inside) for f in shown)
 
 
 def unreadable_paths(root: Path, paths: list[Path], *, cwd: Path) -> list[Problem]:

@@ -23,6 +23,7 @@ from kgen.patch.ops import apply_ops
 from kgen.patch.quantities import patched_quantities
 from kgen.patch.secrets import patched_secrets
 from kgen.patch.strategic import merge_into
+from kgen.patch.times import patched_times
 from kgen.render.base import Manifest
 from kgen.spec.patches import ObjectPatch, PatchTarget
 
@@ -95,8 +96,8 @@ def patched_rules(
     version: str,
 ) -> list[Problem]:
     """The secret, host-access, image and counting rules, the labels' and
-    annotations' syntax, the fields the cluster sets and the quantities' grammar,
-    over what the patches wrote."""
+    annotations' syntax, the fields the cluster sets and the quantities' and times'
+    grammar, over what the patches wrote."""
     return (
         patched_secrets(
             objects, allowed, job_file=job_file, target=target, version=version
@@ -107,6 +108,7 @@ def patched_rules(
         + patched_metadata(objects)
         + lifecycle(objects)
         + patched_quantities(objects, target=target, version=version)
+        + patched_times(objects, target=target, version=version)
     )
 
 

@@ -1,7 +1,13 @@
 """Read `resources/*.yaml` (every environment) and `resources/<env>/*.yaml` (one),
 through the project's one safe reader: regular files inside the project, never through
 a link, bounded like every input. One object per file, so each output file has one
-source and a problem one place."""
+source and a problem one place.
+
+A folder below an environment's folder (`resources/prod/monitoring/`), or a link to
+one, is an error: its objects would never ship, and an Argo CD directory app skips a
+subfolder as silently. Reading it instead would leave unsaid which environment a
+folder named like another (`resources/dev/prod/`) is for. A file that is no YAML (a
+README) is no object, and left alone as beside the job specs."""
 
 from __future__ import annotations
 
@@ -49,6 +55,7 @@ def read_resources(
             problems.append(_unknown_environment(shown, name, environments))
             continue
         found += _read_folder(root, folder / name, shown, name, problems)
+        problems += _nested(folder / name, shown, name)
     return found, problems
 
 
@@ -67,7 +74,9 @@ def _subfolders(folder: Path, problems: list[Problem]) -> list[str]:
         return []
     # A linked folder would be read from wherever it points, or dropped silently.
     problems += [_linked_folder(f"{FOLDER}/{name}") for name in sorted(linked)]
-    return sorted(n for n in names if n.isprintable())
+    # Every folder, its name escaped in the message if need be: one left out of the
+    # listing would drop its objects silently.
+    return sorted(names)
 
 
 def _linked_folder(shown: str) -> Problem:
@@ -77,6 +86,47 @@ def _linked_folder(shown: str) -> Problem:
         file=shown,
         hint="put the folder itself under resources/",
     )
+
+
+def _nested(folder: Path, shown: str, env: str) -> list[Problem]:
+    """A problem for each folder in an environment's folder, and each link to one. A
+    name that ends in .yaml is read, and refused there as a folder."""
+    problems = []
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(
+                (e for e in listing if not e.name.endswith(SUFFIXES)),
+                key=lambda e: e.name,
+            )
+    except OSError:
+        return []  # the read of its files has said why
+    for entry in entries:
+        display = f"{shown}/{entry.name}"
+        if entry.is_dir(follow_symlinks=False):
+            what = f"{display}/ is a folder"
+            why = ", so nothing in it ships"
+        elif entry.is_symlink() and _leads_to_folder(entry):
+            what, why = f"{display} is a symbolic link to a folder", ""
+        else:
+            continue
+        problems.append(
+            Problem(
+                f"{what}: kgen reads the objects of {env} only from the files"
+                f" directly in {shown}/{why}",
+                "resource-invalid",
+                file=display,
+                hint=f"move its files into {shown}/ (an object's output file is named"
+                " by its name and kind, not by its path), or out of resources/",
+            )
+        )
+    return problems
+
+
+def _leads_to_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a loop: neither a folder nor a file, and read by nothing
+        return False
 
 
 def _read_folder(

@@ -95,7 +95,7 @@ INPUT_CODES: list[RuleInfo] = [
         "error",
         False,
         "A value outside what the field allows",
-        "The message says what is allowed: an enum, a range, a name or quantity format.",
+        "The message says what is allowed: an enum, a range, a name, a quantity or a time format.",
     ),
     rule(
         "io",

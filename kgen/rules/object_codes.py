@@ -117,7 +117,7 @@ OBJECT_CODES: list[RuleInfo] = [
         "error",
         False,
         "An object in resources/ kgen cannot take",
-        "Each file under `resources/` (every environment) or `resources/<env>/` (one) holds one Kubernetes object with apiVersion, kind and a metadata.name that is an object name (it names the output file), and each subfolder is an environment of kgen.yaml. The object may not set `metadata.generateName` (`kubectl apply`, Argo CD and Flux find an object by its name) nor `metadata.ownerReferences` (an owner is named by the uid the cluster gave it; the garbage collector deletes an object whose owner is not there); its finalizers are the team's to declare.",
+        "Each file under `resources/` (every environment) or `resources/<env>/` (one) holds one Kubernetes object with apiVersion, kind and a metadata.name that is an object name (it names the output file), and each subfolder is an environment of kgen.yaml, itself holding no folder (kgen would read nothing in it, so its objects would never ship). The object may not set `metadata.generateName` (`kubectl apply`, Argo CD and Flux find an object by its name) nor `metadata.ownerReferences` (an owner is named by the uid the cluster gave it; the garbage collector deletes an object whose owner is not there); its finalizers are the team's to declare.",
     ),
     rule(
         "resource-secret",

@@ -80,6 +80,12 @@ CASES: dict[str, Case] = {
         {"resources/prod/quota.yaml": QUOTA},
         about="a typo in an environment's folder would drop its objects silently",
     ),
+    "resources-folder-below-an-environment": Case(
+        {"resources/dev/monitoring/quota.yaml": QUOTA},
+        args=BUILD,
+        about="a folder below an environment's was skipped silently: its objects never"
+        " shipped; now an error at the folder, and nothing written",
+    ),
     "resources-kind-kgen-cannot-check": Case(
         {"resources/widget.yaml": _object("Widget", "w", api="example.com/v1")},
         about="no core kind, no CRD: refused rather than copied unchecked",
