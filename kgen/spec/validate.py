@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from kgen.errors import DataPath, Problem, shortened
 from kgen.flow_style import flow_style
 from kgen.spec.hidden import Hidden, secret
+from kgen.spec.quantity import NOT_A_QUANTITY, QUANTITY_HINT
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -101,7 +102,9 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
         message = value.hide(message)
     elif isinstance(value, str) and len(value) > MAX_QUOTED:
         message = message.replace(value, shortened(value, MAX_QUOTED))
-    return Problem(message, "invalid-value", path=loc, at_key=on_key)
+    # The grammar, as a team object's quantity is told it (kgen.check.core_formats).
+    hint = QUANTITY_HINT if message.endswith(NOT_A_QUANTITY) else None
+    return Problem(message, "invalid-value", path=loc, at_key=on_key, hint=hint)
 
 
 def gpu_hint(key: str, loc: DataPath) -> str | None:
