@@ -354,6 +354,14 @@ def test_explain_records_overrides_and_the_operator_env(
         2,
         "kgen: error: mnist-ddp has no field nothing.here in prod-gpu\n",
     )
+    slip = run_kgen(
+        "explain", "mnist-ddp", "resources.gpus", "--env", "prod-gpu", cwd=example
+    )
+    assert (slip.code, slip.err) == (
+        2,
+        "kgen: error: mnist-ddp has no field resources.gpus in prod-gpu;"
+        " did you mean resources.gpu?\n",
+    )
     skipped = run_kgen("explain", "llm-elastic", "--env", "kf06-cpu", cwd=example)
     assert skipped.code == 2
 

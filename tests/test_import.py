@@ -531,6 +531,24 @@ def test_a_plain_upstream_pytorchjob_imports_into_a_project_that_validates(
     ), validated
 
 
+def test_import_into_an_existing_project_says_how_to_move_in(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    # A team with a kgen project already points --out at it: import writes a whole
+    # project (kgen.yaml, overlays), so it refuses, and says what to do instead.
+    write_tree(
+        tmp_path,
+        {"simple.yaml": PLAIN_UPSTREAM, "repo/kgen.yaml": "environments: {}\n"},
+    )
+    refused = run_kgen("import", "simple.yaml", "--out", "repo", cwd=tmp_path)
+    assert (refused.code, refused.err) == (
+        2,
+        "kgen: error: repo is not empty; import writes a new project folder: import"
+        " into a new one (--out imported) and move the jobs/ it writes into your"
+        " project\n",
+    )
+
+
 def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
     tmp_path: Path, run_kgen: RunKgen
 ):

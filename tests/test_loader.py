@@ -442,3 +442,46 @@ def test_documents_sharing_a_budget_say_so():
             f"the documents in this file expand to more than {MAX_NODES} values",
         )
     ]
+
+
+def test_a_key_off_its_mapping_s_column_gets_told_to_line_it_up():
+    _doc, problems = load("a: 1\nroles:\n  master: 1\n worker: 2\n")
+    (p,) = problems
+    assert (p.line, p.column, p.message) == (4, 2, "did not find expected key")
+    assert p.hint == (
+        "check the indentation: the keys of the mapping that starts at line 1,"
+        " column 1 all start at column 1, and what belongs under a key is indented"
+        " further"
+    )
+
+
+def test_an_item_off_its_list_s_column_gets_told_to_line_it_up():
+    _doc, problems = load("volumes:\n  - name: logs\n  mountPath: /logs\n")
+    (p,) = problems
+    assert (p.line, p.column, p.message) == (
+        3,
+        3,
+        "did not find expected '-' indicator",
+    )
+    assert p.hint == (
+        "check the indentation: each item of the list that starts at line 2, column 3"
+        " starts with '-' at column 3, and an item's keys line up after its '- '"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("framework: pytorch\n  image: x\n", 2, 8),  # a key indented under a value
+        ("image: a: b\n", 1, 9),  # a ': ' inside an unquoted value
+    ],
+)
+def test_a_colon_inside_a_value_gets_told_to_indent_or_quote(text, line, column):
+    _doc, problems = load(text)
+    (p,) = problems
+    assert (p.line, p.column) == (line, column)
+    assert p.message == "mapping values are not allowed in this context"
+    assert p.hint == (
+        "a key cannot start inside a value: if this line starts a key, indent it as"
+        " the key above it; if the ': ' is part of the value, quote the value"
+    )

@@ -182,3 +182,32 @@ def test_a_kubernetes_claim_source_is_pointed_at_claim(
 ):
     volume = {"name": "d", "persistentVolumeClaim": source}
     assert _hint({"volumes": [volume]}) == hint
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("nodeSelector", {"cloud.google.com/gke-accelerator": "nvidia-l4"}),
+        ("resources", {"gpu": 1}),
+        ("roles", {"worker": {"replicas": 4}}),
+    ],
+)
+def test_a_job_field_at_an_overlay_s_top_is_pointed_under_patch(
+    key: str, value: object
+):
+    from kgen.spec.project import OverlaySpec
+
+    _, problems = validate_model(OverlaySpec, {"description": "prod", key: value})
+    (problem,) = problems
+    assert (problem.message, problem.hint) == (
+        f"unknown key '{key}'",
+        f"{key} is a job field: an overlay sets it under patch (`patch: {{{key}: …}}`)",
+    )
+
+
+def test_a_slip_of_an_overlay_s_own_key_still_gets_its_spelling():
+    from kgen.spec.project import OverlaySpec
+
+    _, problems = validate_model(OverlaySpec, {"tagret": "v1"})
+    (problem,) = problems
+    assert problem.hint == "did you mean 'target'?"

@@ -194,8 +194,50 @@ def test_a_newer_pod_field_on_training_operator_1_6_fails_naming_the_release(
         " unknown field: the PyTorchJob CRD of training-operator 1.6 has the pod"
         " template of Kubernetes 1.25, which has no such property (output-schema)\n"
         "    hint: the API server prunes it without a word; remove it for this"
-        " environment in an overlay, or use a target whose CRD has it (Kubernetes"
-        " 1.35's pod template)\n"
+        " environment in an overlay, or use a target whose CRD has it:"
+        " training-operator-1.9\n"
+        "kgen: 1 error in 1 file\n"
+    )
+
+
+NATIVE_SIDECAR_JOB = """
+    framework: pytorch
+    image: registry.example.com/train:1
+    resources:
+      requests: {cpu: "1", memory: 1Gi}
+      limits: {memory: 1Gi}
+    initContainers:
+      - {name: logs, image: "registry.example.com/fluent-bit:3", restartPolicy: Always}
+    roles:
+      master: {replicas: 1}
+"""
+
+
+def test_a_native_sidecar_on_v1_names_the_releases_that_keep_it(
+    project: Any, run_kgen: RunKgen
+) -> None:
+    # `v1` (the default, training-operator 1.7's CRD) embeds Kubernetes 1.27's pod
+    # template; 1.8 embeds 1.29's and 1.9 1.31's, both with an init container's
+    # restartPolicy (Kubernetes 1.28). The hint names those targets, not a Kubernetes
+    # version no target is named after.
+    root = project(
+        {
+            "kgen.yaml": "environments:\n  prod: {overlays: [release], namespace: ml}\n",
+            "overlays/release.yaml": "target: v1\n",
+            "jobs/native.yaml": NATIVE_SIDECAR_JOB,
+        },
+        base={},
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1, result
+    assert result.err == (
+        "jobs/native.yaml:7:77: error: the rendered PyTorchJob 'native' is invalid at"
+        " spec.pytorchReplicaSpecs.Master.template.spec.initContainers[0].restartPolicy:"
+        " unknown field: the PyTorchJob CRD of training-operator 1.7 has the pod"
+        " template of Kubernetes 1.27, which has no such property (output-schema)\n"
+        "    hint: the API server prunes it without a word; remove it for this"
+        " environment in an overlay, or use a target whose CRD has it:"
+        " training-operator-1.8, training-operator-1.9\n"
         "kgen: 1 error in 1 file\n"
     )
 

@@ -51,3 +51,27 @@ def test_numbers_users_write_become_strings():
 def test_rejected(value: object, message: str):
     with pytest.raises(ValueError, match=message):
         quantity_text(value)
+
+
+def test_a_job_s_quantity_that_is_none_gets_the_grammar_as_its_hint():
+    # A team object's `memory: 4GB` had this hint (kgen.check.core_formats); a job's,
+    # the same mistake, had none.
+    from kgen.kinds.pytorch.spec import PyTorchJobSpec
+    from kgen.spec.validate import validate_model
+
+    job = {
+        "name": "train",
+        "framework": "pytorch",
+        "image": "x:1",
+        "resources": {"requests": {"memory": "4GB"}},
+        "roles": {"master": {"replicas": 1}},
+    }
+    _, problems = validate_model(PyTorchJobSpec, job)
+    (problem,) = problems
+    assert (problem.code, problem.message, problem.hint) == (
+        "invalid-value",
+        "'4GB' is not a Kubernetes quantity (such as 500m, 2 or 4Gi)",
+        "a number with an optional suffix, as the API server parses it: Ki, Mi, Gi,"
+        " Ti, Pi, Ei (powers of 1024), m, k, M, G, T, P, E (of 1000), or an exponent"
+        " (1e3): 4Gi or 4G, not 4GB",
+    )

@@ -31,10 +31,14 @@ MESSAGE = (
     "sidecar 'log-shipper' runs beside the trainer: the pod does not finish while it"
     " runs, so the job cannot succeed until it exits (sidecar-blocks-completion)"
 )
+# The default target, v1, is training-operator 1.7's CRD, whose pod template
+# (Kubernetes 1.27) prunes an init container's restartPolicy: the hint says so, or
+# following it turns the warning into an output-schema error.
 NATIVE_HINT = (
     "    hint: write it under initContainers with `restartPolicy: Always` (a native"
-    " sidecar, Kubernetes 1.29+), which ends with the pod, or make it exit when the"
-    " trainer does\n"
+    " sidecar: Kubernetes 1.29+, and a target whose CRD keeps it, training-operator-1.8"
+    " or later or mpi-operator, not v1), which ends with the pod, or make it exit when"
+    " the trainer does\n"
 )
 
 

@@ -7,6 +7,7 @@ import pytest
 from kgen.kinds import kind_for
 from kgen.kinds.pytorch.spec import PyTorchJobSpec
 from kgen.kinds.tensorflow.spec import TFJobSpec
+from kgen.spec.job import JobSpec
 from kgen.spec.keys import allowed_keys
 from kgen.spec.project import ProjectSpec
 from kgen.spec.validate import gpu_hint, validate_model
@@ -107,3 +108,25 @@ def test_a_gpu_under_limits_is_pointed_at_resources_gpu(key: str, vendor: str):
         "count GPUs in resources.gpu (`resources: {gpu: 1}`)"
         f"{vendor}; kgen puts them into limits"
     )
+
+
+@pytest.mark.parametrize(
+    ("framework", "example"),
+    [
+        ("pytorch", "{master: {replicas: 1}, worker: {replicas: 3}}"),
+        ("tensorflow", "{ps: {replicas: 2}, worker: {replicas: 4}}"),
+    ],
+)
+def test_missing_roles_are_shown_as_the_kind_writes_them(framework: str, example: str):
+    # Each kind names its roles differently (master and worker, ps and chief, launcher):
+    # the hint shows the kind's own.
+    models: dict[str, type[JobSpec]] = {
+        "pytorch": PyTorchJobSpec,
+        "tensorflow": TFJobSpec,
+    }
+    model = models[framework]
+    spec = {"name": "train", "framework": framework, "image": "repo/train:1.0"}
+    _, problems = validate_model(model, spec)
+    assert [(p.message, p.hint) for p in problems] == [
+        ("missing required key 'roles'", f"add the job's pods, e.g. `roles: {example}`")
+    ]

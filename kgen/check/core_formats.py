@@ -22,7 +22,7 @@ from kgen.check.core_times import MICRO_TIME_HINT, TIME_HINT, time_problem
 from kgen.check.schema_places import TIMES, integer_at, whole_floats
 from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.spec.hidden import secret
-from kgen.spec.quantity import parse_quantity
+from kgen.spec.quantity import QUANTITY_HINT, parse_quantity
 from kgen.spec.validate import MAX_QUOTED
 
 # A step of a place: a property's name, or "*" for any key or index.
@@ -39,11 +39,6 @@ _ALPHABET = re.compile(r"[^A-Za-z0-9+/=\r\n]")
 _BASE64_HINT = (
     "write the bytes as `base64 -w0 FILE` gives them: A-Z, a-z, 0-9, '+' and '/',"
     " padded with '='"
-)
-_QUANTITY_HINT = (
-    "a number with an optional suffix, as the API server parses it: Ki, Mi, Gi, Ti,"
-    " Pi, Ei (powers of 1024), m, k, M, G, T, P, E (of 1000), or an exponent (1e3):"
-    " 4Gi or 4G, not 4GB"
 )
 
 
@@ -111,7 +106,7 @@ def _quantity_problem(
     if secret(data, path):
         message = unquoted(message, value)
     message = f"invalid {kind}: {format_path(path)}: {message}"
-    return Problem(message, "invalid-value", path=path, hint=_QUANTITY_HINT)
+    return Problem(message, "invalid-value", path=path, hint=QUANTITY_HINT)
 
 
 def _time_problem(

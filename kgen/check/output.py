@@ -12,11 +12,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from itertools import islice
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from kgen.check import core
 from kgen.check.cel_envelope import envelope_errors
 from kgen.check.envelope import envelope
+
+# unknown_fields is read from here too (kgen.importer.jobs).
+from kgen.check.pruned import MAX_ERRORS as MAX_ERRORS
+from kgen.check.pruned import Pruned, pruned_fields
+from kgen.check.pruned import unknown_fields as unknown_fields
 from kgen.check.schema_words import python_worded
 from kgen.check.stored import stored_schema
 from kgen.check.trace import patch_at, trace
@@ -117,7 +122,9 @@ def check_output(
         found: list[Problem] = []
         pruned = None
         if own and schema_version != version and validators[0] is not None:
-            pruned = _pruned(manifest, target, version, validators[0])
+            pruned = pruned_fields(
+                manifest, target, version, validators[0], job_validator
+            )
         for validator in validators:
             if validator is not None:
                 errors = validator.iter_errors(manifest.body)
@@ -146,55 +153,7 @@ def _checks(kind: str, target: str, version: str) -> tuple[bool, Any, str]:
     return job, fast, schema_version
 
 
-def _pruned(
-    manifest: Manifest, target: str, version: str, validator: Any
-) -> Pruned | None:
-    """For a job checked against its release's older pod template: the fields the
-    cluster's own Kubernetes has but that template lacks (the API server prunes them
-    from the CRD), and what to say of them."""
-    newer = unknown_fields(validator.iter_errors(manifest.body)) - unknown_fields(
-        job_validator(manifest.kind, target, version).iter_errors(manifest.body)
-    )
-    if not newer:
-        return None
-    release = TARGETS[target].release_name
-    embedded = TARGETS[target].pod_schema
-    message = (
-        f"unknown field: the {manifest.kind} CRD of {release} has the pod template of"
-        f" Kubernetes {embedded}, which has no such property"
-    )
-    hint = (
-        f"the API server prunes it without a word; remove it for this environment"
-        f" in an overlay, or use a target whose CRD has it (Kubernetes {version}'s"
-        " pod template)"
-    )
-    return Pruned(frozenset(newer), message, hint)
-
-
-class Pruned(NamedTuple):
-    paths: frozenset[DataPath]
-    message: str
-    hint: str
-
-
-def unknown_fields(errors: Iterable[Any]) -> set[DataPath]:
-    """The output paths of the unknown fields among `errors`."""
-    found = set()
-    for error in islice(errors, MAX_ERRORS):
-        if error.validator == "additionalProperties" and isinstance(
-            error.instance, dict
-        ):
-            where = tuple(error.absolute_path)
-            schema = error.schema if isinstance(error.schema, dict) else {}
-            known = set(schema.get("properties", {}))
-            found |= {(*where, key) for key in set(error.instance) - known}
-    return found
-
-
 _PRODUCED = "this spec value produced it; the cluster would reject or prune it"
-# Errors of one object against one schema: a user CRD's `allOf` of thousands of
-# schemas fails thousands of times for one wrong value.
-MAX_ERRORS = 100
 
 
 def _listed(

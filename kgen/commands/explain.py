@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kgen.commands.outcome import EXIT_OK, EXIT_PROBLEMS, Options, load_and_run, report
 from kgen.errors import UsageError
-from kgen.report.explain import deleted_at
+from kgen.report.explain import deleted_at, field_like
 from kgen.report.explain import explain as write_explanation
 
 
@@ -28,5 +28,7 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
             raise UsageError(
                 f"{job} has no field {field} in {options.envs[0]}: the overlay at {where} deletes it"
             )
-        raise UsageError(f"{job} has no field {field} in {options.envs[0]}")
+        close = field_like(rendered, field)
+        slip = f"; did you mean {close}?" if close else ""
+        raise UsageError(f"{job} has no field {field} in {options.envs[0]}{slip}")
     return EXIT_OK

@@ -18,6 +18,7 @@ from kgen.load.jobs import JobSource, load_jobs, located, not_a_mapping
 from kgen.load.yaml import load_bytes
 from kgen.pipeline.cache import Cache, cache_folder, code_digest, digest
 from kgen.spec.base import SpecModel
+from kgen.spec.keys import known_hint
 from kgen.spec.project import PROJECT_FILE, OverlaySpec, ProjectSpec
 from kgen.spec.validate import MAX_PROBLEMS, validate_model
 
@@ -262,7 +263,7 @@ class _OverlayFiles:
             f"overlay '{name}' does not exist ({self.display(name)})",
             "missing-overlay",
             path=where,
-            hint=("known overlays: " + ", ".join(self.known))
+            hint=known_hint(name, self.known, "overlays")
             if self.known
             else f"create {self.display(name)}",
         )

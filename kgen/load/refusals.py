@@ -42,10 +42,29 @@ def from_yaml_error(exc: MarkedYAMLError, display: str, text: str) -> Problem:
         hint = "keep one job, overlay or project per file; remove the '---' separator"
     elif mark is not None and char_at(text, mark.line, mark.column) == "\t":
         hint = "YAML does not allow tabs for indentation; use spaces"
+    elif problem == "mapping values are not allowed in this context":
+        # A key indented under the line above (`  image: x` after `framework: x`)
+        # continues that value, as does a `: ` in an unquoted value.
+        hint = (
+            "a key cannot start inside a value: if this line starts a key, indent it"
+            " as the key above it; if the ': ' is part of the value, quote the value"
+        )
     elif exc.context and exc.context_mark is not None:
         start = exc.context_mark
         at = f"line {start.line + 1}, column {start.column + 1}"
         hint = f"{exc.context.strip()} that starts at {at}"
+        if "block mapping" in exc.context:
+            hint = (
+                f"check the indentation: the keys of the mapping that starts at {at}"
+                f" all start at column {start.column + 1}, and what belongs under a"
+                " key is indented further"
+            )
+        elif "block collection" in exc.context:
+            hint = (
+                f"check the indentation: each item of the list that starts at {at}"
+                f" starts with '-' at column {start.column + 1}, and an item's keys"
+                " line up after its '- '"
+            )
         if problem == "found unexpected ':'" and "plain scalar" in exc.context:
             # `{image: x.io/y:1}`: in flow style a ':' ends an unquoted value. The
             # value itself is not quoted here: it may be a secret's.

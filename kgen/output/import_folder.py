@@ -41,7 +41,10 @@ def check_import_folder(out: Path) -> None:
             return
         raise UsageError(f"cannot read {out}: {exc.strerror}") from None
     if entries:
-        raise UsageError(f"{out} is not empty; import writes a new project folder")
+        raise UsageError(
+            f"{out} is not empty; import writes a new project folder: import into a"
+            " new one (--out imported) and move the jobs/ it writes into your project"
+        )
 
 
 def check_inside(out: Path, paths: list[str]) -> None:

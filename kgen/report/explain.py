@@ -15,6 +15,7 @@ from kgen.merge.provenance import Provenance
 from kgen.patch.explain import patched_rows
 from kgen.pipeline.records import RenderedJob
 from kgen.report.migration import write_migration
+from kgen.spec.keys import spelled_like
 
 
 def explain(rendered: RenderedJob, stream: TextIO, *, field: str | None = None) -> bool:
@@ -78,6 +79,21 @@ def deleted_at(rendered: RenderedJob, field: str) -> str | None:
         if shown == field and not any(_under(p, field) for p in present):
             return _where(origin)
     return None
+
+
+def field_like(rendered: RenderedJob, field: str) -> str | None:
+    """The field of the job that `field`, which names none, is a slip of: a value's
+    path or a mapping's (`resources.gpus` for resources.gpu)."""
+    provenance = Provenance(dict(rendered.job.doc.positions))
+    merged = merge_layers(
+        rendered.job.doc.data, list(rendered.layers), provenance=provenance
+    )
+    fields = {
+        format_path(path[:end])
+        for path, _ in _leaves(merged)
+        for end in range(1, len(path) + 1)
+    }
+    return spelled_like(field, sorted(fields))
 
 
 def _write_contract(rendered: RenderedJob, stream: TextIO) -> None:

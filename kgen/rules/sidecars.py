@@ -63,9 +63,14 @@ def sidecar_hint(version: str) -> str:
     """What to do instead, for the project's Kubernetes minor (kgen.yaml kubernetesVersion)."""
     minor = tuple(int(part) for part in version.split("."))
     if minor >= NATIVE_SIDECARS:
+        # Rules see no target; the CRD of v1 (training-operator 1.7's) has
+        # Kubernetes 1.27's pod template, which prunes the restartPolicy
+        # (kgen.kinds.pod_schemas, docs/targets.md).
         return (
-            f"write it under {_NATIVE} (a native sidecar, Kubernetes 1.29+),"
-            " which ends with the pod, or make it exit when the trainer does"
+            f"write it under {_NATIVE} (a native sidecar: Kubernetes 1.29+, and a"
+            " target whose CRD keeps it, training-operator-1.8 or later or"
+            " mpi-operator, not v1), which ends with the pod, or make it exit when"
+            " the trainer does"
         )
     if minor >= _ALPHA:
         return (

@@ -46,6 +46,13 @@ def spelled_like(
     return close[0] if close else None
 
 
+def known_hint(name: str, known: list[str], what: str) -> str:
+    """The names `name` is not one of: the one it is a slip of first, if any."""
+    listed = f"known {what}: " + ", ".join(known)
+    close = spelled_like(name, known)
+    return f"did you mean '{close}'? ({listed})" if close else listed
+
+
 def allowed_hint(allowed: tuple[str, ...]) -> str | None:
     return ("allowed keys: " + ", ".join(sorted(allowed))) if allowed else None
 

@@ -39,7 +39,7 @@ def unknown_key_hint(
     """The hint for `key`, unknown at `parent` in `root`: where it belongs if it is a
     field elsewhere, else the key it is a slip of (beside it, then nested), else the
     keys allowed there."""
-    placed = placed_hint(key, root, parent)
+    placed = placed_hint(key, root, parent) or _patch_hint(key, root, parent)
     if placed is not None:
         return placed
     allowed = allowed_keys(root, parent)
@@ -49,6 +49,22 @@ def unknown_key_hint(
     here = model_at(root, parent)
     nested = nested_close(key, here) if here is not None else None
     return nested or allowed_hint(tuple(allowed))
+
+
+def _patch_hint(
+    key: str, root: type[BaseModel], parent: tuple[str | int, ...]
+) -> str | None:
+    """A job field at the top of an overlay (`nodeSelector:` beside `description:`):
+    an overlay's partial job spec is its `patch`."""
+    if parent or "patch" not in root.model_fields:
+        return None
+    from kgen.spec.job import JobSpec
+
+    if key != "roles" and key not in allowed_keys(JobSpec, ()):
+        return None
+    return (
+        f"{key} is a job field: an overlay sets it under patch (`patch: {{{key}: …}}`)"
+    )
 
 
 def placed_hint(

@@ -22,6 +22,13 @@ _SCALE = {
     "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
     "P": Decimal("1e15"), "E": Decimal("1e18"),
 }  # fmt: skip
+# What a value that is no quantity is told, in a job spec and in a team object.
+NOT_A_QUANTITY = "is not a Kubernetes quantity (such as 500m, 2 or 4Gi)"
+QUANTITY_HINT = (
+    "a number with an optional suffix, as the API server parses it: Ki, Mi, Gi, Ti,"
+    " Pi, Ei (powers of 1024), m, k, M, G, T, P, E (of 1000), or an exponent (1e3):"
+    " 4Gi or 4G, not 4GB"
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -74,9 +81,7 @@ def _quantity_text(value: object) -> str:
         raise ValueError("expected a quantity such as 500m, 2 or 4Gi")
     amount = parse_quantity(text)
     if amount is None:
-        raise ValueError(
-            f"'{text}' is not a Kubernetes quantity (such as 500m, 2 or 4Gi)"
-        )
+        raise ValueError(f"'{text}' {NOT_A_QUANTITY}")
     if amount < 0:
         raise ValueError(f"'{text}' is negative; resources must be zero or more")
     if amount > _LARGEST:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from kgen.errors import DataPath, Problem, shortened
 from kgen.flow_style import flow_style
 from kgen.spec.hidden import Hidden, secret
+from kgen.spec.quantity import NOT_A_QUANTITY, QUANTITY_HINT
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -78,7 +79,7 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
             # Located at the parent, unless an overlay deleted the key: then at that.
             path=loc,
             at_key=True,
-            hint=_missing_image_hint(loc, data),
+            hint=_missing_image_hint(loc, data) or _roles_hint(model, loc),
         )
     value = error.get("input")
     if not on_key and secret(data, loc):
@@ -101,7 +102,9 @@ def _problem(model: type[BaseModel], error: Any, data: Any) -> Problem:
         message = value.hide(message)
     elif isinstance(value, str) and len(value) > MAX_QUOTED:
         message = message.replace(value, shortened(value, MAX_QUOTED))
-    return Problem(message, "invalid-value", path=loc, at_key=on_key)
+    # The grammar, as a team object's quantity is told it (kgen.check.core_formats).
+    hint = QUANTITY_HINT if message.endswith(NOT_A_QUANTITY) else None
+    return Problem(message, "invalid-value", path=loc, at_key=on_key, hint=hint)
 
 
 def gpu_hint(key: str, loc: DataPath) -> str | None:
@@ -133,6 +136,14 @@ def _missing_image_hint(loc: DataPath, data: Any) -> str | None:
                 f" as roles.{name}.image, replaces it for that role only"
             )
     return None
+
+
+def _roles_hint(model: type[BaseModel], loc: DataPath) -> str | None:
+    """A job without roles: the kind's own, as its model's example writes them."""
+    field = model.model_fields.get("roles") if loc == ("roles",) else None
+    if field is None or not field.examples:
+        return None
+    return f"add the job's pods, e.g. `roles: {flow_style(field.examples[0])}`"
 
 
 # A value longer than this is quoted by its start (masked first, then cut): a message
