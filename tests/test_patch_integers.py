@@ -15,8 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
+from kgen.check import core
+from kgen.patch.integers import whole_numbers
+from kgen.patch.marks import PatchMarks
+from kgen.render.base import Manifest
+from kgen.spec.patches import ObjectPatch
 from tests.conftest import RunKgen
 from tests.test_patches import MASTER, _project, _validate
 
@@ -79,3 +85,71 @@ def test_a_fraction_or_a_number_past_int64_stays_an_error(
         " terminationGracePeriodSeconds 1e+30 is out of range: it must be"
         " -9223372036854775808 to 9223372036854775807 (int64) (output-schema)",
     ]
+
+
+@pytest.mark.parametrize("op", ["copy", "move"])
+def test_a_float_a_patch_carries_into_an_integer_field_is_written_as_the_integer(
+    tmp_path: Path, run_kgen: RunKgen, op: str
+):
+    # No patch value is a float, but the op carries the sidecar's cpu (2.0, a
+    # quantity, kept as the spec wrote it) into backoffLimit.
+    sidecar = '{name: metrics, image: "busybox:1.36", resources: {limits: {cpu: 2.0}}}'
+    cpu = f"{MASTER}/containers/1/resources/limits/cpu"
+    limit = "/spec/runPolicy/backoffLimit"
+    patches = f"  - ops:\n      - {{op: {op}, from: {cpu}, path: {limit}}}\n"
+    root = _project(tmp_path, patches, f"patch:\n  containers:\n    - {sidecar}\n")
+    assert run_kgen("build", cwd=root).code == 0
+    written = _built(root)["spec"]["runPolicy"]["backoffLimit"]
+    assert (written, type(written)) == (2, int)
+
+
+def _service(patches: list[dict[str, Any]], *, spec_failed: bool) -> Any:
+    body = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "web"},
+        "spec": {"ports": [{"port": 80.0}]},
+    }
+    [service] = whole_numbers(
+        [Manifest("Service", "web", body, patched=PatchMarks())],
+        [ObjectPatch.model_validate(patch) for patch in patches],
+        spec_failed=spec_failed,
+        target="v1",
+        version=core.DEFAULT_KUBERNETES_VERSION,
+        crds={},
+    )
+    port = service.body["spec"]["ports"][0]["port"]
+    return port, type(port)
+
+
+LABEL = {"merge": {"metadata": {"labels": {"tier": "web"}}}}
+# `test` writes nothing, but its value is read as any other.
+TEST = {"op": "test", "path": "/spec/sessionAffinityConfig", "value": 1.5}
+
+
+@pytest.mark.parametrize(
+    "patches",
+    [
+        [LABEL, {"merge": {"spec": {"ports": [{"port": 80, "targetPort": 8080.0}]}}}],
+        [{"ops": [TEST]}],
+        [LABEL, {"ops": [{"op": "copy", "from": "/spec/ports", "path": "/spec/x"}]}],
+        [{"ops": [{"op": "move", "from": "/spec/ports", "path": "/spec/x"}]}],
+    ],
+)
+def test_the_objects_are_read_where_a_patch_may_have_written_a_float(
+    patches: list[dict[str, Any]],
+):
+    # A float at any depth of any patch's values, or a copy or a move, which may
+    # carry one: the patched objects are read, and their whole floats written as
+    # integers wherever they came from.
+    assert _service(patches, spec_failed=False) == (80, int)
+
+
+def test_the_objects_are_not_read_where_no_patch_wrote_a_float():
+    # Where no patch wrote one, a float can only be the render's, and a render of a
+    # spec that passed its checks holds none in an integer field (wrong-type): the
+    # objects are not read (most patches write no float).
+    assert _service([LABEL], spec_failed=False) == (80.0, float)
+    # After a spec error the render may hold one, which the patched objects' rules
+    # may quote: they are read as ever.
+    assert _service([LABEL], spec_failed=True) == (80, int)

@@ -10,7 +10,6 @@ dropped silently.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -25,25 +24,18 @@ from kgen.importer.beside import (
     env_name,
 )
 from kgen.importer.claims import beside, unclaimed
+from kgen.importer.job_fields import common, role_overrides, run_name, run_policy
 from kgen.importer.leftover import kept_as_patches
 from kgen.importer.pods import PodReader, pod_settings, without_nulls
 from kgen.importer.read import read_manifests
 from kgen.importer.refused import located, name_of, refused, taken, wrong_shape
 from kgen.importer.shape import Unreadable
+from kgen.importer.target import kind_target
 from kgen.importer.tensorboard import Boards, find_boards, fold_board, loose_boards
 from kgen.kinds import kind_for, kind_named
-from kgen.kinds.base import Kind
-from kgen.kinds.targets import (
-    DEFAULT_TARGET,
-    LATEST_RELEASE,
-    RUN_FIELDS,
-    TARGETS,
-    target_of_manifest,
-)
 from kgen.load.document import Document
 from kgen.render.job import JOB_LABEL
 from kgen.render.kueue import QUEUE_LABEL
-from kgen.spec.job import RUN_ID_LENGTH, RUN_ID_PATTERN
 
 
 @dataclass
@@ -124,21 +116,6 @@ def import_files(paths: list[Path], *, cwd: Path) -> ImportResult:
     return result
 
 
-RUN_ID = re.compile(RUN_ID_PATTERN)
-
-
-def _run_name(meta: dict[str, Any]) -> dict[str, str]:
-    """The job's name, and the run id kgen appended to it (`<name>-<runId>`, the
-    name in the `kgen.io/job` label): its TensorBoard and claims go by the name."""
-    name = meta["name"]
-    job = (meta.get("labels") or {}).get(JOB_LABEL)
-    if isinstance(job, str) and RUN_ID.fullmatch(job) and name.startswith(f"{job}-"):
-        run_id = name[len(job) + 1 :]
-        if len(run_id) <= RUN_ID_LENGTH and RUN_ID.fullmatch(run_id):
-            return {"name": job, "runId": run_id}
-    return {"name": name}
-
-
 def _import_document(
     doc: Document,
     result: ImportResult,
@@ -169,9 +146,9 @@ def _import_document(
     reader = PodReader(doc, problems)
     spec_in = data.get("spec") or {}
     queued = QUEUE_LABEL in ((data.get("metadata") or {}).get("labels") or {})
-    target = _kind_target(kind, data["apiVersion"], source, queued=queued)
+    target = kind_target(kind, data["apiVersion"], source, queued=queued)
     meta = data.get("metadata") or {}
-    out: dict[str, Any] = {**_run_name(meta), "framework": kind.framework}
+    out: dict[str, Any] = {**run_name(meta), "framework": kind.framework}
     if clash := taken(given, out["name"], result.named):
         result.problems.append(clash)
         return
@@ -189,7 +166,7 @@ def _import_document(
     settings = [
         pod_settings(reader, role, body, kind, claims) for role, body in roles.items()
     ]
-    shared = _common([s for s in settings if s is not None])
+    shared = common([s for s in settings if s is not None])
     out |= shared
     if not out["image"]:
         del out["image"]
@@ -198,9 +175,9 @@ def _import_document(
         entry: dict[str, Any] = {"replicas": body.get("replicas", 1)}
         if body.get("restartPolicy", kind.default_restart) != kind.default_restart:
             entry["restartPolicy"] = body["restartPolicy"]
-        entry |= _role_overrides(shared, pod or {})
+        entry |= role_overrides(shared, pod or {})
         out["roles"][role.lower()] = entry
-    out |= _run_policy(reader, spec_in, target, kind, roles)
+    out |= run_policy(reader, spec_in, target, kind, roles)
     notes: list[Problem] = []  # what the spec cannot keep, at paths of `given`
     out |= kind.read_fields(spec_in, target, out, notes)
     if own is not None:
@@ -224,77 +201,3 @@ def _import_document(
 def _placed(doc: Document, note: Problem) -> Problem:
     origin = doc.origin(note.path)
     return replace(note, file=doc.file, line=origin.key_line, column=origin.key_column)
-
-
-def _kind_target(
-    kind: Kind, api_version: str, spec: dict[str, Any], *, queued: bool
-) -> str:
-    """The target by layout, unless the kind is not on it: MPIJob v1 keeps its own
-    top-level cleanPodPolicy beside runPolicy, which is no legacy layout."""
-    target = target_of_manifest(api_version, spec, queued=queued)
-    if target in TARGETS and target not in kind.targets:
-        same = [t for t in TARGETS if t in kind.targets]
-        same = [t for t in same if TARGETS[t].api_version == api_version]
-        return same[0] if same else target
-    if target == DEFAULT_TARGET and _newer_pods(kind, api_version, spec):
-        # Written for a later release than the 1.7 line `v1` is: its CRD would prune
-        # them (kgen.kinds.pod_schemas); the last release keeps the most.
-        return LATEST_RELEASE if LATEST_RELEASE in kind.targets else target
-    return target
-
-
-def _newer_pods(kind: Kind, api_version: str, spec: dict[str, Any]) -> bool:
-    """Whether the object's pod templates hold fields the pod template of `v1`'s CRD
-    lacks but the Kubernetes kgen checks against by default has."""
-    from kgen.check.core import DEFAULT_KUBERNETES_VERSION
-    from kgen.check.output import fast_validator, job_validator, unknown_fields
-    from kgen.kinds.targets import pod_schema_version
-
-    body = {"apiVersion": api_version, "kind": kind.kind, "metadata": {}, "spec": spec}
-    capped = pod_schema_version(DEFAULT_TARGET, DEFAULT_KUBERNETES_VERSION)
-    fast = fast_validator(kind.kind, DEFAULT_TARGET, capped)
-    if fast is None or fast.is_valid(body):
-        return False
-    old = job_validator(kind.kind, DEFAULT_TARGET, capped).iter_errors(body)
-    new = job_validator(kind.kind, DEFAULT_TARGET, DEFAULT_KUBERNETES_VERSION)
-    return bool(unknown_fields(old) - unknown_fields(new.iter_errors(body)))
-
-
-def _common(pods: list[dict[str, Any]]) -> dict[str, Any]:
-    """What every role's pod shares: it becomes job-wide."""
-    if not pods:
-        return {}
-    return {k: v for k, v in pods[0].items() if all(p.get(k) == v for p in pods[1:])}
-
-
-# The settings a role of a job spec may set apart from the job's.
-_PER_ROLE = ("image", "command", "args", "env", "resources", "nodeSelector", "tolerations", "affinity",
-             "podLabels", "podAnnotations", "securityContext", "podSecurityContext", "sharedMemory",
-             "containers", "initContainers", "ports", "livenessProbe", "readinessProbe", "startupProbe")  # fmt: skip
-
-
-def _role_overrides(shared: dict[str, Any], pod: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in pod.items() if k in _PER_ROLE and shared.get(k) != v}
-
-
-def _run_policy(
-    reader: PodReader,
-    spec: dict[str, Any],
-    target: str,
-    kind: Kind,
-    roles: dict[str, Any],
-) -> dict[str, Any]:
-    layout = TARGETS[target].run_fields_at if target in TARGETS else "spec"
-    source = (spec.get("runPolicy") or {}) if layout == "runPolicy" else spec
-    policy = {k: source[k] for k in RUN_FIELDS if k in source}
-    policy.setdefault("cleanPodPolicy", kind.operator_clean_pod_policy(target))
-    present = [role.name for role in kind.roles if role.key in roles]
-    if policy.get("cleanPodPolicy") == kind.default_clean_pod_policy(target, present):
-        del policy["cleanPodPolicy"]
-    if "ttlSecondsAfterFinished" in policy:
-        policy["ttlAcknowledged"] = True
-    if source.get("suspend"):
-        reader.unsupported(
-            ("spec", "runPolicy", "suspend"), "a suspended job (suspend: true)"
-        )
-    return {"runPolicy": policy} if policy else {}

@@ -37,9 +37,10 @@ class Patcher:
         job_file: str,
         context: RuleContext,
         target: str,
+        spec_failed: bool,
     ) -> None:
         self.sources, self.allowed, self.job_file = sources, allowed, job_file
-        self.context, self.target = context, target
+        self.context, self.target, self.spec_failed = context, target, spec_failed
         self.applied = False
 
     def __call__(self, objects: list[Manifest]) -> tuple[list[Manifest], list[Problem]]:
@@ -53,6 +54,8 @@ class Patcher:
             # Before the run name, so a content hash covers what is written.
             patched = whole_numbers(
                 patched,
+                [source.patch for source in self.sources],
+                spec_failed=self.spec_failed,
                 target=self.target,
                 version=self.context.kubernetes_version,
                 crds=self.context.crds,
@@ -88,9 +91,11 @@ def patcher(
     context: RuleContext,
     *,
     target: str,
+    spec_failed: bool,
 ) -> Patcher | None:
-    """What applies the job's and its overlays' patches for the API `target`; None
-    when there are none."""
+    """What applies the job's and its overlays' patches for the API `target` (to the
+    render of a spec that failed its checks, when `spec_failed`); None when there are
+    none."""
     sources: list[PatchSource] = []
     if spec.patches:
         origins = Origins(job.doc.data, job.doc.positions, layers)
@@ -110,7 +115,12 @@ def patcher(
         return None
     allowed = context.allowed_literals | spec.lint.allow_literals.keys()
     return Patcher(
-        sources, allowed=allowed, job_file=job.file, context=context, target=target
+        sources,
+        allowed=allowed,
+        job_file=job.file,
+        context=context,
+        target=target,
+        spec_failed=spec_failed,
     )
 
 

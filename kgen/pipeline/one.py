@@ -35,7 +35,13 @@ def render_one(
     from kgen.render.job import render_job
 
     patch = patcher(
-        job, spec, stage.layers, applied, stages.context, target=env.target.name
+        job,
+        spec,
+        stage.layers,
+        applied,
+        stages.context,
+        target=env.target.name,
+        spec_failed=stage.failed,
     )
     manifests, render_problems = render_job(spec, env, patch=patch)
     # The output check is the safety net for a spec that passed every check before it;
