@@ -117,7 +117,8 @@ def _count(options: list[str]) -> Launch:
             continue
         if not equals:
             value = options[index + 1] if index + 1 < len(options) else ""
-        if value.isdigit() or value in NAMED_COUNTS:
+        # ASCII digits: str.isdigit() also takes '²' and '٣', which torchrun refuses.
+        if (value.isascii() and value.isdigit()) or value in NAMED_COUNTS:
             return Launch(torchrun=True, nproc=value)
         return Launch(torchrun=True, unread=value)
     return Launch(torchrun=True)

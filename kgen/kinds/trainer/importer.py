@@ -115,7 +115,7 @@ def _runtime_nproc(
     torchrun's command line gives, which may be auto, cpu or gpu too."""
     if runtime is None or runtime == default_nproc(out):
         return {}
-    if not runtime.isdigit():
+    if not (runtime.isascii() and runtime.isdigit()):  # not '²' or '٣'
         return {"numProcPerNode": runtime} if named else {}
     return {"numProcPerNode": int(runtime)}
 

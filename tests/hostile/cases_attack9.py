@@ -1,0 +1,107 @@
+"""Hostile inputs of the ninth round: text read as a number by a check that takes more
+than the reader after it does (a digit of another script), in the newest readers: CRD
+references, torchrun's command line and a runtime's process count."""
+
+from __future__ import annotations
+
+from tests.hostile.case import Case, Content
+from tests.hostile.cases_input import _crd, _with_crd
+
+_IMPORT = ("import", "manifest.yaml", "--out", "imported")
+
+_RUNTIME_AND_JOB = """\
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata: {name: rt, namespace: default}
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi: {numProcPerNode: "NPROC"}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers: [{name: node, image: "python:3.11"}]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata: {name: tj, namespace: default}
+spec:
+  runtimeRef: {apiGroup: trainer.kubeflow.org, kind: TrainingRuntime, name: rt}
+  trainer: {numNodes: 1, image: "python:3.11", command: COMMAND}
+"""
+
+_PYTORCHJOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: t, namespace: default}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example.com/x:1
+              command: [torchrun, "--nproc_per_node=COUNT", train.py]
+"""
+
+
+def _trainjob(nproc: str, command: str = "[python3, train.py]") -> dict[str, Content]:
+    text = _RUNTIME_AND_JOB.replace("NPROC", nproc).replace("COMMAND", command)
+    return {"manifest.yaml": text}
+
+
+CASES: dict[str, Case] = {
+    # str.isdigit() takes '²' and '٣', which int() refuses or reads as 3: a JSON
+    # pointer's index of another script ended the run as an internal error, exit 3.
+    "attack9-crd-ref-index-superscript-digit": Case(
+        _with_crd(_crd('{allOf: [{type: object}], $ref: "#/properties/spec/allOf/²"}')),
+        about="a $ref whose list index is a superscript two",
+    ),
+    "attack9-crd-ref-index-escaped-digit": Case(
+        _with_crd(
+            _crd(
+                "{allOf: [{type: object}]}", '{$ref: "#/properties/spec/allOf/%C2%B2"}'
+            )
+        ),
+        about="a $ref whose list index is a superscript two, URI-escaped",
+    ),
+    "attack9-crd-ref-index-arabic-digit": Case(
+        _with_crd(_crd('{allOf: [{type: object}], $ref: "#/properties/spec/allOf/٠"}')),
+        about="a $ref whose list index is an Arabic-Indic zero, no index of JSON",
+    ),
+    "attack9-crd-ref-index-of-5000-digits": Case(
+        _with_crd(
+            _crd(
+                '{allOf: [{type: object}], $ref: "#/properties/spec/allOf/'
+                + "1" * 5000
+                + '"}'
+            )
+        ),
+        about="a $ref whose list index int() refuses for its length (past 4,300 digits)",
+    ),
+    "attack9-runtime-nproc-superscript-digit": Case(
+        _trainjob("²"),
+        args=_IMPORT,
+        expected_exit=0,
+        about="a runtime's numProcPerNode '²' was read as a number and failed int()",
+    ),
+    "attack9-torchrun-count-superscript-digit": Case(
+        {"manifest.yaml": _PYTORCHJOB.replace("COUNT", "²")},
+        args=_IMPORT,
+        expected_exit=0,
+        about="torchrun's count '²' was written into the spec, which refuses it",
+    ),
+    "attack9-torchrun-count-arabic-digit": Case(
+        {"manifest.yaml": _PYTORCHJOB.replace("COUNT", "٣")},
+        args=_IMPORT,
+        expected_exit=0,
+        about="torchrun's count '٣' was written into the spec, which refuses it",
+    ),
+}
