@@ -1,10 +1,12 @@
 """Hostile inputs of the ninth round: text read as a number by a check that takes more
-than the reader after it does (a digit of another script), in the newest readers: CRD
-references, torchrun's command line and a runtime's process count."""
+than the reader after it does (a digit of another script, an exponent past what the
+decimal module holds), in the newest readers: CRD references, quantities, torchrun's
+command line and a runtime's process count."""
 
 from __future__ import annotations
 
-from tests.hostile.case import Case, Content
+from tests.hostile.case import Case, Content, job_with
+from tests.hostile.cases_cel import _case as _cel_case
 from tests.hostile.cases_input import _crd, _with_crd
 
 _IMPORT = ("import", "manifest.yaml", "--out", "imported")
@@ -57,6 +59,13 @@ def _trainjob(nproc: str, command: str = "[python3, train.py]") -> dict[str, Con
     return {"manifest.yaml": text}
 
 
+def _team_quota(amount: str) -> dict[str, Content]:
+    return {
+        "resources/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
+        f"metadata: {{name: q}}\nspec: {{hard: {{cpu: '{amount}'}}}}\n"
+    }
+
+
 CASES: dict[str, Case] = {
     # str.isdigit() takes '²' and '٣', which int() refuses or reads as 3: a JSON
     # pointer's index of another script ended the run as an internal error, exit 3.
@@ -103,5 +112,24 @@ CASES: dict[str, Case] = {
         args=_IMPORT,
         expected_exit=0,
         about="torchrun's count '٣' was written into the spec, which refuses it",
+    ),
+    # An exponent past the decimal module's (1e1000000) raised decimal.Overflow, an
+    # internal error: in a job's requests, a team object's quantity, a CEL quantity.
+    "attack9-quantity-exponent-past-decimal": Case(
+        job_with('resources: {requests: {memory: "1e1000000"}}'),
+        about="a request of 1e1000000 bytes",
+    ),
+    "attack9-quantity-long-mantissa-and-suffix": Case(
+        job_with('resources: {requests: {cpu: "1' + "0" * 999_990 + 'E"}}'),
+        about="a million-digit number with the suffix E: past the decimal module too",
+    ),
+    "attack9-cel-quantity-exponent-past-decimal": _cel_case(
+        "a CEL rule that reads a quantity of 1e1000000",
+        root_rule="quantity('1e1000000').isLessThan(quantity('1'))",
+    ),
+    "attack9-team-quota-exponent-past-decimal": Case(
+        _team_quota("-1E1000000"),
+        expected_exit=0,
+        about="a ResourceQuota's hard cpu of -1E1000000: a quantity, however far",
     ),
 }
