@@ -59,6 +59,27 @@ def _trainjob(nproc: str, command: str = "[python3, train.py]") -> dict[str, Con
     return {"manifest.yaml": text}
 
 
+_SHELL_JOB = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: t, namespace: default}
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+            - name: pytorch
+              image: registry.example.com/x:1
+              command: [bash, -c, "COMMAND"]
+"""
+
+
+def _shell_job(command: str) -> dict[str, Content]:
+    return {"manifest.yaml": _SHELL_JOB.replace("COMMAND", command)}
+
+
 def _team_quota(amount: str) -> dict[str, Content]:
     return {
         "resources/quota.yaml": "apiVersion: v1\nkind: ResourceQuota\n"
@@ -131,5 +152,29 @@ CASES: dict[str, Case] = {
         _team_quota("-1E1000000"),
         expected_exit=0,
         about="a ResourceQuota's hard cpu of -1E1000000: a quantity, however far",
+    ),
+    # shlex.shlex adds a character at a time to a run of operator characters or a
+    # quoted word: torchrun's count in a `bash -c` string of 900,000 semicolons took
+    # 27 s, of 300,000 quoted words 5 s. A linear reader: about a second, as import of
+    # any 900 KB string takes.
+    "attack9-shell-string-of-semicolons": Case(
+        _shell_job(";" * 900_000),
+        args=_IMPORT,
+        expected_exit=0,
+        seconds=2.0,
+        about="a bash -c string of 900,000 semicolons: was 27 s, quadratic",
+    ),
+    "attack9-shell-string-of-quoted-words": Case(
+        _shell_job("'a'" * 300_000 + " torchrun --nproc_per_node=3 x.py"),
+        args=_IMPORT,
+        expected_exit=0,
+        seconds=2.0,
+        about="a bash -c word of 300,000 quoted parts: was 5 s, quadratic",
+    ),
+    "attack9-shell-string-comment-inside-a-word": Case(
+        _shell_job("torchrun --nproc_per_node=2#x train.py"),
+        args=_IMPORT,
+        expected_exit=0,
+        about="`2#x` is one word to the shell: no count kgen reads, no comment",
     ),
 }
