@@ -195,6 +195,37 @@ def test_nested_comprehensions_over_a_large_value_are_refused_before_they_run():
         evaluate(f"{literal}.all(a, {literal}.all(b, {literal}.all(c, true)))", {})
 
 
+def test_a_string_function_refuses_a_long_result_before_it_builds_it():
+    """`s.replace('a', s)` of 20,000 characters built 400 MB, then was refused for
+    its length: the length is known before, from the counts."""
+    import tracemalloc
+
+    value = "a" * 20_000
+    tracemalloc.start()
+    try:
+        for rule in ("self.replace('a', self)", "self.split('a').join(self)"):
+            with pytest.raises(CelError, match="result longer than 1,000,000"):
+                evaluate(f"{rule}.size() > 0", {"self": value})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000
+    assert evaluate("self.replace('a', 'bc', 2)", {"self": "aaa"}) == "bcbca"
+
+
+def test_find_refuses_a_pattern_that_would_backtrack_past_the_cost():
+    """Python's re backtracks (RE2 does not): the text's length to the power of the
+    quantifiers, plus one, is the estimate. A pattern that does not compile is an
+    error of the rule, never a line the runtime prints."""
+    with pytest.raises(CelError, match="find/findAll with 5 quantifiers only on a"):
+        evaluate("self.find('a*a*a*a*a*b')", {"self": "a" * 30})
+    assert (
+        evaluate("self.findAll('[0-9]+')", {"self": "a1b22" * 400}) == ["1", "22"] * 400
+    )
+    with pytest.raises(CelError, match="find: missing \\), unterminated subpattern"):
+        evaluate("self.find('(')", {"self": "abc"})
+
+
 def test_a_macro_beside_reads_of_self_is_no_nested_comprehension():
     """The Trainer CRD's mlPolicy rule (kubeflow/trainer@v2.3.0
     manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml) reads self five

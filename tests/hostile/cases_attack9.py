@@ -5,7 +5,7 @@ command line and a runtime's process count."""
 
 from __future__ import annotations
 
-from tests.hostile.case import Case, Content, job_with
+from tests.hostile.case import VALID_JOB, Case, Content, job_with
 from tests.hostile.cases_cel import _case as _cel_case
 from tests.hostile.cases_input import _crd, _with_crd
 
@@ -78,6 +78,10 @@ spec:
 
 def _shell_job(command: str) -> dict[str, Content]:
     return {"manifest.yaml": _SHELL_JOB.replace("COMMAND", command)}
+
+
+def _with_arg(arg: str) -> str:
+    return VALID_JOB + f"args: ['{arg}']\n"
 
 
 def _team_quota(amount: str) -> dict[str, Content]:
@@ -176,5 +180,29 @@ CASES: dict[str, Case] = {
         args=_IMPORT,
         expected_exit=0,
         about="`2#x` is one word to the shell: no count kgen reads, no comment",
+    ),
+    # The Kubernetes CEL library's string functions ran before their size was known,
+    # and find/findAll on Python's backtracking re: each is refused before it runs
+    # past a rule's cost. A regular expression that does not compile was printed by
+    # the runtime as a line of its own, unlocated.
+    "attack9-cel-find-backtracks": _cel_case(
+        "find with five quantifiers on 3,000 characters: ran for minutes",
+        job=_with_arg("a" * 3000),
+        args_rule="self.find('a*a*a*a*a*b') == ''",
+    ),
+    "attack9-cel-replace-squares-the-value": _cel_case(
+        "replace of each character by the value: 400 MB before the result's check",
+        job=_with_arg("a" * 20_000),
+        args_rule="self.replace('a', self).size() > 0",
+    ),
+    "attack9-cel-join-squares-the-value": _cel_case(
+        "join of 20,000 parts with the value: 400 MB before the result's check",
+        job=_with_arg("a" * 20_000),
+        args_rule="self.split('a').join(self).size() > 0",
+    ),
+    "attack9-cel-find-pattern-does-not-compile": _cel_case(
+        "an unclosed group: the runtime printed Python's error on a line of its own",
+        job=_with_arg("abc"),
+        args_rule="self.find('(') == ''",
     ),
 }
