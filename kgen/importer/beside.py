@@ -63,14 +63,9 @@ def beside_object(
         return None
     # The name and kind make a file name: only an object name and a kind's word.
     named = isinstance(name, str) and dns_subdomain_problem(name) is None
-    if (
-        kind in _REFUSED
-        or not named
-        or not kind.isalnum()
-        or not data.get("apiVersion")
-    ):
+    if kind in _REFUSED or not named or not _a_kind(kind) or not data.get("apiVersion"):
         where: tuple[str, ...] = ("kind",)
-        if kind not in _REFUSED and kind.isalnum():
+        if kind not in _REFUSED and _a_kind(kind):
             where = ("metadata", "name") if isinstance(name, str) else ("metadata",)
         reason = _REFUSED.get(
             kind,
@@ -238,7 +233,18 @@ def env_name(file: str) -> str:
         if path.parent.name not in ("", ".")
         else path.name.split(".")[0]
     )
+    # ASCII only, as an environment's name is: str.isalnum() also takes 'ø' and 'Ⅻ'.
     cleaned = "".join(
-        ch for ch in raw.lower().replace("_", "-") if ch.isalnum() or ch == "-"
+        ch for ch in raw.lower().replace("_", "-") if ch in _NAME_CHARACTERS
     ).strip("-")
-    return cleaned[:40] or "imported"
+    return cleaned[:40].rstrip("-") or "imported"
+
+
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _a_kind(kind: str) -> bool:
+    """A word of ASCII letters and digits that starts with a letter, at most 63: a
+    file's name part (kgen.resources.check refuses any other kind). str.isalnum()
+    also takes 'Wídget' and '٣', which the output then refused."""
+    return kind.isascii() and kind.isalnum() and kind[0].isalpha() and len(kind) <= 63
