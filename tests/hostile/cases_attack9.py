@@ -80,6 +80,9 @@ def _shell_job(command: str) -> dict[str, Content]:
     return {"manifest.yaml": _SHELL_JOB.replace("COMMAND", command)}
 
 
+_ARGS = "self.spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].args"
+
+
 def _with_arg(arg: str) -> str:
     return VALID_JOB + f"args: ['{arg}']\n"
 
@@ -204,5 +207,18 @@ CASES: dict[str, Case] = {
         "an unclosed group: the runtime printed Python's error on a line of its own",
         job=_with_arg("abc"),
         args_rule="self.find('(') == ''",
+    ),
+    # The cost estimate read a comprehension only as `.all(` written together, and
+    # counted brackets inside strings: a rule could nest three over 10,000 values.
+    "attack9-cel-comprehensions-spaced-out": _cel_case(
+        "three nested comprehensions with a blank before each bracket",
+        job=VALID_JOB + "args:\n" + "".join(f"  - a{i}\n" for i in range(2_000)),
+        root_rule=f"{_ARGS}.all (x, {_ARGS}.all (y, {_ARGS}.all (z, true)))",
+    ),
+    "attack9-cel-comprehensions-behind-a-quoted-bracket": _cel_case(
+        "a ')' in a string closed the first comprehension's bracket for the estimate",
+        job=VALID_JOB + "args:\n" + "".join(f"  - a{i}\n" for i in range(2_000)),
+        root_rule=f"{_ARGS}.all(x, ')' != x && {_ARGS}.all(y, ')' != y ||"
+        f" {_ARGS}.all(z, true)))",
     ),
 }
