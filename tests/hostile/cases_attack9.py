@@ -76,6 +76,17 @@ spec:
 """
 
 
+_GIT_SYNC_JOB = _PYTORCHJOB.replace("COUNT", "2").replace(
+    "          containers:\n",
+    "          initContainers:\n"
+    "            - name: git-sync\n"
+    "              image: registry.k8s.io/git-sync/git-sync:v4.2.1\n"
+    '              args: ["--repo=https://github.com/a/b", "--root=/code",'
+    ' "--depth=all"]\n'
+    "          containers:\n",
+)
+
+
 def _shell_job(command: str) -> dict[str, Content]:
     return {"manifest.yaml": _SHELL_JOB.replace("COMMAND", command)}
 
@@ -220,5 +231,33 @@ CASES: dict[str, Case] = {
         job=VALID_JOB + "args:\n" + "".join(f"  - a{i}\n" for i in range(2_000)),
         root_rule=f"{_ARGS}.all(x, ')' != x && {_ARGS}.all(y, ')' != y ||"
         f" {_ARGS}.all(z, true)))",
+    ),
+    # int() refuses a number past 4,300 digits in Python's own words ("use
+    # sys.set_int_max_str_digits()"), and import gave up on the whole job at 1:1.
+    "attack9-spec-nproc-of-5000-digits": Case(
+        job_with("nprocPerNode: '" + "9" * 5000 + "'"),
+        about="nprocPerNode of 5,000 digits: Python's int() message was the error",
+    ),
+    "attack9-torchrun-count-of-5000-digits": Case(
+        {"manifest.yaml": _PYTORCHJOB.replace("COUNT", "9" * 5000)},
+        args=_IMPORT,
+        expected_exit=0,
+        about="torchrun's count of 5,000 digits was written into the spec",
+    ),
+    "attack9-trainjob-torchrun-count-of-5000-digits": Case(
+        {
+            "manifest.yaml": _RUNTIME_AND_JOB.replace(
+                'mpi: {numProcPerNode: "NPROC"}', "torch: {numProcPerNode: auto}"
+            ).replace("COMMAND", '[torchrun, "--nproc_per_node=' + "9" * 5000 + '"]')
+        },
+        args=_IMPORT,
+        expected_exit=0,
+        about="a TrainJob's torchrun count of 5,000 digits: the import gave up at 1:1",
+    ),
+    "attack9-git-sync-depth-not-a-number": Case(
+        {"manifest.yaml": _GIT_SYNC_JOB},
+        args=_IMPORT,
+        expected_exit=0,
+        about="git-sync's --depth=all is no depth kgen's codeSync says: kept as is",
     ),
 }

@@ -155,8 +155,10 @@ def _count(options: list[str]) -> Launch:
             continue
         if not equals:
             value = options[index + 1] if index + 1 < len(options) else ""
-        # ASCII digits: str.isdigit() also takes '²' and '٣', which torchrun refuses.
-        if (value.isascii() and value.isdigit()) or value in NAMED_COUNTS:
+        # ASCII digits: str.isdigit() also takes '²' and '٣', which torchrun refuses;
+        # and at most 10 of them, as int32 (int() refuses past 4,300).
+        digits = value.isascii() and value.isdigit() and len(value) <= 10
+        if digits or value in NAMED_COUNTS:
             return Launch(torchrun=True, nproc=value)
         return Launch(torchrun=True, unread=value)
     return Launch(torchrun=True)
