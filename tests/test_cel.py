@@ -258,6 +258,12 @@ def test_a_macro_beside_reads_of_self_is_no_nested_comprehension():
         evaluate("self.all(x, x in self)", {"self": list(range(3000))})
 
 
+def test_find_is_held_to_the_cost_of_a_rule():
+    from kgen.check import cel_k8s
+
+    assert cel_k8s.MAX_COST == cel_runtime.MAX_COST
+
+
 def test_no_function_is_left_unlisted():
     """Every function a rule may call is either evaluated or skipped with a warning."""
     from kgen.check import cel_k8s

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from kgen.check.cel_runtime import MAX_COST
 from kgen.check.cel_values import (
     add,
     asApproximateFloat,
@@ -51,6 +50,9 @@ from kgen.check.cel_values import (
     url,
 )
 
+# What one rule may cost, as kgen.check.cel_runtime.MAX_COST (which imports this
+# module): find and findAll's backtracking is held to it.
+MAX_COST = 5_000_000
 # What one function call may return: a rule like `s.replace('a', s)` in a comprehension
 # would otherwise build strings of gigabytes.
 MAX_RESULT = 1_000_000
