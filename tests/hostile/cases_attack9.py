@@ -260,4 +260,19 @@ CASES: dict[str, Case] = {
         expected_exit=0,
         about="git-sync's --depth=all is no depth kgen's codeSync says: kept as is",
     ),
+    # The import wrote a control character into the spec and said it had imported
+    # the job: `kgen validate` then refused the project it wrote.
+    "attack9-import-env-value-holds-nul": Case(
+        {
+            "manifest.yaml": _PYTORCHJOB.replace("COUNT", "2")
+            + '              env: [{name: A, value: "x\\0y"}]\n'
+        },
+        args=_IMPORT,
+        about="an env value with a NUL: imported, then refused by validate",
+    ),
+    "attack9-import-shell-string-holds-bidi-override": Case(
+        _shell_job("torchrun --nproc_per_node=4 train.py \\u202e# --lr 0.1"),
+        args=_IMPORT,
+        about="a bash -c string with a right-to-left override (Trojan Source)",
+    ),
 }
