@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem, printable
+from kgen.importer.controls import control_problems
 from kgen.load.document import Document
 from kgen.spec.fields import dns_subdomain_problem
 
@@ -86,7 +87,9 @@ def beside_object(
     if not _core_kind(api, kind) and (api, kind) not in defined:
         problems.append(_of_a_crd(doc, kind, name, instead))
         return None
-    return Beside(doc.file, kind, name, data)
+    controls = control_problems(doc, data)  # refused in resources/ as in a job
+    problems += controls
+    return None if controls else Beside(doc.file, kind, name, data)
 
 
 class Near:

@@ -87,6 +87,28 @@ _GIT_SYNC_JOB = _PYTORCHJOB.replace("COUNT", "2").replace(
 )
 
 
+_WIDGET_BESIDE = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: w, namespace: default}
+spec: {a: "x\\u202ey"}
+"""
+
+
 def _shell_job(command: str) -> dict[str, Content]:
     return {"manifest.yaml": _SHELL_JOB.replace("COMMAND", command)}
 
@@ -274,5 +296,10 @@ CASES: dict[str, Case] = {
         _shell_job("torchrun --nproc_per_node=4 train.py \\u202e# --lr 0.1"),
         args=_IMPORT,
         about="a bash -c string with a right-to-left override (Trojan Source)",
+    ),
+    "attack9-import-team-object-holds-bidi-override": Case(
+        {"manifest.yaml": _WIDGET_BESIDE + "---\n" + _PYTORCHJOB.replace("COUNT", "2")},
+        args=_IMPORT,
+        about="an object kept in resources/ with U+202E: build refused what import wrote",
     ),
 }
