@@ -195,6 +195,53 @@ def test_nested_comprehensions_over_a_large_value_are_refused_before_they_run():
         evaluate(f"{literal}.all(a, {literal}.all(b, {literal}.all(c, true)))", {})
 
 
+def test_a_string_function_refuses_a_long_result_before_it_builds_it():
+    """`s.replace('a', s)` of 20,000 characters built 400 MB, then was refused for
+    its length: the length is known before, from the counts."""
+    import tracemalloc
+
+    value = "a" * 20_000
+    tracemalloc.start()
+    try:
+        for rule in ("self.replace('a', self)", "self.split('a').join(self)"):
+            with pytest.raises(CelError, match="result longer than 1,000,000"):
+                evaluate(f"{rule}.size() > 0", {"self": value})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000
+    assert evaluate("self.replace('a', 'bc', 2)", {"self": "aaa"}) == "bcbca"
+
+
+def test_find_refuses_a_pattern_that_would_backtrack_past_the_cost():
+    """Python's re backtracks (RE2 does not): the text's length to the power of the
+    quantifiers, plus one, is the estimate. A pattern that does not compile is an
+    error of the rule, never a line the runtime prints."""
+    with pytest.raises(CelError, match="find/findAll with 5 quantifiers only on a"):
+        evaluate("self.find('a*a*a*a*a*b')", {"self": "a" * 30})
+    assert (
+        evaluate("self.findAll('[0-9]+')", {"self": "a1b22" * 400}) == ["1", "22"] * 400
+    )
+    with pytest.raises(CelError, match="find: missing \\), unterminated subpattern"):
+        evaluate("self.find('(')", {"self": "abc"})
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "self.all (x, self.all (y, self.all (z, true)))",
+        "self.all(x, ')' == ')' && self.all(y, ')' != ')' || self.all(z, true)))",
+        "r'\\' == 'x' || self.all(x, self.all(y, self.all(z, true))) || 'a' == 'a'",
+    ],
+)
+def test_nested_comprehensions_are_counted_however_written(rule: str):
+    """Blanks between a macro's name and its bracket, and a bracket inside a string
+    or a comment, hid the nesting: each of these ran for a second on 150 elements
+    (for hours on 10,000), estimated as one plain pass."""
+    with pytest.raises(CelError, match="estimated to cost more than 5,000,000"):
+        evaluate(rule, {"self": list(range(300))})
+
+
 def test_a_macro_beside_reads_of_self_is_no_nested_comprehension():
     """The Trainer CRD's mlPolicy rule (kubeflow/trainer@v2.3.0
     manifests/base/crds/trainer.kubeflow.org_trainingruntimes.yaml) reads self five
@@ -209,6 +256,12 @@ def test_a_macro_beside_reads_of_self_is_no_nested_comprehension():
     # A read of self inside a comprehension is still one more level.
     with pytest.raises(CelError, match="estimated to cost more than 5,000,000"):
         evaluate("self.all(x, x in self)", {"self": list(range(3000))})
+
+
+def test_find_is_held_to_the_cost_of_a_rule():
+    from kgen.check import cel_k8s
+
+    assert cel_k8s.MAX_COST == cel_runtime.MAX_COST
 
 
 def test_no_function_is_left_unlisted():

@@ -22,6 +22,7 @@ raises): it records the failure in `Failures`, which turns the evaluation into a
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable
 from itertools import pairwise
@@ -49,6 +50,9 @@ from kgen.check.cel_values import (
     url,
 )
 
+# What one rule may cost, as kgen.check.cel_runtime.MAX_COST (which imports this
+# module): find and findAll's backtracking is held to it.
+MAX_COST = 5_000_000
 # What one function call may return: a rule like `s.replace('a', s)` in a comprehension
 # would otherwise build strings of gigabytes.
 MAX_RESULT = 1_000_000
@@ -93,7 +97,7 @@ def function(name: str, failures: Failures) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
         try:
             out = implementation(*args)
-        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError) as exc:
+        except Exception as exc:  # re.error too: the runtime would print it, unlocated
             failures.messages.append(f"{name}: {exc}")
             return None
         if isinstance(out, str | list) and len(out) > MAX_RESULT:
@@ -142,7 +146,18 @@ def upperAscii(s: Any) -> str:
 
 
 def replace(s: Any, old: Any, new: Any, count: int = -1) -> str:
-    return _string(s).replace(_string(old), _string(new), count)
+    text, old, new = _string(s), _string(old), _string(new)
+    found = text.count(old)
+    found = found if count < 0 else builtins.min(count, found)
+    _at_most(len(text) + found * (len(new) - len(old)))  # before it is built
+    return text.replace(old, new, count)
+
+
+def _at_most(length: int) -> None:
+    """Refuse a result longer than MAX_RESULT before building it: `s.replace('', s)`
+    of a 20 KB value took 400 MB to be refused after."""
+    if length > MAX_RESULT:
+        raise ValueError(f"result longer than {MAX_RESULT:,}")
 
 
 def split(s: Any, sep: Any, count: int = -1) -> list[str]:
@@ -166,6 +181,7 @@ def trim(s: Any) -> str:
 def join(items: Any, sep: str = "") -> str:
     if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
         raise TypeError("join needs a list of strings")
+    _at_most(builtins.sum(map(len, items)) + len(_string(sep)) * len(items))
     return sep.join(items)
 
 
@@ -197,12 +213,12 @@ def max(items: Any) -> Any:
 
 
 def find(s: Any, pattern: str) -> str:
-    found = re.search(_linear(pattern), _string(s))
+    found = re.search(_linear(pattern, _string(s)), s)
     return found.group(0) if found else ""
 
 
 def findAll(s: Any, pattern: str, limit: int = -1) -> list[str]:
-    out = [m.group(0) for m in re.finditer(_linear(pattern), _string(s))]
+    out = [m.group(0) for m in re.finditer(_linear(pattern, _string(s)), s)]
     return out if limit < 0 else out[:limit]
 
 
@@ -212,11 +228,21 @@ def findAll(s: Any, pattern: str, limit: int = -1) -> list[str]:
 _NESTED = re.compile(r"[*+}]\)*[*+{?]|\)[*+{]")
 
 
-def _linear(pattern: str) -> str:
+def _linear(pattern: str, text: str) -> str:
+    """`pattern` if Python's re runs it on `text` within the cost a rule may have.
+    Backtracking tries each quantifier's choices at each start: up to the text's
+    length to the power of the quantifiers, plus one (`a*a*a*a*a*b` on 3,000 `a`s
+    ran for minutes), so that is the estimate."""
     if "\\" in pattern and re.search(r"\\[1-9]", pattern):
         raise ValueError("backreferences are not RE2")
     if len(pattern) > 1000 or _NESTED.search(pattern):
         raise ValueError("kgen evaluates find/findAll only for simple patterns")
+    quantifiers = sum(pattern.count(q) for q in "*+?{")
+    if (len(text) + 1) ** (quantifiers + 1) > MAX_COST:
+        raise ValueError(
+            f"kgen evaluates find/findAll with {quantifiers} quantifiers only on a"
+            " shorter value: Python's regular expressions backtrack, RE2 does not"
+        )
     return pattern
 
 

@@ -38,8 +38,18 @@ MAX_NESTING = 32
 # What one evaluation may be estimated to cost: measured on the worst shapes above,
 # half a second at most.
 MAX_COST = 5_000_000
-# Macros, whose nesting multiplies the work: `self.all(x, self.all(y, ...))`.
-_MACROS = {".all(": 1, ".exists(": 1, ".exists_one(": 1, ".map(": 2, ".filter(": 2}
+# Macros, whose nesting multiplies the work: `self.all(x, self.all(y, ...))`, also
+# written with blanks around the name (`self.all (x, ...)`: the same call).
+_MACROS = {"all": 1, "exists": 1, "exists_one": 1, "map": 2, "filter": 2}
+_MACRO = re.compile(r"\.\s*(all|exists_one|exists|map|filter)\s*\(")
+# String literals and comments: their brackets and words are no code (`')'` closed
+# nothing, so the comprehensions after it were counted one level too shallow).
+# A raw string's backslash escapes nothing (`r'\'` is one backslash).
+_NOT_CODE = re.compile(
+    r"""(?:[rR][bB]?|[bB][rR])(?s:'{3}.*?'{3}|"{3}.*?"{3}|'[^'\n]*'|"[^"\n]*")"""
+    r"""|(?s:'{3}(?:[^\\]|\\.)*?'{3}|"{3}(?:[^\\]|\\.)*?"{3})"""
+    r"""|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|//[^\n]*"""
+)
 # Operators and standard functions, as the runtime names them in a program.
 STANDARD = frozenset(
     (
@@ -197,11 +207,8 @@ def _power(rule: str) -> int:
     Comprehensions one after the other, and `self` read outside them, add nothing:
     `[has(self.a), has(self.b)].filter(x, x)` is as cheap as it looks, which the
     Trainer CRD's mlPolicy rule is (kubeflow/trainer@v2.3.0 trainingruntime_types.go)."""
-    weights = {
-        match.end() - 1: weight
-        for macro, weight in _MACROS.items()
-        for match in re.finditer(re.escape(macro), rule)
-    }
+    rule = _NOT_CODE.sub(lambda text: " " * len(text.group()), rule)
+    weights = {m.end() - 1: _MACROS[m.group(1)] for m in _MACRO.finditer(rule)}
     reads = {match.start() for match in re.finditer(r"\b(?:self|oldSelf)\b", rule)}
     opened: list[int] = []  # the weight of each open bracket: 0 if no macro's
     deepest = inside = 0

@@ -21,6 +21,7 @@ more than the bound, whatever the schema's shape.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
@@ -144,6 +145,15 @@ def _child(
 _MISSING = object()
 
 
+def _index(part: str) -> int:
+    """A JSON pointer's list index (RFC 6901: ASCII digits, no leading zero), else
+    one past any list. str.isdigit() also takes '²', which int() refuses, and '٣';
+    and int() refuses more than 4,300 digits."""
+    if not (part.isascii() and part.isdigit()) or len(part) > 18:
+        return sys.maxsize
+    return int(part) if part == "0" or part[0] != "0" else sys.maxsize
+
+
 def resolve(schema: Any, ref: str) -> Any:
     """What an in-schema `$ref` (`#` or `#/` and a JSON pointer, RFC 6901,
     URI-escaped) names in `schema`, or None."""
@@ -156,8 +166,8 @@ def resolve(schema: Any, ref: str) -> Any:
         part = unquote(part).replace("~1", "/").replace("~0", "~")
         if isinstance(found, dict):
             found = found.get(part, _MISSING)
-        elif isinstance(found, list) and part.isdigit() and int(part) < len(found):
-            found = found[int(part)]
+        elif isinstance(found, list) and _index(part) < len(found):
+            found = found[_index(part)]
         else:
             return None
         if found is _MISSING:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.errors import Problem, printable
+from kgen.importer.controls import control_problems
 from kgen.load.document import Document
 from kgen.spec.fields import dns_subdomain_problem
 
@@ -63,14 +64,9 @@ def beside_object(
         return None
     # The name and kind make a file name: only an object name and a kind's word.
     named = isinstance(name, str) and dns_subdomain_problem(name) is None
-    if (
-        kind in _REFUSED
-        or not named
-        or not kind.isalnum()
-        or not data.get("apiVersion")
-    ):
+    if kind in _REFUSED or not named or not _a_kind(kind) or not data.get("apiVersion"):
         where: tuple[str, ...] = ("kind",)
-        if kind not in _REFUSED and kind.isalnum():
+        if kind not in _REFUSED and _a_kind(kind):
             where = ("metadata", "name") if isinstance(name, str) else ("metadata",)
         reason = _REFUSED.get(
             kind,
@@ -91,7 +87,9 @@ def beside_object(
     if not _core_kind(api, kind) and (api, kind) not in defined:
         problems.append(_of_a_crd(doc, kind, name, instead))
         return None
-    return Beside(doc.file, kind, name, data)
+    controls = control_problems(doc, data)  # refused in resources/ as in a job
+    problems += controls
+    return None if controls else Beside(doc.file, kind, name, data)
 
 
 class Near:
@@ -238,7 +236,18 @@ def env_name(file: str) -> str:
         if path.parent.name not in ("", ".")
         else path.name.split(".")[0]
     )
+    # ASCII only, as an environment's name is: str.isalnum() also takes 'ø' and 'Ⅻ'.
     cleaned = "".join(
-        ch for ch in raw.lower().replace("_", "-") if ch.isalnum() or ch == "-"
+        ch for ch in raw.lower().replace("_", "-") if ch in _NAME_CHARACTERS
     ).strip("-")
-    return cleaned[:40] or "imported"
+    return cleaned[:40].rstrip("-") or "imported"
+
+
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _a_kind(kind: str) -> bool:
+    """A word of ASCII letters and digits that starts with a letter, at most 63: a
+    file's name part (kgen.resources.check refuses any other kind). str.isalnum()
+    also takes 'Wídget' and '٣', which the output then refused."""
+    return kind.isascii() and kind.isalnum() and kind[0].isalpha() and len(kind) <= 63

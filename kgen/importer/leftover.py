@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.errors import DataPath, Problem, format_path, printable
+from kgen.importer.controls import control_problems
 from kgen.importer.difference import SAME, Leftover, field_name
 from kgen.importer.replay import not_kept, patches_of
 from kgen.load.document import Document
@@ -59,7 +60,8 @@ def kept_as_patches(
     if rendered is None:
         # The import's own error says why; else the build will, and this says what
         # was not looked at until then.
-        if any(p.severity == "error" for p in found):
+        problems += control_problems(doc, spec)
+        if any(p.severity == "error" for p in problems):
             return [], problems, 0
         message = f"{what} was not compared with its render, as the imported spec does not validate: fields no spec field says may be missing"
         hint = "run `kgen validate` on the imported project, fix the input and import again"
@@ -67,6 +69,7 @@ def kept_as_patches(
     patches, problems, count = _kept_for(
         doc, rendered[0], None, problems, by_position=_by_position(spec, env[0])
     )
+    problems += control_problems(doc, [spec, patches])
     for body in rendered[1:]:
         target = {"kind": str(body.get("kind")), "name": body["metadata"]["name"]}
         other = (beside or {}).get((target["kind"], target["name"]))

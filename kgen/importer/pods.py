@@ -144,7 +144,10 @@ def _code_sync(
             for a in init.get("args") or []
             if a.startswith("--") and "=" in a
         )
-        if init.get("name") != "git-sync" or not {"repo", "root"} <= flags.keys():
+        depth = flags.get("depth", "1")  # a number kgen's codeSync can say, or no sync
+        counted = depth.isascii() and depth.isdigit() and len(depth) <= 10
+        named = init.get("name") == "git-sync" and {"repo", "root"} <= flags.keys()
+        if not named or not counted:
             others.append(init)
             continue
         sync = {"repo": flags["repo"]}
@@ -158,8 +161,8 @@ def _code_sync(
             sync["path"] = flags["root"]
         if init.get("image") != GIT_SYNC_IMAGE:
             sync["image"] = init["image"]
-        if flags.get("depth", "1") != "1":
-            sync["depth"] = int(flags["depth"])
+        if depth != "1":
+            sync["depth"] = int(depth)
         secrets = [
             e["valueFrom"]["secretKeyRef"].get("name")
             for e in init.get("env") or []

@@ -143,7 +143,7 @@ def unknown_port(
     close = spelled_like(name, declared)
     if close is not None:
         hint = f"did you mean '{close}'?"
-    elif name.isdigit():
+    elif name.isascii() and name.isdigit():
         hint = f"write the port number unquoted (`port: {name}`)"
     elif declared:
         listed = ", ".join(declared)

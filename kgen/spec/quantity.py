@@ -31,6 +31,13 @@ QUANTITY_HINT = (
 )
 
 
+# The largest and smallest exponent (of its first digit) a quantity is read with: far
+# past int64, where every check of a quantity refuses it, and far from the decimal
+# module's limit (999,999), so sums of such quantities stay numbers.
+_FARTHEST = 1_000
+_FAR = Decimal(10) ** _FARTHEST
+
+
 @functools.lru_cache(maxsize=4096)
 def parse_quantity(text: str) -> Decimal | None:
     """The quantity's value in base units, or None when `text` is not a quantity."""
@@ -40,11 +47,22 @@ def parse_quantity(text: str) -> Decimal | None:
     suffix = match["suffix"] or ""
     try:
         number = Decimal(match["num"])
-        if len(suffix) > 1 and suffix[0] in "eE":
-            return number * (Decimal(10) ** int(suffix[1:]))
-    except (InvalidOperation, ValueError, OverflowError):
+        exponent = int(suffix[1:]) if len(suffix) > 1 and suffix[0] in "eE" else 0
+    except (InvalidOperation, ValueError):
         return None
-    return number * _SCALE[suffix]
+    scale = _SCALE.get(suffix, Decimal(1))  # an exponent (e3, e0) is no scale
+    if abs(exponent) <= _FARTHEST and abs(number.adjusted()) <= _FARTHEST:
+        return (
+            number * scale * (Decimal(10) ** exponent) if exponent else number * scale
+        )
+    # Far past any bound a quantity has (int64), or below a nano. Computed, `1e1000000`
+    # (or a million digits and `E`) raised decimal.Overflow, an internal error.
+    magnitude = number.adjusted() + scale.adjusted() + exponent
+    if not number or magnitude < -_FARTHEST:
+        return Decimal(0).copy_sign(number)
+    if magnitude > _FARTHEST:
+        return _FAR.copy_sign(number)
+    return number.scaleb(exponent) * scale
 
 
 # Quantities accepted as strings, with their text: every spec of a run writes the

@@ -73,9 +73,10 @@ CASES: dict[str, Case] = {
             )
         },
         args=IMPORT,
-        expected_exit=0,
+        expected_exit=1,
         about="keys named escaped and quoted where they would read as a path; the"
-        " value under a secret's name never echoed",
+        " value under a secret's name never echoed; a key with an escape and a"
+        " bidi override is refused, as kgen validate refuses it in the patch",
     ),
     "import-left-unmounted-claim-named-as-a-path": Case(
         {

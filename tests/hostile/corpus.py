@@ -15,6 +15,7 @@ from tests.hostile import (
     cases_attack5,
     cases_attack7,
     cases_attack8,
+    cases_attack9,
     cases_cel,
     cases_edit,
     cases_import_left,
@@ -298,6 +299,7 @@ def _all_cases() -> dict[str, Case]:
         cases_attack5.CASES,
         cases_attack7.CASES,
         cases_attack8.CASES,
+        cases_attack9.CASES,
         cases_team_files.CASES,
     ):
         clash = cases.keys() & group.keys()

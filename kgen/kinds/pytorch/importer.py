@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.errors import DataPath, Problem, printable
+from kgen.errors import DataPath, Problem, printable, shortened
 from kgen.kinds.pytorch import KIND, TORCHRUN
 from kgen.kinds.pytorch.launch import Launch, command_line, launch
 from kgen.kinds.targets import TARGETS
+from kgen.spec.validate import MAX_QUOTED
 
 
 def read_fields(
@@ -66,9 +67,14 @@ def unread_count(
     return []
 
 
+def _quoted(text: str) -> str:
+    """A word of the command line, as a message quotes a value: 200 characters."""
+    return printable(shortened(text, MAX_QUOTED))
+
+
 def _unread(at: DataPath, value: str, key: str, default: str) -> Problem:
     return Problem(
-        f"torchrun's process count is {printable(value)} on the command line, which"
+        f"torchrun's process count is {_quoted(value)} on the command line, which"
         f" kgen cannot read; the spec says {key} {default}",
         "import-default-differs",
         path=at,
@@ -80,7 +86,7 @@ def _unread(at: DataPath, value: str, key: str, default: str) -> Problem:
 
 def _unseen(at: DataPath, script: str, key: str, by: str) -> Problem:
     return Problem(
-        f"the command runs {printable(script)}, which kgen cannot look into: if it"
+        f"the command runs {_quoted(script)}, which kgen cannot look into: if it"
         f" starts torchrun without --nproc_per_node, {by}'s auto starts one process"
         " per CPU core on pods without GPUs; kgen renders 1",
         "import-default-differs",

@@ -18,9 +18,10 @@ _INT32_MAX = 2**31 - 1
 
 def _nproc(value: Any) -> Any:
     # ASCII digits only: str.isdigit() also takes '٣' (read as 3) and '²' (which
-    # int() refuses), and leading zeros are one number written two ways.
+    # int() refuses), and leading zeros are one number written two ways. Past 4,300
+    # digits int() refuses it with Python's words: past 20, no count fits anyway.
     if isinstance(value, str) and value.isascii() and value.isdigit():
-        value = int(value)
+        value = int(value) if len(value.lstrip("0")) <= 20 else _INT32_MAX + 1
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
             raise ValueError("nprocPerNode must be at least 1")

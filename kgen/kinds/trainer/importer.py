@@ -115,7 +115,8 @@ def _runtime_nproc(
     torchrun's command line gives, which may be auto, cpu or gpu too."""
     if runtime is None or runtime == default_nproc(out):
         return {}
-    if not runtime.isdigit():
+    # Not '²' or '٣' (str.isdigit() takes both), nor past int32 (or int()'s 4,300).
+    if not (runtime.isascii() and runtime.isdigit() and len(runtime) <= 10):
         return {"numProcPerNode": runtime} if named else {}
     return {"numProcPerNode": int(runtime)}
 
