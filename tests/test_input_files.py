@@ -331,3 +331,36 @@ def test_crd_schemas_compile_offline_even_past_the_reference_check(tmp_path: Pat
             listener.accept()
     assert not isinstance(problem, CrdValidator)
     assert problem.message.startswith("this CRD's schema cannot be used: Resource ")
+
+
+@pytest.mark.parametrize(
+    ("scope", "quoted"),
+    [
+        ("Galaxy", "'Galaxy'"),
+        ("namespaced", "'namespaced'"),
+        ("''", "''"),
+        ("[Cluster]", "[Cluster]"),
+    ],
+)
+def test_a_crd_scope_the_api_server_refuses_is_refused_at_scope(
+    tmp_path: Path, run_kgen: RunKgen, scope: str, quoted: str
+):
+    """apiextensions' validation takes only `Namespaced` or `Cluster` (k8s.io/
+    apiextensions-apiserver pkg/apis/apiextensions/validation/validation.go, v1.31:
+    `spec.scope: Unsupported value`); kgen checked the CRD's objects as namespaced."""
+    crd = _crd("{type: object}").replace("scope: Namespaced", f"scope: {scope}")
+    root = write_tree(
+        tmp_path,
+        {
+            "kgen.yaml": "crds: [crd.yaml]\nenvironments:\n  dev: [v1]\n",
+            "overlays/v1.yaml": "target: v1\n",
+            "jobs/train.yaml": JOB,
+            "crd.yaml": crd,
+        },
+    )
+    result = run_kgen("validate", cwd=root)
+    assert result.code == 1
+    assert (result.out + result.err).splitlines()[0] == (
+        f"crd.yaml:7:10: error: scope {quoted} is no CRD scope:"
+        " the API server takes Namespaced or Cluster (invalid-value)"
+    )

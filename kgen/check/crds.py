@@ -24,6 +24,7 @@ from kgen.check.crd_strict import strict_schema
 from kgen.check.schema_error import SchemaError as SchemaError
 from kgen.check.schema_words import rs_worded
 from kgen.errors import DataPath, Problem, shortened
+from kgen.flow_style import flow_style
 from kgen.load.document import Document
 from kgen.load.files import read_input
 from kgen.load.yaml import load_bytes
@@ -70,6 +71,15 @@ def _validators(doc: Document) -> tuple[dict[CrdKey, CrdValidator], list[Problem
         return {}, [problem]
     validators: dict[CrdKey, CrdValidator] = {}
     problems: list[Problem] = []
+    scope = _mapping(doc.data["spec"]).get("scope", "Namespaced")
+    if scope not in ("Namespaced", "Cluster"):
+        # apiextensions-apiserver validation.go: `spec.scope: Unsupported value`; its
+        # objects would be checked as namespaced, for a CRD no cluster takes.
+        message = f"scope {flow_style(scope)} is no CRD scope: the API server takes Namespaced or Cluster"
+        hint = "write scope: Namespaced, or Cluster for a kind whose objects have no namespace"
+        return {}, [
+            doc.problem_at(("spec", "scope"), message, "invalid-value", hint=hint)
+        ]
     for key, schema, where in schemas:
         refused = _bad_ref(schema, where, doc) or _too_complex(schema, where, doc)
         compiled = _compile(schema, where, doc) if refused is None else refused
