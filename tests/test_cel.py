@@ -148,6 +148,12 @@ def test_a_rule_that_cannot_run_is_located_in_the_crd(
         ("self == 3u", 3, True),  # Kubernetes compares numbers across types
         ("self.lowerAscii() == 'abc'", "AbC", True),
         ("self.split('/')", "a/b/c", ["a", "b", "c"]),
+        # cel-go ext/strings.go splits on '' into characters (Go's strings.SplitN)
+        ("self.split('')", "aé", ["a", "é"]),
+        ("self.split('', 2)", "abc", ["a", "bc"]),
+        ("self.split('', 5)", "ab", ["a", "b"]),
+        ("''.split('') == [] && self.split('', 0) == []", "ab", True),
+        ("self.split('/', 2)", "a/b/c", ["a", "b/c"]),
         ("self.indexOf('b')", "abc", 1),
         ("self.substring(1, 3)", "abcd", "bc"),
         ("self.join('-')", ["a", "b"], "a-b"),

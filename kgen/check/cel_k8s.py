@@ -161,9 +161,16 @@ def _at_most(length: int) -> None:
 
 
 def split(s: Any, sep: Any, count: int = -1) -> list[str]:
+    """Go's strings.SplitN, as cel-go's ext/strings.go calls it: on '' the characters,
+    the last holding the rest when `count` stops short."""
     if count == 0:
         return []
-    return _string(s).split(_string(sep), count - 1 if count > 0 else -1)
+    text, separator = _string(s), _string(sep)
+    if separator:
+        return text.split(separator, count - 1 if count > 0 else -1)
+    if 0 < count < len(text):
+        return [*text[: count - 1], text[count - 1 :]]
+    return list(text)
 
 
 def substring(s: Any, start: int, end: int | None = None) -> str:
