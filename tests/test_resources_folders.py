@@ -135,3 +135,39 @@ def test_a_folder_whose_name_has_control_characters_is_said_escaped(
             "kgen: 1 error in 1 file",
         ],
     )
+
+
+def test_a_json_manifest_is_an_error_not_a_silent_drop(
+    tmp_path: Path, run_kgen: RunKgen
+):
+    """kubectl and kustomize read a .json manifest; kgen reads .yaml and .yml only, so
+    `resources/dev/quota.json` was skipped without a word, as a folder was."""
+    root = _project(tmp_path / "project")
+    quota = '{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"}}\n'
+    write_tree(root, {"resources/dev/quota.json": quota, "resources/All.JSON": quota})
+    hint = (
+        "    hint: rename it to .yaml (JSON is YAML, read as written), or move it out"
+        " of resources/"
+    )
+    expected = [
+        "resources/All.JSON: error: resources/All.JSON is a JSON file: kgen reads the"
+        " objects in resources/ only from .yaml and .yml files, so it never ships"
+        " (resource-invalid)",
+        hint,
+        "resources/dev/quota.json: error: resources/dev/quota.json is a JSON file: kgen"
+        " reads the objects in resources/ only from .yaml and .yml files, so it never"
+        " ships (resource-invalid)",
+        hint,
+        "kgen: 2 errors in 2 files",
+    ]
+    result = run_kgen("validate", cwd=root)
+    assert (result.code, _lines(result)) == (1, expected)
+    result = run_kgen("build", cwd=root)
+    assert result.code == 1
+    assert not (root / "manifests").exists()
+    # Renamed as the hint says, it is read as written and ships.
+    (root / "resources/dev/quota.json").rename(root / "resources/dev/quota.yaml")
+    (root / "resources/All.JSON").unlink()
+    result = run_kgen("build", cwd=root)
+    assert result.code == 0, result.out + result.err
+    assert "dev/q.resourcequota.yaml" in files_below(root / "manifests")

@@ -6,8 +6,9 @@ source and a problem one place.
 A folder below an environment's folder (`resources/prod/monitoring/`), or a link to
 one, is an error: its objects would never ship, and an Argo CD directory app skips a
 subfolder as silently. Reading it instead would leave unsaid which environment a
-folder named like another (`resources/dev/prod/`) is for. A file that is no YAML (a
-README) is no object, and left alone as beside the job specs."""
+folder named like another (`resources/dev/prod/`) is for. A .json file, a manifest to
+kubectl, is an error as well; any other file that is no YAML (a README) is no object,
+and left alone as beside the job specs."""
 
 from __future__ import annotations
 
@@ -69,9 +70,11 @@ def _subfolders(folder: Path, problems: list[Problem]) -> list[str]:
                 for e in entries
                 if e.is_symlink() and os.path.splitext(e.name)[1] not in SUFFIXES
             ]
+            json = [e.name for e in entries if _is_json(e)]
     except OSError as exc:
         problems.append(cannot_read(FOLDER, exc))
         return []
+    problems += [_json_file(f"{FOLDER}/{name}") for name in sorted(json)]
     # A linked folder would be read from wherever it points, or dropped silently.
     problems += [_linked_folder(f"{FOLDER}/{name}") for name in sorted(linked)]
     # Every folder, its name escaped in the message if need be: one left out of the
@@ -108,6 +111,7 @@ def _nested(folder: Path, shown: str, env: str) -> list[Problem]:
         elif entry.is_symlink() and _leads_to_folder(entry):
             what, why = f"{display} is a symbolic link to a folder", ""
         else:
+            problems += [_json_file(display)] if _is_json(entry) else []
             continue
         problems.append(
             Problem(
@@ -120,6 +124,23 @@ def _nested(folder: Path, shown: str, env: str) -> list[Problem]:
             )
         )
     return problems
+
+
+def _is_json(entry: os.DirEntry[str]) -> bool:
+    """A .json file: a manifest kubectl and kustomize read, which kgen would not ship."""
+    return entry.name.lower().endswith(".json") and not entry.is_dir(
+        follow_symlinks=False
+    )
+
+
+def _json_file(shown: str) -> Problem:
+    return Problem(
+        f"{shown} is a JSON file: kgen reads the objects in resources/ only from"
+        " .yaml and .yml files, so it never ships",
+        "resource-invalid",
+        file=shown,
+        hint="rename it to .yaml (JSON is YAML, read as written), or move it out of resources/",
+    )
 
 
 def _leads_to_folder(entry: os.DirEntry[str]) -> bool:
