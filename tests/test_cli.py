@@ -445,6 +445,25 @@ def test_a_job_changed_in_place_is_a_warning_with_a_way_out(
     assert "job-changed-in-place" not in renamed.err
 
 
+def test_a_change_in_place_names_the_environments_it_is_in(
+    example: Path, run_kgen: RunKgen
+):
+    """A change an overlay makes reaches only that overlay's environments: the warning
+    named none, so a reviewer could not tell which clusters' jobs it concerns."""
+    run_kgen("build", cwd=example)
+    prod = example / "overlays" / "prod.yaml"
+    prod.write_text(prod.read_text().replace("IfNotPresent", "Always"))
+    result = run_kgen("validate", "jobs/tf-ps.yaml", cwd=example)
+    assert result.code == 0
+    assert result.err.splitlines()[:3] == [
+        "jobs/tf-ps.yaml:1:1: warning: tf-ps changes in place: a running job keeps its"
+        " pods and a finished job never runs again (job-changed-in-place)",
+        "    hint: set a new runId (or kgen.yaml jobNames: content-hash) to start a new"
+        " job; or lint.ignore it if the job has not run",
+        "    in environments prod-gpu, to16-gpu",
+    ]
+
+
 def test_only_the_job_spec_counts_as_a_change_in_place(
     example: Path, run_kgen: RunKgen
 ):

@@ -72,7 +72,7 @@ def transition_problems(
         for problem in _broken(job, trees, old, where):
             located = locate(render.job, render.layers, [problem])
             findings += [Finding(p, render.job.file, render.env.name) for p in located]
-    return merge_environments(findings, {})
+    return merge_environments(findings, result.job_environments())
 
 
 def _transition_trees(project: Project, render: Render) -> list[RuleTree]:

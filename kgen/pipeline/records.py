@@ -74,6 +74,14 @@ class RunResult:
         # Environments where a job failed before its render: its claims are unknown.
         self.failed_envs: set[str] = set()
 
+    def job_environments(self) -> dict[str, int]:
+        """How many environments each job file was rendered in: a problem found in
+        fewer of them names those (kgen.pipeline.locate.merge_environments)."""
+        counts: dict[str, int] = {}
+        for render in self.renders:
+            counts[render.job.file] = counts.get(render.job.file, 0) + 1
+        return counts
+
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]

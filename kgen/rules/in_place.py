@@ -49,7 +49,7 @@ def changed_in_place(
             findings += [
                 Finding(p, render.job.file, render.env.name) for p in _warn(render)
             ]
-    return merge_environments(findings, {})
+    return merge_environments(findings, result.job_environments())
 
 
 def _differs(committed: str | None, mark: str) -> bool:
