@@ -224,3 +224,20 @@ def test_diff_base_markdown_lists_the_team_objects_a_branch_adds(
         "**Added**\n\n- `configmap/settings`\n\n"
         "**Changed**\n\n- `pytorchjob/mnist`\n\n</details>\n"
     )
+
+
+def test_diff_base_markdown_names_the_environments_of_a_change_in_place(
+    branch: Path, run_kgen: RunKgen
+):
+    """A change an overlay makes reaches only its environments: the note named none."""
+    _git(branch, "checkout", "-q", "main")
+    _git(branch, "checkout", "-qb", "prod-only")
+    prod = branch / "overlays/prod.yaml"
+    prod.write_text(prod.read_text() + "  imagePullPolicy: Always\n")
+    result = run_kgen("diff", "--base", "main", "--format", "markdown", cwd=branch)
+    assert result.code == 0
+    assert (
+        "> **Warning**: mnist changes in place: a running job keeps its pods and a"
+        " finished job never runs again (in environment prod-gpu)\n"
+    ) in result.out
+    assert result.err.splitlines()[2] == "    in environment prod-gpu"

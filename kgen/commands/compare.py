@@ -35,7 +35,13 @@ def compare(options: Options, *, fmt: str, exit_code: bool = False) -> int:
     head = _only(current_snapshot(outcome.project, outcome.result), options.envs)
     ref = options.base or f"the merge base with {options.base_branch}"
     if fmt == "markdown":
-        notes = sorted({p.message for p in in_place})
+        # As the text report says it: the environments, unless it is in all the job's.
+        notes = sorted(
+            {
+                f"{p.message} (in {p.context})" if p.context else p.message
+                for p in in_place
+            }
+        )
         options.out.write(markdown(base, head, ref=ref, notes=notes))
     else:
         options.out.write(unified(base, head, ref=ref))
