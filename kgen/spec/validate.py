@@ -123,19 +123,19 @@ def gpu_hint(key: str, loc: DataPath) -> str | None:
 
 
 def _missing_image_hint(loc: DataPath, data: Any) -> str | None:
-    """A job's image, missing while a role sets its own: the job's is required, and a
-    role's replaces it for that role only."""
-    roles = data.get("roles") if loc == ("image",) and isinstance(data, dict) else None
-    if not isinstance(roles, dict):
+    """A job's image: the one a role sets, which replaces the job's for that role
+    only, or else its form."""
+    if loc != ("image",):
         return None
-    for name, role in roles.items():
+    roles = data.get("roles") if isinstance(data, dict) else None
+    for name, role in roles.items() if isinstance(roles, dict) else ():
         image = role.get("image") if isinstance(role, dict) else None
         if isinstance(image, str):
             return (
                 f"set the job's image at the top (`image: {image}`); a role's image,"
                 f" as roles.{name}.image, replaces it for that role only"
             )
-    return None
+    return "set the training image every role runs: `image: <registry>/<name>:<tag>`"
 
 
 def _roles_hint(model: type[BaseModel], loc: DataPath) -> str | None:
