@@ -78,6 +78,26 @@ def test_a_far_match_is_no_suggestion():
     assert "did you mean" not in problems[0].hint
 
 
+def test_a_tfjob_master_is_pointed_at_chief():
+    """Master is the older name of a TFJob's Chief (the operator's TFJob types list
+    both; kubeflow-api.md §2): the hint listed the four roles, not which one is meant."""
+    _, problems = validate_model(
+        TFJobSpec,
+        {
+            **JOB,
+            "framework": "tensorflow",
+            "roles": {"master": {"replicas": 1}, "worker": {"replicas": 2}},
+        },
+    )
+    (problem,) = problems
+    assert (problem.message, problem.path, problem.hint) == (
+        "unknown key 'master'",
+        ("roles", "master"),
+        "a TFJob's master is its chief: write chief (Master is the older name of"
+        " Chief, which the operator treats the same)",
+    )
+
+
 def test_a_job_level_key_in_a_role_is_pointed_at_the_top():
     roles: dict[str, object] = {"master": {"replicas": 1, "backoffLimit": 2}}
     assert _hint({}, roles) == (

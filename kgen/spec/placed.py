@@ -42,11 +42,14 @@ def unknown_key_hint(
     placed = placed_hint(key, root, parent) or _patch_hint(key, root, parent)
     if placed is not None:
         return placed
+    here = model_at(root, parent)
+    renamed: dict[str, str] = getattr(here, "renamed_keys", {})
+    if key in renamed:
+        return renamed[key]
     allowed = allowed_keys(root, parent)
     close = spelled_like(key, allowed)
     if close is not None:
         return f"did you mean '{close}'?"
-    here = model_at(root, parent)
     nested = nested_close(key, here) if here is not None else None
     return nested or allowed_hint(tuple(allowed))
 

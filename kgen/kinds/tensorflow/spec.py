@@ -3,7 +3,7 @@ success policy."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -14,6 +14,12 @@ from kgen.spec.job import JobSpec, Role, framework_field, role_field
 
 class TFRoles(SpecModel):
     """TFJob roles."""
+
+    # A key another tool writes for one of these: the hint names it (kgen.spec.placed).
+    renamed_keys: ClassVar[dict[str, str]] = {
+        "master": "a TFJob's master is its chief: write chief (Master is the older"
+        " name of Chief, which the operator treats the same)"
+    }
 
     chief: Role | None = role_field(KIND.role("chief"))
     worker: Role | None = role_field(KIND.role("worker"))
