@@ -144,12 +144,11 @@ def render(job: str | None, env: str, root: Path, report_format: str) -> int:
     "--env",
     "-e",
     "env",
-    required=True,
-    help="The environment to explain.",
+    help="The environment to explain (needed when JOB renders in more than one).",
     shell_complete=env_names,
 )
 @project_option
-def explain(job: str, field: str | None, env: str, root: Path) -> int:
+def explain(job: str, field: str | None, env: str | None, root: Path) -> int:
     """Where each value of JOB comes from (file:line, and what it overrode), and the
     environment the operator gives each replica (ranks, addresses, TF_CONFIG).
 
@@ -157,7 +156,8 @@ def explain(job: str, field: str | None, env: str, root: Path) -> int:
     """
     from kgen.commands.explain import explain as command
 
-    return command(options_for(root, "text", envs=(env,)), job, field=field)
+    envs = () if env is None else (env,)
+    return command(options_for(root, "text", envs=envs), job, field=field)
 
 
 @cli.command()

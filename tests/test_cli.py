@@ -580,3 +580,20 @@ def test_plan_and_list_each_name_the_other_in_their_help(run_kgen: RunKgen):
     assert (plan.code, listed.code) == (0, 0)
     assert "Also `kgen list`." in plan.out and "kgen plan`" not in plan.out
     assert "Also `kgen plan`." in listed.out and "kgen list`" not in listed.out
+
+
+def test_explain_without_env_takes_the_one_environment_or_names_them(
+    example: Path, run_kgen: RunKgen
+):
+    """`--env` was required even for a job in one environment, and its absence was
+    click's `Missing option '--env'`, which named none of the job's environments."""
+    one = run_kgen("explain", "jax-mnist", cwd=example)
+    assert one.code == 0, one.err
+    assert one.out.startswith("jax-mnist in environment prod-gpu: kubeflow.org/v1 ")
+    many = run_kgen("explain", "xgboost-iris", cwd=example)
+    assert (many.code, many.out, many.err) == (
+        2,
+        "",
+        "kgen: error: xgboost-iris renders in dev-cpu, prod-gpu: give the one to"
+        " explain with --env\n",
+    )

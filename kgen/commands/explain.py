@@ -9,7 +9,21 @@ from kgen.report.explain import explain as write_explanation
 
 
 def explain(options: Options, job: str, *, field: str | None = None) -> int:
-    """Where each value of JOB in one environment came from, and the run-time env."""
+    """Where each value of JOB in one environment came from, and the run-time env.
+    Without --env: the one environment JOB renders in, or a usage error naming them."""
+    if not options.envs:
+        found = load_and_run(options, jobs=(job,))
+        if found.failed or found.result is None:
+            report(options, found, to_stderr=True)
+            return EXIT_PROBLEMS
+        rendered = {r.env.name for r in found.result.renders}
+        envs = [e.name for e in found.result.environments if e.name in rendered]
+        if len(envs) != 1:
+            where = (
+                f"renders in {', '.join(envs)}" if envs else "renders in no environment"
+            )
+            raise UsageError(f"{job} {where}: give the one to explain with --env")
+        options = options._replace(envs=(envs[0],))
     outcome = load_and_run(options, jobs=(job,), keep=True)
     # Lint warnings are validate's to report; here they only bury the answer.
     outcome.problems = [p for p in outcome.problems or [] if p.severity == "error"]
