@@ -16,8 +16,8 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
         if found.failed or found.result is None:
             report(options, found, to_stderr=True)
             return EXIT_PROBLEMS
-        rendered = {r.env.name for r in found.result.renders}
-        envs = [e.name for e in found.result.environments if e.name in rendered]
+        names = {r.env.name for r in found.result.renders}
+        envs = [e.name for e in found.result.environments if e.name in names]
         if len(envs) != 1:
             where = (
                 f"renders in {', '.join(envs)}" if envs else "renders in no environment"
