@@ -12,18 +12,10 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
     """Where each value of JOB in one environment came from, and the run-time env.
     Without --env: the one environment JOB renders in, or a usage error naming them."""
     if not options.envs:
-        found = load_and_run(options, jobs=(job,))
-        if found.failed or found.result is None:
-            report(options, found, to_stderr=True)
+        env = _only_environment(options, job)
+        if env is None:
             return EXIT_PROBLEMS
-        names = {r.env.name for r in found.result.renders}
-        envs = [e.name for e in found.result.environments if e.name in names]
-        if len(envs) != 1:
-            where = (
-                f"renders in {', '.join(envs)}" if envs else "renders in no environment"
-            )
-            raise UsageError(f"{job} {where}: give the one to explain with --env")
-        options = options._replace(envs=(envs[0],))
+        options = options._replace(envs=(env,))
     outcome = load_and_run(options, jobs=(job,), keep=True)
     # Lint warnings are validate's to report; here they only bury the answer.
     outcome.problems = [p for p in outcome.problems or [] if p.severity == "error"]
@@ -46,3 +38,19 @@ def explain(options: Options, job: str, *, field: str | None = None) -> int:
         slip = f"; did you mean {close}?" if close else ""
         raise UsageError(f"{job} has no field {field} in {options.envs[0]}{slip}")
     return EXIT_OK
+
+
+def _only_environment(options: Options, job: str) -> str | None:
+    """The one environment `job` renders in; None once its problems are reported."""
+    found = load_and_run(options, jobs=(job,))
+    if found.failed or found.result is None:
+        report(options, found, to_stderr=True)
+        return None
+    names = {r.env.name for r in found.result.renders}
+    envs = [e.name for e in found.result.environments if e.name in names]
+    if len(envs) != 1:
+        listed = ", ".join(envs) if envs else "no environment"
+        raise UsageError(
+            f"{job} renders in {listed}: give the one to explain with --env"
+        )
+    return envs[0]
