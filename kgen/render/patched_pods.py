@@ -75,7 +75,9 @@ def first_containers(kind: Kind, job: Manifest) -> First | None:
         # A patch wrote the place itself (add, move, copy or remove at index 0, or the
         # list or a map above it whole): the container there is the patch's.
         place = (*base, "containers", 0)
-        placed = any(place[:cut] in marks.marks for cut in range(1, len(place) + 1))
+        placed = any(
+            place[:cut] in marks.marks for cut in range(1, len(place) + 1)
+        ) or any(path == place for path, _ in marks.removed)
         written = frozenset(
             var
             for path, var in _env_names(pod)
