@@ -168,3 +168,15 @@ def test_a_list_a_patch_replaces_whole_drops_the_records_of_its_items(
     rows = _rows(lines)
     assert [row for row in rows if "train.yaml:14:" in row] == []
     assert len(rows) == 6  # each value the second patch wrote
+
+
+def test_a_test_operation_writes_nothing(tmp_path: Path, run_kgen: RunKgen):
+    # Guards on the spec's sidecar: its hostPort is the spec's alone, and explain
+    # lists nothing as patched.
+    guard = (
+        f"  - ops:\n      - {{op: test, path: {WORKER}/containers/1/name, value: side}}\n"
+        f"      - {{op: test, path: {WORKER}/containers/1/ports/0/hostPort, value: 8080}}\n"
+    )
+    assert _run(run_kgen, tmp_path, guard) == (0, [SPEC_PORT])
+    code, lines = _run(run_kgen, tmp_path, guard, "explain", "train", "--env", "dev")
+    assert (code, _rows(lines)) == (0, [])

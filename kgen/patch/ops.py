@@ -150,8 +150,7 @@ def _mark(
     marks = patching.marks
     line = patching.where((*patching.base, *at, "path"))
     if op.op == "test":
-        marks.one(out, line)
-        return
+        return  # it compares, and writes nothing
     if op.op == "remove":
         marks.remove(out, line)
         return
