@@ -6,7 +6,14 @@ because a patch's item once sat at its index."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from kgen.errors import DataPath
+from kgen.load.document import Origin
+from kgen.patch.context import Patching
+from kgen.patch.marks import Budget, PatchMarks
+from kgen.patch.ops import apply_ops
+from kgen.spec.patches import PatchOp
 from tests.conftest import RunKgen, write_tree
 
 KGEN_YAML = """\
@@ -180,3 +187,36 @@ def test_a_test_operation_writes_nothing(tmp_path: Path, run_kgen: RunKgen):
     assert _run(run_kgen, tmp_path, guard) == (0, [SPEC_PORT])
     code, lines = _run(run_kgen, tmp_path, guard, "explain", "train", "--env", "dev")
     assert (code, _rows(lines)) == (0, [])
+
+
+def _recorded(body: dict[str, Any], *ops: dict[str, Any]) -> dict[DataPath, int]:
+    """Each place recorded after `ops` (one patch), and the index of the op."""
+    patching = Patching(
+        body,
+        "Pod",
+        "p",
+        (),
+        lambda path: Origin("p.yaml", int(path[1]) if len(path) > 1 else 0, 1, 1, 1),
+        PatchMarks(),
+        Budget(),
+    )
+    assert apply_ops(patching, [PatchOp.model_validate(op) for op in ops]) is None
+    return {path: origin.line for path, origin in patching.marks.marks.items()}
+
+
+def test_a_move_to_the_end_of_its_own_list_is_recorded_where_it_lands():
+    # [a, x, b, c]: `-` is the end once the move took `a` out, index 3, not 4.
+    assert _recorded(
+        {"l": ["a", "b", "c"]},
+        {"op": "add", "path": "/l/1", "value": "x"},
+        {"op": "move", "from": "/l/0", "path": "/l/-"},
+    ) == {("l", 0): 0, ("l", 3): 1}
+
+
+def test_a_copy_into_a_list_moves_the_records_after_it_up():
+    assert _recorded(
+        {"l": [{"n": "a"}], "m": {"k": "v"}},
+        {"op": "add", "path": "/l/0/n", "value": "b"},
+        {"op": "copy", "from": "/m", "path": "/l/0"},
+        {"op": "move", "from": "/l/1", "path": "/m/moved"},
+    ) == {("l", 0): 1, ("m", "moved"): 2, ("m", "moved", "n"): 0}
