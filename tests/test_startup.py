@@ -144,6 +144,8 @@ def test_a_build_after_one_spec_changed_loads_what_it_renders_with(generated: Pa
         WORKERS,
         METADATA,
     } & modules == set()
+    # Jobs without patches: nothing that applies patches or records what they wrote.
+    assert {"kgen.patch.apply", "kgen.patch.marks", "jsonpatch"} & modules == set()
 
 
 def test_validate_of_one_changed_spec_loads_what_it_checks_with(generated: Path):

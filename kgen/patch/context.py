@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kgen.errors import DataPath, Problem, shortened
 from kgen.load.document import Origin
-from kgen.patch.marks import MAX_ADDED, Budget, PatchMarks
 from kgen.spec.patches import ObjectPatch
+
+if TYPE_CHECKING:
+    # Only a job with patches records what they wrote (kgen.patch.sources imports
+    # this module for every job).
+    from kgen.patch.marks import Budget, PatchMarks
 
 # The object's identity: kgen names its files, its index and the Argo CD and Flux
 # objects by it, and the API server keys the object by it.
@@ -66,6 +70,8 @@ class Patching:
         )
 
     def too_large(self, at: DataPath) -> Problem:
+        from kgen.patch.marks import MAX_ADDED
+
         return self.problem(
             at,
             f"the patches would add more than {MAX_ADDED:,} values to the rendered objects",

@@ -42,8 +42,13 @@ def _apply(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
     value = _get(patching.body, source) if source is not None else op.value
     if op.op in ("add", "replace", "copy") and not patching.budget.take(value):
         return patching.too_large((*at, "from" if op.op == "copy" else "value"))
+    moved = _resolved(patching.body, source) if op.op == "move" and source else ()
     problem = _run(patching, op, at)
-    if problem is None:
+    if problem is None and op.op == "move":
+        # Where the value is now: its source left first (`-` is the end without it).
+        now = _resolved(patching.body, path, last=True)
+        patching.marks.move(moved, now, patching.where((*patching.base, *at, "path")))
+    elif problem is None:
         _mark(patching, op, at, out, value)
     return problem
 
@@ -140,16 +145,26 @@ def _run(patching: Patching, op: PatchOp, at: DataPath) -> Problem | None:
 def _mark(
     patching: Patching, op: PatchOp, at: DataPath, out: DataPath, value: Any
 ) -> None:
-    if op.op in ("add", "replace"):
-        patching.marks.value(
+    """Record what the operation wrote; an insert into a list (add, copy) first moves
+    the records of the items after it, as the list moved them."""
+    marks = patching.marks
+    line = patching.where((*patching.base, *at, "path"))
+    if op.op == "test":
+        return  # it compares, and writes nothing
+    if op.op == "remove":
+        marks.remove(out, line)
+        return
+    if op.op != "replace":
+        marks.insert(out)
+    if op.op == "copy":
+        # One line wrote all of it: the place stands for what is below it.
+        marks.one(out, line)
+    else:
+        marks.value(
             out,
             value,
             lambda rest: patching.where((*patching.base, *at, "value", *rest)),
         )
-    else:
-        # One line wrote all of it (remove, copy, move): the place stands for what
-        # is below it.
-        patching.marks.one(out, patching.where((*patching.base, *at, "path")))
 
 
 def _missing(
@@ -206,13 +221,14 @@ def _get(body: Any, path: list[str]) -> Any:
     return node
 
 
-def _resolved(body: Any, path: list[str]) -> DataPath:
-    """The out path before the operation: list indexes as ints, `-` as the end."""
+def _resolved(body: Any, path: list[str], *, last: bool = False) -> DataPath:
+    """The out path before the operation: list indexes as ints, `-` as the end (as
+    the last item, after the operation, with `last`)."""
     out: list[str | int] = []
     node = body
     for token in path:
         if isinstance(node, list):
-            index = len(node) if token == "-" else _index(token)
+            index = len(node) - last if token == "-" else _index(token)
             out.append(index if index is not None else token)
             node = node[index] if index is not None and index < len(node) else None
         else:

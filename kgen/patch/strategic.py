@@ -220,7 +220,7 @@ def _delete_items(
     }
     if not doomed:
         return
-    kept = []
+    kept, gone = [], []
     for position, old in enumerate(current):
         key = _key(old.get(merge_key)) if isinstance(old, dict) else None
         index = doomed.pop(key, None) if key is not None else None
@@ -231,7 +231,11 @@ def _delete_items(
             patching.marks.removed.append(
                 ((*out, position), patching.where((*patching.base, *src, index)))
             )
+            gone.append(position)
     current[:] = kept
+    for position in reversed(gone):
+        # The records of the items after it move down with them.
+        patching.marks.drop((*out, position))
 
 
 def _key(value: Any) -> Any:

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgen.errors import DataPath, Problem
 from kgen.kinds import kind_for
 from kgen.kinds.base import Kind
-from kgen.patch.marks import PatchMarks
 from kgen.render.base import Environment, Manifest
 from kgen.render.operator_env import (
     ByRole,
@@ -30,6 +29,9 @@ from kgen.render.operator_env import (
     receives,
 )
 from kgen.spec.job import JobSpec
+
+if TYPE_CHECKING:
+    from kgen.patch.marks import PatchMarks
 
 
 def patched_pod_problems(
@@ -75,7 +77,9 @@ def first_containers(kind: Kind, job: Manifest) -> First | None:
         # A patch wrote the place itself (add, move, copy or remove at index 0, or the
         # list or a map above it whole): the container there is the patch's.
         place = (*base, "containers", 0)
-        placed = any(place[:cut] in marks.marks for cut in range(1, len(place) + 1))
+        placed = any(
+            place[:cut] in marks.marks for cut in range(1, len(place) + 1)
+        ) or any(path == place for path, _ in marks.removed)
         written = frozenset(
             var
             for path, var in _env_names(pod)
