@@ -48,7 +48,7 @@ def test_round_trip_of_the_repo_examples(tmp_path: Path, run_kgen: RunKgen):
     assert result.err.endswith(
         "kgen: imported 8 jobs into "
         + str(tmp_path / "imported")
-        + f"/ (107 files); {len(kept)} fields kept as patches; run `kgen build -C "
+        + f"/ (56 files); {len(kept)} fields kept as patches; run `kgen build -C "
         + str(tmp_path / "imported")
         + "`\n"
     )
@@ -265,7 +265,7 @@ def test_what_the_spec_cannot_say_is_kept_as_a_patch_at_its_line(
         "job.yaml:14:11: warning: PyTorchJob legacy-disk: spec.pytorchReplicaSpecs.Master.template.spec.volumes has no job spec field; kept as a patch (import-as-patch)\n"
         "    hint: kgen build renders it through `patches:` (docs/patches.md); move it to a spec field if one comes\n"
         "kgen: 2 warnings in 1 file\n"
-        f"kgen: imported 1 job into {tmp_path / 'p'}/ (54 files); 2 fields kept as patches; run `kgen build -C {tmp_path / 'p'}`\n",
+        f"kgen: imported 1 job into {tmp_path / 'p'}/ (3 files); 2 fields kept as patches; run `kgen build -C {tmp_path / 'p'}`\n",
     )
     assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0
     [rebuilt] = _objects(tmp_path / "p" / "manifests").values()
@@ -583,7 +583,7 @@ def test_objects_beside_the_jobs_go_to_resources_and_nothing_vanishes(
     result = run_kgen("import", *args[:2], "--out", "p", cwd=tmp_path)
     assert (result.code, result.err) == (
         0,
-        "kgen: imported 1 job and 3 objects beside them (resources/) into p/ (57 files);"
+        "kgen: imported 1 job and 3 objects beside them (resources/) into p/ (6 files);"
         " run `kgen build -C p`\n",
     )
     resources = tmp_path / "p" / "resources"
@@ -646,7 +646,7 @@ def test_objects_of_a_crds_kind_are_named_at_import_not_a_failed_build(
         " checks a TrainingRuntime of trainer.kubeflow.org/v1alpha1 only against its"
         " CRD, which the imported project does not list; not imported"
         " (import-unchecked)\n" + hint + "kgen: 2 warnings in 1 file\n"
-        "kgen: imported 1 job into p/ (54 files); run `kgen build -C p`\n",
+        "kgen: imported 1 job into p/ (3 files); run `kgen build -C p`\n",
     )
     assert not (tmp_path / "p" / "resources").exists()
     assert run_kgen("build", "-C", str(tmp_path / "p")).code == 0

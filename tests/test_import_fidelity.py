@@ -70,7 +70,7 @@ def test_a_volume_without_a_source_is_the_empty_dir_the_pod_gets(
         result = _import(tmp_path, run_kgen, {"shm.yaml": given}, "shm.yaml")
         assert (result.code, result.err) == (
             0,
-            f"kgen: imported 1 job into {tmp_path}/p/ (54 files); run `kgen build -C"
+            f"kgen: imported 1 job into {tmp_path}/p/ (3 files); run `kgen build -C"
             f" {tmp_path}/p`\n",
         ), source
         spec = yaml.safe_load((tmp_path / "p" / "jobs" / "shm.yaml").read_text())

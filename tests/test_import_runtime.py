@@ -212,7 +212,7 @@ def test_a_runtime_imported_with_its_crd_is_shipped_from_resources(
     assert (result.code, result.err) == (
         0,
         "kgen: imported 1 job and 2 objects beside them (resources/) into out/"
-        " (56 files); run `kgen build -C out`\n",
+        " (5 files); run `kgen build -C out`\n",
     )
     crd_file = (
         "resources/trainingruntimes.trainer.kubeflow.org.customresourcedefinition.yaml"

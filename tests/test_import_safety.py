@@ -65,7 +65,7 @@ def test_a_link_inside_the_current_folder_is_read(
     assert (result.code, result.out, result.err) == (
         0,
         "",
-        "kgen: imported 1 job into imported/ (54 files); run `kgen build -C imported`\n",
+        "kgen: imported 1 job into imported/ (3 files); run `kgen build -C imported`\n",
     )
     assert "name: train" in (root / "imported/jobs/train.yaml").read_text()
 

@@ -30,7 +30,7 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
     """Write the JSON Schemas for editors and the job envelopes into `out`, or with
     `check` report which differ."""
     from kgen.output.generated import stale_files
-    from kgen.reference.schemas import schema_texts
+    from kgen.reference.schemas import all_schemas, dump
 
     # A folder kgen cannot write into is refused before the schemas are built (most
     # of this command's time).
@@ -38,7 +38,7 @@ def schema(options: Options, *, out: Path, check: bool = False) -> int:
     if problems:
         report(options, Outcome(None, None, problems))
         return EXIT_PROBLEMS
-    files = {out / name: text for name, text in schema_texts().items()}
+    files = {out / name: dump(body) for name, body in all_schemas().items()}
     code = write_or_check_files(options, files, check=check, fix="kgen schema")
     if code != EXIT_OK:
         return code

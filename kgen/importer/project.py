@@ -62,8 +62,7 @@ def common_spec(specs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def write_project(result: ImportResult, out: Path) -> list[str]:
-    """Write kgen.yaml, jobs/, overlays/ and resources/ for the imported jobs, with the
-    schemas and .gitignore a project `kgen init` writes has; the files written."""
+    """Write kgen.yaml, jobs/ and overlays/ for the imported jobs; the files written."""
     from kgen.output.emitter import dump_plain
 
     files: dict[str, Any] = {}
@@ -121,7 +120,6 @@ def write_project(result: ImportResult, out: Path) -> list[str]:
         path: _header(path) + dump_plain(body).encode()
         for path, body in {"kgen.yaml": project, **files}.items()
     }
-    texts |= _as_init_writes()
     write_all(out, texts)
     return list(texts)
 
@@ -136,22 +134,6 @@ def _own_patches(
     if all(k == kept[0] for k in kept):
         return specs, [[] for _ in specs]
     return [{k: v for k, v in s.items() if k != "patches"} for s in specs], kept
-
-
-def _as_init_writes() -> dict[str, bytes]:
-    """What `kgen init` writes beside the specs, and a new project needs too: the
-    schemas each header names, as `kgen schema` writes them (its check passes in the
-    imported project, editors find them), and .gitignore's lines for the lock and
-    staging folders `kgen build` leaves beside the output."""
-    from kgen.output.generated import encoded
-    from kgen.reference.schemas import schema_texts
-    from kgen.scaffold.project import gitignore
-
-    schemas = {f"schemas/{name}": text for name, text in schema_texts().items()}
-    return {
-        path: encoded(text)
-        for path, text in {".gitignore": gitignore(None), **schemas}.items()
-    }
 
 
 def _header(path: str) -> bytes:

@@ -93,13 +93,6 @@ def all_schemas() -> dict[str, dict[str, Any]]:
     }
 
 
-def schema_texts() -> dict[str, str]:
-    """File name under schemas/ to the text `kgen schema` writes there: the one source
-    of the schemas `kgen init` and `kgen import` write too, so that `kgen schema
-    --check` passes in the projects they write."""
-    return {name: dump(body) for name, body in all_schemas().items()}
-
-
 def _self_contained(envelope: dict[str, Any], target: str) -> dict[str, Any]:
     """An envelope (2020-12) with the core Kubernetes definitions it references, at the
     default kubernetesVersion or the older one the target's CRD embeds, so

@@ -19,9 +19,9 @@ def schema_files(folder: Path) -> dict[Path, str]:
     """What `kgen schema` writes: the editor schemas a new project's
     `# yaml-language-server` comments name and the job envelopes, so that
     `kgen schema --check` passes in a new project as it does after `kgen schema`."""
-    from kgen.reference.schemas import schema_texts
+    from kgen.reference.schemas import all_schemas, dump
 
-    return {folder / "schemas" / name: text for name, text in schema_texts().items()}
+    return {folder / "schemas" / name: dump(s) for name, s in all_schemas().items()}
 
 
 def gitignore(current: bytes | None) -> str:
