@@ -83,8 +83,31 @@ def expanded(node: Any, root: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+# The schemas a place is held to, by schema and path with every list index as 0 (a
+# list's items share one schema): 3,000 env entries a patch merges are one walk, not
+# 3,000. Bounded: cleared past so many schemas or places.
+_KNOWN: dict[int, tuple[dict[str, Any], dict[DataPath, list[dict[str, Any]]]]] = {}
+_MAX_KNOWN = 10_000
+
+
 def nodes_at(root: dict[str, Any], path: DataPath) -> list[dict[str, Any]]:
     """Every schema of `root` the place at `path` is held to (none: no such place)."""
+    key = tuple(0 if isinstance(step, int) else step for step in path)
+    entry = _KNOWN.get(id(root))
+    if entry is None or entry[0] is not root:
+        if len(_KNOWN) >= 64:
+            _KNOWN.clear()
+        entry = _KNOWN[id(root)] = (root, {})
+    known = entry[1]
+    found = known.get(key)
+    if found is None:
+        if len(known) >= _MAX_KNOWN:
+            known.clear()
+        found = known[key] = _nodes_at(root, key)
+    return found
+
+
+def _nodes_at(root: dict[str, Any], path: DataPath) -> list[dict[str, Any]]:
     nodes = expanded(root, root)
     for step in path:
         nodes = [
