@@ -74,7 +74,8 @@ class PatchMarks:
     ) -> None:
         """`value` written at `out`: the place and every leaf below it, each at the
         line of the patch that holds it (`origin_of` a path relative to the value)."""
-        self.one(out, origin_of(()))
+        top = self._place(out)
+        self._write(top, origin_of(()))
         stack: list[tuple[DataPath, Any]] = [((), value)]
         while stack:
             rest, item = stack.pop()
@@ -84,7 +85,7 @@ class PatchMarks:
             elif isinstance(item, list) and item:
                 stack += reversed([((*rest, i), v) for i, v in enumerate(item)])
             elif rest:
-                self._write(self._place((*out, *rest)), origin_of(rest))
+                self._write(self._place(rest, top), origin_of(rest))
 
     def insert(self, out: DataPath) -> None:
         """An item inserted at `out` (a list index): the records of the items from
@@ -172,10 +173,11 @@ class PatchMarks:
                 return None
         return place
 
-    def _place(self, path: DataPath) -> _Place:
-        """The place at `path`, made (with the places above it) if new."""
+    def _place(self, path: DataPath, start: _Place | None = None) -> _Place:
+        """The place at `path` (below `start`, else the root), made (with the places
+        above it) if new."""
         self._changed()
-        place = self._root
+        place = self._root if start is None else start
         for key in path:
             if isinstance(key, int):
                 if not isinstance(place.below, list):
@@ -188,7 +190,9 @@ class PatchMarks:
             else:
                 if not isinstance(place.below, dict):
                     place.below = {}
-                found = place.below.setdefault(key, _Place())
+                found = place.below.get(key)
+                if found is None:
+                    found = place.below[key] = _Place()
             place = found
         return place
 
