@@ -4,10 +4,10 @@ the output check's schemas cannot tell them, and kgen.check.core_formats."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from kgen.errors import DataPath
+from kgen.errors import DataPath, value_in
 from kgen.render.base import Manifest
 
 _DEFS = "#/$defs/"
@@ -17,6 +17,35 @@ _META = _DEFS + "io.k8s.apimachinery.pkg.apis.meta.v1."
 # The two time types, told apart by name: both are `format: date-time`, and a
 # MicroTime takes six digits of fraction (kgen.check.core_times).
 TIMES = {_META + "Time": "time", _META + "MicroTime": "micro-time"}
+
+
+def patched_strings(
+    objects: list[Manifest],
+    *,
+    target: str,
+    version: str,
+    where: Callable[[DataPath], bool] = lambda _path: True,
+    wanted: Callable[[str], bool] = lambda _value: True,
+) -> Iterator[tuple[Manifest, DataPath, str, list[dict[str, Any]]]]:
+    """Each string a patch wrote at a place `where` keeps that `wanted` keeps, in the
+    order written, with the schemas its object is held to (made once an object, and
+    only for one with such a string): what kgen.patch.quantities and kgen.patch.times
+    look up."""
+    for manifest in objects:
+        if manifest.patched is None:
+            continue
+        written = [
+            (path, value)
+            for path in manifest.patched.marks
+            if where(path)
+            and isinstance(value := value_in(manifest.body, path), str)
+            and wanted(value)
+        ]
+        if not written:
+            continue
+        schemas = object_schemas(manifest, target=target, version=version, crds={})
+        for path, value in written:
+            yield manifest, path, value, schemas
 
 
 def object_schemas(

@@ -6,9 +6,9 @@ none, as `memory: 4GB`. The spec's own quantities are checked as they are read
 
 from __future__ import annotations
 
-from kgen.check.schema_places import object_schemas, quantity_at
+from kgen.check.schema_places import patched_strings, quantity_at
 from kgen.check.trace import patch_at
-from kgen.errors import DataPath, Problem, format_path, shortened, unquoted, value_in
+from kgen.errors import DataPath, Problem, format_path, shortened, unquoted
 from kgen.render.base import Manifest
 from kgen.spec.hidden import secret
 from kgen.spec.quantity import parse_quantity
@@ -18,25 +18,16 @@ from kgen.spec.validate import MAX_QUOTED
 def patched_quantities(
     objects: list[Manifest], *, target: str, version: str
 ) -> list[Problem]:
-    problems: list[Problem] = []
-    for manifest in objects:
-        if manifest.patched is None:
-            continue
-        written = [
-            (path, value)
-            for path in manifest.patched.marks
-            if isinstance(value := value_in(manifest.body, path), str)
-            and parse_quantity(value.strip()) is None
-        ]
-        if not written:
-            continue
-        schemas = object_schemas(manifest, target=target, version=version, crds={})
-        for path, value in written:
-            if any(quantity_at(schema, path) for schema in schemas):
-                problems.append(
-                    patch_at(manifest, path, _problem(manifest, path, value))
-                )
-    return problems
+    return [
+        patch_at(manifest, path, _problem(manifest, path, value))
+        for manifest, path, value, schemas in patched_strings(
+            objects,
+            target=target,
+            version=version,
+            wanted=lambda value: parse_quantity(value.strip()) is None,
+        )
+        if any(quantity_at(schema, path) for schema in schemas)
+    ]
 
 
 def _problem(manifest: Manifest, path: DataPath, value: str) -> Problem:

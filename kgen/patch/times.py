@@ -12,9 +12,9 @@ from typing import Any
 from kgen.check import core
 from kgen.check.core_formats import invalid_time
 from kgen.check.core_times import MICRO_TIME_HINT, TIME_HINT
-from kgen.check.schema_places import TIMES, object_schemas, time_at
+from kgen.check.schema_places import TIMES, patched_strings, time_at
 from kgen.check.trace import patch_at
-from kgen.errors import DataPath, Problem, format_path, value_in
+from kgen.errors import DataPath, Problem, format_path
 from kgen.render.base import Manifest
 
 
@@ -22,35 +22,27 @@ def patched_times(
     objects: list[Manifest], *, target: str, version: str
 ) -> list[Problem]:
     problems: list[Problem] = []
-    for manifest in objects:
-        if manifest.patched is None:
+    for manifest, path, value, schemas in patched_strings(
+        objects,
+        target=target,
+        version=version,
+        where=lambda path: _named(path, _time_names(version)),
+    ):
+        held = next(filter(None, (time_at(s, path) for s in schemas)), None)
+        if held is None:
             continue
-        named = _time_names(version)
-        written = [
-            (path, value)
-            for path in manifest.patched.marks
-            if _named(path, named)
-            and isinstance(value := value_in(manifest.body, path), str)
-        ]
-        if not written:
+        micro = held == "micro-time"
+        message = invalid_time(manifest.body, path, value, micro=micro)
+        if message is None:
             continue
-        schemas = object_schemas(manifest, target=target, version=version, crds={})
-        for path, value in written:
-            held = next(filter(None, (time_at(s, path) for s in schemas)), None)
-            if held is None:
-                continue
-            micro = held == "micro-time"
-            message = invalid_time(manifest.body, path, value, micro=micro)
-            if message is None:
-                continue
-            problem = Problem(
-                f"the rendered {manifest.kind} '{manifest.name}' is invalid at"
-                f" {format_path(path)}: {message}",
-                "output-schema",
-                path=path,
-                hint=MICRO_TIME_HINT if micro else TIME_HINT,
-            )
-            problems.append(patch_at(manifest, path, problem))
+        problem = Problem(
+            f"the rendered {manifest.kind} '{manifest.name}' is invalid at"
+            f" {format_path(path)}: {message}",
+            "output-schema",
+            path=path,
+            hint=MICRO_TIME_HINT if micro else TIME_HINT,
+        )
+        problems.append(patch_at(manifest, path, problem))
     return problems
 
 
